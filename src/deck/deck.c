@@ -1,0 +1,634 @@
+/* deck.c: YAML deck text -> deck struct, every key, type and range checked.
+
+   Accepted schema (YAML 1.1 read by libyaml's document API; keys are case-sensitive;
+   unknown keys, duplicate keys and more than one YAML document are errors):
+
+     deck     := { title?: text, matrices: matrices, modal?: stage, complex?: stage,
+                   output?: output }
+     matrices := { K: path, M: path, R?: path, Cq?: path }
+     stage    := { enabled?: bool, modes?: int >= 1, target_frequency?: real >= 0 [Hz],
+                   shift?: sigma, tolerance?: real in (0, 1e-2], max_restarts?: int >= 1,
+                   subspace?: 0 | int >= modes + 2 }
+                 sigma = real [rad^2/s^2] in modal, [real [1/s], real [rad/s]] in complex;
+                 shift and target_frequency exclude each other.
+     output   := { directory?: text, name?: text without '/', eigenvectors?: bool }
+
+     text = any non-empty scalar (title may be empty); path = text, resolved against the
+     deck's folder unless it starts with '/'; bool = plain true/false/yes/no/on/off (any
+     case); int = plain [+-]?[0-9]+ within C int; real = plain scalar that strtod reads
+     completely and that is finite (.inf/.nan rejected); a section whose value is empty
+     (`modal:`) takes its defaults, except matrices.
+
+   Defaults: modal enabled, complex enabled iff matrices.R is given; modes 10, tolerance
+   1e-10, max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file
+   name without .yaml/.yml, eigenvectors true.
+
+   Errors: "path:line:col: message" through mb_fail_at, at the offending node: the key for
+   unknown/duplicate keys and empty values, the value for bad values, the mapping for a
+   missing required key. YAML syntax errors come from parser.problem / problem_mark. */
+#include "deck.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* ---- allocation, with a countdown that lets tests fail the n-th allocation ---- */
+
+static long fail_countdown; /* > 0: the allocation that brings it to 0 fails */
+
+void deck_test_fail_alloc (long n)
+{
+  fail_countdown = n > 0 ? n : 0;
+}
+
+/* returns n bytes (at least 1) or NULL; caller frees */
+static void *deck_alloc (size_t n)
+{
+  if (fail_countdown > 0 && --fail_countdown == 0) return NULL;
+  return malloc (n ? n : 1);
+}
+
+/* ---- parse context ---- */
+
+typedef struct ctx {
+  yaml_document_t *doc;
+  const char *path;   /* deck path for messages, never NULL */
+  size_t dirlen;      /* length of path's folder prefix, '/' included; 0: no folder */
+  mb_err *err;
+  deck *d;                      /* deck under construction */
+  const yaml_node_t *cplx_key;  /* key of complex.enabled when given, else NULL */
+} ctx;
+
+/* message for node n at its start mark (0-based marks printed 1-based); returns MB_EDECK */
+static int fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static int fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+  char msg[sizeof c->err->msg];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  return mb_fail_at (c->err, MB_EDECK, c->path, n->start_mark.line + 1,
+                     n->start_mark.column + 1, "%s", msg);
+}
+
+static int no_memory (ctx *c)
+{
+  return mb_fail (c->err, MB_ENOMEM, "out of memory while reading deck %s", c->path);
+}
+
+static yaml_node_t *node (ctx *c, int i)
+{
+  return yaml_document_get_node (c->doc, i);
+}
+
+/* ---- scalars ---- */
+
+static int is_plain (const yaml_node_t *v)
+{
+  return v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+/* 1 when the scalar's bytes equal s, ASCII case ignored */
+static int same_nocase (const yaml_node_t *v, const char *s)
+{
+  size_t n = strlen (s);
+  if (v->data.scalar.length != n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    int a = v->data.scalar.value[i], b = (unsigned char) s[i];
+    if (a >= 'A' && a <= 'Z') a += 'a' - 'A';
+    if (b >= 'A' && b <= 'Z') b += 'a' - 'A';
+    if (a != b) return 0;
+  }
+  return 1;
+}
+
+/* 1 for a YAML null: empty plain scalar, ~, null (any case) */
+static int is_null (const yaml_node_t *v)
+{
+  return is_plain (v) && (v->data.scalar.length == 0 || same_nocase (v, "~")
+                          || same_nocase (v, "null"));
+}
+
+/* at most ~40 bytes of a scalar for a message: controls as '?', cut on a UTF-8 boundary */
+static const char *shown (const yaml_node_t *v, char *buf, size_t size)
+{
+  size_t n = v->data.scalar.length, k = 0, i;
+  const unsigned char *s = v->data.scalar.value;
+  size_t cap = size - 4 < 40 ? size - 4 : 40;
+  for (i = 0; i < n && k < cap; i++) {
+    if (i + 1 < n && k + 1 == cap && (s[i + 1] & 0xC0) == 0x80) break;
+    buf[k++] = s[i] < 0x20 || s[i] == 0x7f ? '?' : (char) s[i];
+  }
+  while (k > 0 && i < n && ((unsigned char) buf[k - 1] & 0xC0) == 0x80) k--; /* whole chars */
+  while (k > 0 && i < n && ((unsigned char) buf[k - 1] & 0xC0) == 0xC0) k--;
+  if (i < n) buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
+  buf[k] = 0;
+  return buf;
+}
+
+/* what a node is, for "(got ...)" */
+static const char *describe (const yaml_node_t *v, char *buf, size_t size)
+{
+  char s[64];
+  if (v->type == YAML_MAPPING_NODE) return "a mapping";
+  if (v->type == YAML_SEQUENCE_NODE) return "a sequence";
+  if (is_null (v)) return "an empty value";
+  if (!is_plain (v)) snprintf (buf, size, "the quoted string '%s'", shown (v, s, sizeof s));
+  else snprintf (buf, size, "'%s'", shown (v, s, sizeof s));
+  return buf;
+}
+
+/* ---- the schema, as a table per mapping ---- */
+
+enum ftype { F_TEXT, F_STR, F_PATH, F_NAME, F_BOOL, F_INT, F_REAL, F_PAIR, F_MAP };
+
+typedef struct field field;
+typedef int (*section_fn) (ctx *c, const yaml_node_t *map, const char *sec);
+
+struct field {
+  const char *key;
+  int type;             /* enum ftype */
+  void *dst;            /* char **, int *, double *, double[2]; unused for F_MAP */
+  int required;         /* 1: missing key is an error */
+  double lo, hi;        /* F_INT, F_REAL, F_PAIR: accepted range */
+  int lo_open;          /* 1: lo itself is excluded */
+  const char *range;    /* the range in words, for messages */
+  section_fn section;   /* F_MAP: parses the nested mapping */
+  const yaml_node_t *k, *v;  /* set by walk: key and value nodes, NULL when absent */
+};
+
+/* "modal: " prefix for messages inside a section, "" at the top level */
+static void prefix (char *buf, size_t size, const char *sec)
+{
+  if (sec) snprintf (buf, size, "%s: ", sec);
+  else buf[0] = 0;
+}
+
+static int type_error (ctx *c, const char *sec, const field *f, const yaml_node_t *v,
+                       const char *what, const char *name)
+{
+  char p[32], g[96];
+  prefix (p, sizeof p, sec);
+  return fail_at (c, is_null (v) ? f->k : v, "%s'%s' must be %s (got %s)", p,
+                  name ? name : f->key, what, describe (v, g, sizeof g));
+}
+
+static int range_ok (const field *f, double x)
+{
+  return (f->lo_open ? x > f->lo : x >= f->lo) && x <= f->hi;
+}
+
+/* text scalar -> new string: F_TEXT may be empty (null -> NULL), F_STR not, F_NAME holds
+   no '/', F_PATH gets the folder prefix of c->path unless absolute */
+static int get_text (ctx *c, const char *sec, field *f)
+{
+  const yaml_node_t *v = f->v;
+  char p[32];
+  prefix (p, sizeof p, sec);
+  if (v->type != YAML_SCALAR_NODE || (is_null (v) && f->type != F_TEXT))
+    return type_error (c, sec, f, v, f->type == F_PATH ? "a file name" : "a string", NULL);
+  if (is_null (v)) return 0;  /* title: empty -> NULL */
+  size_t n = v->data.scalar.length;
+  const char *s = (const char *) v->data.scalar.value;
+  if (memchr (s, 0, n))
+    return fail_at (c, v, "%s'%s' must not contain a NUL character", p, f->key);
+  if (f->type == F_NAME && memchr (s, '/', n)) {
+    char g[64];
+    return fail_at (c, v, "%s'%s' must be a plain file name without '/' (got '%s');"
+                    " put folders in 'directory'", p, f->key, shown (v, g, sizeof g));
+  }
+  if (f->type != F_TEXT && n == 0)
+    return fail_at (c, v, "%s'%s' must not be empty", p, f->key);
+  size_t pre = (f->type == F_PATH && s[0] != '/') ? c->dirlen : 0;
+  if (n > (size_t) -1 - pre - 1) return no_memory (c);
+  char *out = deck_alloc (pre + n + 1);
+  if (!out) return no_memory (c);
+  memcpy (out, c->path, pre);
+  memcpy (out + pre, s, n);
+  out[pre + n] = 0;
+  *(char **) f->dst = out;
+  return 0;
+}
+
+static int get_bool (ctx *c, const char *sec, field *f)
+{
+  static const char *yes[] = { "true", "yes", "on" }, *no[] = { "false", "no", "off" };
+  const yaml_node_t *v = f->v;
+  if (is_plain (v))
+    for (int i = 0; i < 3; i++) {
+      if (same_nocase (v, yes[i])) return *(int *) f->dst = 1, 0;
+      if (same_nocase (v, no[i])) return *(int *) f->dst = 0, 0;
+    }
+  return type_error (c, sec, f, v, "true or false", NULL);
+}
+
+static int get_int (ctx *c, const char *sec, field *f)
+{
+  const yaml_node_t *v = f->v;
+  char p[32], g[64];
+  if (!is_plain (v) || is_null (v)) return type_error (c, sec, f, v, "an integer", NULL);
+  const unsigned char *s = v->data.scalar.value;
+  size_t n = v->data.scalar.length, i = 0;
+  int neg = 0;
+  if (s[0] == '+' || s[0] == '-') neg = s[i++] == '-';
+  if (i == n) return type_error (c, sec, f, v, "an integer", NULL);
+  long long x = 0;
+  for (; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return type_error (c, sec, f, v, "an integer", NULL);
+    if (x <= (long long) INT_MAX + 1) x = 10 * x + (s[i] - '0');  /* saturates, no UB */
+  }
+  if (neg) x = -x;
+  prefix (p, sizeof p, sec);
+  if (x > INT_MAX || x < INT_MIN)
+    return fail_at (c, v, "%s'%s' is out of range (integer overflow): must be %s"
+                    " (got '%s')", p, f->key, f->range, shown (v, g, sizeof g));
+  if (!range_ok (f, (double) x))
+    return fail_at (c, v, "%s'%s' must be %s (got %lld)", p, f->key, f->range, x);
+  *(int *) f->dst = (int) x;
+  return 0;
+}
+
+/* plain scalar -> finite double; name is the key shown ("shift[1]" for a pair item) */
+static int get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
+                     const char *name, double *out)
+{
+  char p[32], g[64], buf[64];
+  if (!is_plain (v) || is_null (v)) return type_error (c, sec, f, v, "a number", name);
+  const char *s = (const char *) v->data.scalar.value;
+  size_t n = v->data.scalar.length, i = (s[0] == '+' || s[0] == '-');
+  prefix (p, sizeof p, sec);
+  if (same_nocase (v, s[0] == '+' ? "+.inf" : s[0] == '-' ? "-.inf" : ".inf")
+      || same_nocase (v, ".nan") || (n - i >= 3 && (!strncmp (s + i, "inf", 3)
+      || !strncmp (s + i, "nan", 3) || !strncmp (s + i, "INF", 3)
+      || !strncmp (s + i, "NAN", 3) || !strncmp (s + i, "Inf", 3)
+      || !strncmp (s + i, "NaN", 3))))
+    return fail_at (c, v, "%s'%s' must be a finite number (got '%s')", p, name,
+                    shown (v, g, sizeof g));
+  if (n >= sizeof buf || strspn (s, "0123456789+-.eE") != n)
+    return type_error (c, sec, f, v, "a number", name);
+  memcpy (buf, s, n);
+  buf[n] = 0;
+  char *end;
+  double x = strtod (buf, &end);
+  if (end == buf || *end) return type_error (c, sec, f, v, "a number", name);
+  if (!isfinite (x))
+    return fail_at (c, v, "%s'%s' is out of range (overflow): must be a finite number"
+                    " (got '%s')", p, name, buf);
+  if (!range_ok (f, x))
+    return fail_at (c, v, "%s'%s' must be %s (got %s)", p, name, f->range, buf);
+  *out = x;
+  return 0;
+}
+
+/* complex shift: [Re, Im], a sequence of exactly 2 finite numbers */
+static int get_pair (ctx *c, const char *sec, field *f)
+{
+  const yaml_node_t *v = f->v;
+  char p[32];
+  double *x = f->dst;
+  prefix (p, sizeof p, sec);
+  if (v->type != YAML_SEQUENCE_NODE)
+    return type_error (c, sec, f, v, "a sequence of 2 numbers [Re 1/s, Im rad/s]", NULL);
+  yaml_node_item_t *it = v->data.sequence.items.start;
+  long n = (long) (v->data.sequence.items.top - it);
+  if (n != 2)
+    return fail_at (c, v, "%s'%s' must have exactly 2 numbers [Re 1/s, Im rad/s]"
+                    " (got %ld)", p, f->key, n);
+  for (int i = 0; i < 2; i++) {
+    char name[32];
+    const yaml_node_t *e = node (c, it[i]);
+    snprintf (name, sizeof name, "%s[%d]", f->key, i);
+    if (!e) return fail_at (c, v, "%s'%s' is malformed", p, name);
+    if (e->type != YAML_SCALAR_NODE || is_null (e)) {
+      char g[96];
+      return fail_at (c, e->type == YAML_SCALAR_NODE ? v : e, "%s'%s' must be a number"
+                      " (got %s)", p, name, describe (e, g, sizeof g));
+    }
+    MB_TRY (get_real (c, sec, f, e, name, &x[i]));
+  }
+  return 0;
+}
+
+/* Levenshtein distance of a (n bytes) and b, capped at 3; for "did you mean" */
+static int distance (const unsigned char *a, size_t n, const char *b)
+{
+  size_t m = strlen (b);
+  int row[64], prev;
+  if (n > 60 || m > 60) return 3;
+  for (size_t j = 0; j <= m; j++) row[j] = (int) j;
+  for (size_t i = 1; i <= n; i++) {
+    prev = row[0];
+    row[0] = (int) i;
+    for (size_t j = 1; j <= m; j++) {
+      int cur = row[j], best = prev + (a[i - 1] != (unsigned char) b[j - 1]);
+      if (row[j] + 1 < best) best = row[j] + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      prev = cur;
+    }
+  }
+  return row[m] < 3 ? row[m] : 3;
+}
+
+static int unknown_key (ctx *c, const yaml_node_t *k, const char *sec, field *f, int nf)
+{
+  char list[256] = "", hint[96] = "", g[64];
+  size_t len = 0;
+  int best = 3, bi = -1;
+  for (int i = 0; i < nf; i++) {
+    len += (size_t) snprintf (list + len, sizeof list - len, "%s%s", i ? ", " : "", f[i].key);
+    if (len >= sizeof list) len = sizeof list - 1;
+    int dd = same_nocase (k, f[i].key) ? 0 : distance (k->data.scalar.value,
+                                                       k->data.scalar.length, f[i].key);
+    if (dd < best && (dd == 0 || strlen (f[i].key) > 3)) best = dd, bi = i;
+  }
+  if (bi >= 0) snprintf (hint, sizeof hint, "; did you mean '%s'?", f[bi].key);
+  if (sec)
+    return fail_at (c, k, "unknown key '%s' in '%s' (expected %s%s)",
+                    shown (k, g, sizeof g), sec, list, hint);
+  return fail_at (c, k, "unknown key '%s' at the top level (expected %s%s)",
+                  shown (k, g, sizeof g), list, hint);
+}
+
+/* Reads the pairs of mapping map in document order: each key must be one of f[0..nf-1]
+   and appear once; its value is converted into f[i].dst. Then checks required keys. */
+static int walk (ctx *c, const yaml_node_t *map, const char *sec, field *f, int nf)
+{
+  for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
+       pr < map->data.mapping.pairs.top; pr++) {
+    const yaml_node_t *k = node (c, pr->key), *v = node (c, pr->value);
+    char p[32], g[96];
+    int i;
+    prefix (p, sizeof p, sec);
+    if (!k || !v) return fail_at (c, map, "%smalformed mapping", p);
+    if (k->type != YAML_SCALAR_NODE)
+      return fail_at (c, k, "%skeys must be plain names (got %s)", p,
+                      describe (k, g, sizeof g));
+    for (i = 0; i < nf; i++)
+      if (k->data.scalar.length == strlen (f[i].key)
+          && !memcmp (k->data.scalar.value, f[i].key, k->data.scalar.length)) break;
+    if (i == nf) return unknown_key (c, k, sec, f, nf);
+    if (f[i].k)
+      return fail_at (c, k, "duplicate key '%s'%s%s%s (first at line %zu)", f[i].key,
+                      sec ? " in '" : "", sec ? sec : "", sec ? "'" : "",
+                      f[i].k->start_mark.line + 1);
+    f[i].k = k;
+    f[i].v = v;
+    switch (f[i].type) {
+    case F_TEXT: case F_STR: case F_PATH: case F_NAME: MB_TRY (get_text (c, sec, &f[i])); break;
+    case F_BOOL: MB_TRY (get_bool (c, sec, &f[i])); break;
+    case F_INT: MB_TRY (get_int (c, sec, &f[i])); break;
+    case F_REAL: MB_TRY (get_real (c, sec, &f[i], v, f[i].key, f[i].dst)); break;
+    case F_PAIR: MB_TRY (get_pair (c, sec, &f[i])); break;
+    case F_MAP:
+      if (is_null (v) && !f[i].required) break;  /* `modal:` alone: defaults */
+      if (v->type != YAML_MAPPING_NODE)
+        return type_error (c, sec, &f[i], v, "a mapping", NULL);
+      MB_TRY (f[i].section (c, v, f[i].key));
+      break;
+    }
+  }
+  for (int i = 0; i < nf; i++)
+    if (f[i].required && !f[i].k) {
+      if (sec)
+        return fail_at (c, map, "missing required key '%s' in '%s'", f[i].key, sec);
+      return fail_at (c, map, "missing required key '%s'", f[i].key);
+    }
+  return 0;
+}
+
+/* ---- sections ---- */
+
+static int matrices_section (ctx *c, const yaml_node_t *map, const char *sec)
+{
+  deck_matrices *m = &c->d->matrices;
+  field f[] = {
+    { .key = "K", .type = F_PATH, .dst = &m->K, .required = 1 },
+    { .key = "M", .type = F_PATH, .dst = &m->M, .required = 1 },
+    { .key = "R", .type = F_PATH, .dst = &m->R },
+    { .key = "Cq", .type = F_PATH, .dst = &m->Cq },
+  };
+  MB_TRY (walk (c, map, sec, f, 4));
+  size_t *lc[4][2] = { { &m->line_K, &m->col_K }, { &m->line_M, &m->col_M },
+                       { &m->line_R, &m->col_R }, { &m->line_Cq, &m->col_Cq } };
+  for (int i = 0; i < 4; i++)
+    if (f[i].k) {
+      *lc[i][0] = f[i].k->start_mark.line + 1;
+      *lc[i][1] = f[i].k->start_mark.column + 1;
+    }
+  return 0;
+}
+
+static void stage_defaults (deck_stage *s)
+{
+  memset (s, 0, sizeof *s);
+  s->enabled = 1;
+  s->modes = 10;
+  s->tolerance = 1e-10;
+  s->max_restarts = 300;
+  s->subspace = 0;
+}
+
+/* modal (cplx = 0) or complex (cplx = 1) stage */
+static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int cplx)
+{
+  deck_stage *s = cplx ? &c->d->damped : &c->d->modal;
+  double pair[2] = { 0, 0 };
+  field f[] = {
+    { .key = "enabled", .type = F_BOOL, .dst = &s->enabled },
+    { .key = "modes", .type = F_INT, .dst = &s->modes, .lo = 1, .hi = INT_MAX,
+      .range = ">= 1" },
+    { .key = "target_frequency", .type = F_REAL, .dst = &s->target_hz, .lo = 0,
+      .hi = HUGE_VAL, .range = ">= 0 [Hz]" },
+    { .key = "shift", .type = cplx ? F_PAIR : F_REAL, .dst = cplx ? pair : &s->shift_re,
+      .lo = -HUGE_VAL, .hi = HUGE_VAL, .range = "finite" },
+    { .key = "tolerance", .type = F_REAL, .dst = &s->tolerance, .lo = 0, .lo_open = 1,
+      .hi = 1e-2, .range = "in (0, 1e-2]" },
+    { .key = "max_restarts", .type = F_INT, .dst = &s->max_restarts, .lo = 1,
+      .hi = INT_MAX, .range = ">= 1" },
+    { .key = "subspace", .type = F_INT, .dst = &s->subspace, .lo = 0, .hi = INT_MAX,
+      .range = ">= 0 (0 = automatic)" },
+  };
+  MB_TRY (walk (c, map, sec, f, 7));
+  s->has_target = f[2].k != NULL;
+  s->has_shift = f[3].k != NULL;
+  if (cplx && s->has_shift) s->shift_re = pair[0], s->shift_im = pair[1];
+  if (cplx) c->cplx_key = f[0].k;
+  if (s->has_target && s->has_shift) {
+    const field *later = f[2].k->start_mark.index > f[3].k->start_mark.index ? &f[2] : &f[3];
+    return fail_at (c, later->k, "%s: give either shift or target_frequency, not both",
+                    sec);
+  }
+  if (s->subspace != 0 && (long long) s->subspace < (long long) s->modes + 2)
+    return fail_at (c, f[6].v, "%s: 'subspace' must be 0 (automatic) or >= modes + 2 = %lld"
+                    " (got %d)", sec, (long long) s->modes + 2, s->subspace);
+  return 0;
+}
+
+static int modal_section (ctx *c, const yaml_node_t *map, const char *sec)
+{
+  return stage_section (c, map, sec, 0);
+}
+
+static int complex_section (ctx *c, const yaml_node_t *map, const char *sec)
+{
+  return stage_section (c, map, sec, 1);
+}
+
+static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
+{
+  deck_output *o = &c->d->output;
+  field f[] = {
+    { .key = "directory", .type = F_STR, .dst = &o->directory },
+    { .key = "name", .type = F_NAME, .dst = &o->name },
+    { .key = "eigenvectors", .type = F_BOOL, .dst = &o->eigenvectors },
+  };
+  return walk (c, map, sec, f, 3);
+}
+
+/* ---- the whole document ---- */
+
+/* new copy of s[0..n); NULL when out of memory */
+static char *dup_n (const char *s, size_t n)
+{
+  char *t = deck_alloc (n + 1);
+  if (t) memcpy (t, s, n), t[n] = 0;
+  return t;
+}
+
+/* output name from the deck path: base name without .yaml/.yml ("deck" if that is empty) */
+static char *default_name (const char *path)
+{
+  const char *b = strrchr (path, '/');
+  b = b ? b + 1 : path;
+  size_t n = strlen (b);
+  if (n > 5 && !strcmp (b + n - 5, ".yaml")) n -= 5;
+  else if (n > 4 && !strcmp (b + n - 4, ".yml")) n -= 4;
+  if (n == 0) return dup_n ("deck", 4);
+  return dup_n (b, n);
+}
+
+static int root (ctx *c, const yaml_node_t *r)
+{
+  deck *d = c->d;
+  field f[] = {
+    { .key = "title", .type = F_TEXT, .dst = &d->title },
+    { .key = "matrices", .type = F_MAP, .required = 1, .section = matrices_section },
+    { .key = "modal", .type = F_MAP, .section = modal_section },
+    { .key = "complex", .type = F_MAP, .section = complex_section },
+    { .key = "output", .type = F_MAP, .section = output_section },
+  };
+  if (!r || is_null (r)) return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
+  if (r->type != YAML_MAPPING_NODE) {
+    char g[96];
+    return fail_at (c, r, "the deck must be a mapping of keys such as 'matrices:'"
+                    " (got %s)", describe (r, g, sizeof g));
+  }
+  MB_TRY (walk (c, r, NULL, f, 5));
+  if (!c->cplx_key) d->damped.enabled = d->matrices.R != NULL;  /* default */
+  else if (d->damped.enabled && !d->matrices.R)
+    return fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
+                    " (a damping matrix); give R or set 'enabled: false'");
+  if (!d->output.directory && !(d->output.directory = dup_n (".", 1))) return no_memory (c);
+  if (!d->output.name && !(d->output.name = default_name (c->path))) return no_memory (c);
+  return 0;
+}
+
+/* libyaml's own failure -> mb_err; text is the input, for reader errors' byte offset */
+static int yaml_failure (ctx *c, const yaml_parser_t *p, const char *text, size_t len)
+{
+  size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+  const char *problem = p->problem ? p->problem : "unknown YAML error";
+  switch (p->error) {
+  case YAML_MEMORY_ERROR:
+    return no_memory (c);
+  case YAML_READER_ERROR: {
+    size_t off = p->problem_offset < len ? p->problem_offset : len, bol = 0;
+    line = 1;
+    for (size_t i = 0; i < off; i++)
+      if (text[i] == '\n') line++, bol = i + 1;
+    col = off - bol + 1;
+    if (p->problem_value >= 0)
+      return mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: %s (#%X)", problem,
+                         (unsigned) p->problem_value);
+    return mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: %s", problem);
+  }
+  default:
+    if (p->context)
+      return mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: %s (%s at %zu:%zu)",
+                         problem, p->context, p->context_mark.line + 1,
+                         p->context_mark.column + 1);
+    return mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: %s", problem);
+  }
+}
+
+int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err *err)
+{
+  yaml_parser_t parser;
+  yaml_document_t doc, extra;
+  deck t;
+  ctx c = { .doc = &doc, .path = path ? path : "", .err = err, .d = &t };
+  int rc = 0, have_doc = 0, have_extra = 0;
+
+  memset (d, 0, sizeof *d);
+  memset (&t, 0, sizeof t);
+  stage_defaults (&t.modal);
+  stage_defaults (&t.damped);
+  t.output.eigenvectors = 1;
+  const char *slash = strrchr (c.path, '/');
+  c.dirlen = slash ? (size_t) (slash - c.path) + 1 : 0;
+  if (!text && len) return mb_fail (err, MB_EDECK, "no deck text for %s", c.path);
+  if (!(t.path = dup_n (c.path, strlen (c.path)))) return no_memory (&c);
+
+  if (!yaml_parser_initialize (&parser)) {
+    deck_clear (&t);
+    return no_memory (&c);
+  }
+  yaml_parser_set_input_string (&parser, (const unsigned char *) (text ? text : ""), len);
+  if (!yaml_parser_load (&parser, &doc)) {
+    rc = yaml_failure (&c, &parser, text, len);
+    goto done;
+  }
+  have_doc = 1;
+  if (!yaml_parser_load (&parser, &extra)) {  /* the rest of the stream must be empty */
+    rc = yaml_failure (&c, &parser, text, len);
+    goto done;
+  }
+  have_extra = 1;
+  if (yaml_document_get_root_node (&extra)) {
+    rc = mb_fail_at (err, MB_EDECK, c.path, extra.start_mark.line + 1,
+                     extra.start_mark.column + 1,
+                     "the deck holds more than one YAML document; keep only the first");
+    goto done;
+  }
+  rc = root (&c, yaml_document_get_root_node (&doc));
+
+done:
+  if (have_extra) yaml_document_delete (&extra);
+  if (have_doc) yaml_document_delete (&doc);
+  yaml_parser_delete (&parser);
+  if (rc < 0) deck_clear (&t);
+  else *d = t;
+  return rc;
+}
+
+void deck_clear (deck *d)
+{
+  if (!d) return;
+  free (d->path);
+  free (d->title);
+  free (d->matrices.K);
+  free (d->matrices.M);
+  free (d->matrices.R);
+  free (d->matrices.Cq);
+  free (d->output.directory);
+  free (d->output.name);
+  memset (d, 0, sizeof *d);
+}

@@ -1,0 +1,61 @@
+/* deck.h: the input deck as plain data, parsed from YAML text with libyaml. */
+#ifndef MB_DECK_H
+#define MB_DECK_H
+
+#include <stddef.h>
+#include "../error.h"
+
+/* Settings of one eigen stage (modal = undamped real GEP (18), complex = damped GEP (31)). */
+typedef struct deck_stage {
+  int enabled;         /* 1: run this stage */
+  int modes;           /* number of physical modes wanted, >= 1 */
+  int has_target;      /* 1: target_frequency was given */
+  double target_hz;    /* target frequency f_c [Hz], >= 0 */
+  int has_shift;       /* 1: shift was given (overrides target) */
+  double shift_re;     /* modal: sigma [rad^2/s^2]; complex: Re sigma [1/s] */
+  double shift_im;     /* complex only: Im sigma [rad/s] */
+  double tolerance;    /* Ritz residual / |mu|, in (0, 1e-2] */
+  int max_restarts;    /* >= 1 */
+  int subspace;        /* Krylov subspace size ncv; 0 = automatic */
+} deck_stage;
+
+/* Matrix Market files named by a matrix deck; paths resolved against the deck's folder. */
+typedef struct deck_matrices {
+  char *K, *M;   /* stiffness, mass: required */
+  char *R;       /* damping: optional, NULL when absent */
+  char *Cq;      /* constraint Jacobian (m x n): optional, NULL when absent */
+  /* where each key stood in the deck, for errors about the file it names (1-based) */
+  size_t line_K, col_K, line_M, col_M, line_R, col_R, line_Cq, col_Cq;
+} deck_matrices;
+
+typedef struct deck_output {
+  char *directory;   /* resolved against the current directory; default "." */
+  char *name;        /* base name of report files; default: deck file name without .yaml */
+  int eigenvectors;  /* 1: write eigenvectors in the YAML reports (default 1) */
+} deck_output;
+
+typedef struct deck {
+  char *path;           /* the deck file as given on the command line */
+  char *title;          /* free text, may be NULL */
+  deck_matrices matrices;
+  deck_stage modal;     /* defaults: enabled, 10 modes, tol 1e-10, 300 restarts */
+  deck_stage damped;    /* the deck's "complex" section; defaults: enabled when R is given */
+  deck_output output;
+} deck;
+
+/* Parses a deck from text (len bytes, not necessarily NUL-terminated). path names the
+   file in error messages and anchors relative paths. Fills *d (caller clears it with
+   deck_clear, also after a failure). Returns 0 or MB_EDECK / MB_ENOMEM with
+   err->where = "path:line:col". Checks syntax, keys, types and ranges; it does not open
+   the matrix files. On failure *d is left zeroed. Collective-free: every rank may call it
+   on the same text. The schema is written at the top of deck.c. */
+int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err *err);
+
+/* Frees what deck_parse allocated and zeroes *d; d may be NULL. */
+void deck_clear (deck *d);
+
+/* Testing hook: the n-th memory allocation made by deck.c from now on fails (n >= 1);
+   0 disables. Does not reach libyaml's own allocations. Not thread safe. */
+void deck_test_fail_alloc (long n);
+
+#endif

@@ -1,0 +1,78 @@
+/* eigen.h: the eigen stages' results: physical modes with their convergence and
+   factorization data, as the report stage reads them. */
+#ifndef MB_EIGEN_H
+#define MB_EIGEN_H
+
+#include <complex.h>
+
+typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
+
+typedef enum {
+  MODE_RIGID = 0,        /* omega ~ 0 (rigid-body or mechanism mode) */
+  MODE_OSCILLATORY = 1,  /* omega > 0, damped stage: complex pair with Re <= 0 */
+  MODE_OVERDAMPED = 2,   /* damped stage: real negative eigenvalue */
+  MODE_UNSTABLE = 3      /* undamped: lambda < 0 (omega imaginary); damped: Re > 0 */
+} mode_kind;
+
+/* One physical mode. A conjugate pair of the damped stage is one mode (Im lambda >= 0). */
+typedef struct mode {
+  double complex lambda;  /* modal: omega^2 [rad^2/s^2] (real); complex: lambda [1/s] */
+  double freq_hz;         /* natural frequency: sqrt(|lambda|)/2pi (modal), |lambda|/2pi */
+  double damped_freq_hz;  /* complex stage: Im lambda / 2pi; modal: = freq_hz */
+  double zeta;            /* complex stage: -Re lambda / |lambda|; modal: 0 */
+  mode_kind kind;
+  double residual;        /* ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||x||), unscaled */
+  double complex *x;      /* eigenvector on the n DOFs (position part), NULL if not kept;
+                             modal: real (imag 0), mass-normalized, largest entry positive;
+                             complex: largest entry 1 (zero phase) */
+  double complex *xi;     /* constraint multipliers, size m (scaled back), NULL if m = 0 */
+} mode;
+
+/* Factorization facts of A - sigma B (from MUMPS INFOG). */
+typedef struct factor_stats {
+  int ranks;               /* MPI ranks used */
+  int symmetric;           /* 1: LDL^T (SYM=2), 0: LU */
+  int complex_arith;       /* 1: ZMUMPS */
+  long order;              /* N of the factored matrix */
+  long nnz_matrix;         /* entries given to MUMPS */
+  long nnz_factors;        /* INFOG(29) */
+  long negative_pivots;    /* INFOG(12), symmetric only; -1 when unknown */
+  double memory_mb;        /* INFOG(22): total MB over ranks, effective */
+  int icntl14;             /* final workspace relaxation percentage */
+  int retries;             /* factorizations redone after INFOG(1) = -9 */
+  double time_analysis;    /* [s] */
+  double time_factor;      /* [s] */
+} factor_stats;
+
+typedef struct eigen_result {
+  eigen_stage_kind stage;
+  int n, m;                  /* DOFs, constraint rows */
+  double complex shift;      /* sigma used: modal [rad^2/s^2] (real), complex [1/s] */
+  int nev, ncv;              /* eigenvalues asked of Krylov-Schur, subspace size */
+  double tolerance;
+  int max_restarts;
+  double cq_scale;           /* Cq was multiplied by this before solving */
+  /* convergence */
+  int converged;             /* 1: all wanted eigenpairs converged */
+  int restarts;              /* restarts done */
+  int op_applies;            /* applications of (A - sigma B)^-1 B */
+  int nconv;                 /* Ritz pairs converged (before filtering and pairing) */
+  int n_infinite;            /* infinite (constraint / massless) eigenvalues filtered */
+  double max_residual;       /* max residual over reported modes */
+  /* factorization */
+  factor_stats factor;
+  /* missed-mode check (modal stage, symmetric only) */
+  int sturm_done;            /* 1: the check ran */
+  double sturm_lambda;       /* shift of the check: just above the highest reported lambda */
+  long sturm_count;          /* eigenvalues below sturm_lambda from the inertia */
+  /* timings [s] */
+  double time_assemble, time_factor, time_iterate, time_post, time_total;
+  /* modes, ascending natural frequency */
+  int nmodes;
+  mode *modes;               /* size nmodes */
+} eigen_result;
+
+/* Frees the modes and their vectors, zeroes *r. */
+void eigen_result_clear (eigen_result *r);
+
+#endif

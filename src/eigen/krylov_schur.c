@@ -1,0 +1,221 @@
+/* krylov_schur.c: Krylov-Schur eigensolver, real and complex, written for mbmodal.
+
+   The algorithm (seed 001, Algorithm 1; Stewart 2002) keeps a Krylov-Schur decomposition
+       OP V_k = V_k S_k + v_{k+1} b^T,
+   expands it by Arnoldi steps with classical Gram-Schmidt done twice (Algorithm 2) to
+       OP V_m = V_m H_m + beta v_{m+1} e_m^T,
+   brings the active part of H_m to Schur form T = Z^H H Z sorted by decreasing |mu|
+   (LAPACK gees + trexc), tests the Ritz residuals |b^T y_i| against tol |mu_i|, locks the
+   converged leading Ritz pairs (their b entries are set to zero: deflation), and truncates
+   to the k leading Schur vectors. Real arithmetic keeps the 2x2 blocks of complex
+   conjugate pairs whole when it truncates, locks or returns.
+
+   The algorithm body is written once in krylov_schur_impl.h and included twice, for
+   double and for double complex; the few LAPACK calls that differ between the two are the
+   small helpers below. */
+#include "krylov_schur.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deterministic uniform numbers in [-1, 1) (xorshift64*). */
+static double uniform (unsigned long long *state)
+{
+  unsigned long long x = *state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return (double) ((x * 2685821657736338717ULL) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+void ks_result_clear (ks_result *res)
+{
+  if (!res) return;
+  free (res->mu);
+  free (res->resid);
+  free (res->x);
+  memset (res, 0, sizeof *res);
+}
+
+/* ---- real helpers ------------------------------------------------------------------ */
+
+/* Size (1 or 2) of the diagonal block of the quasi-triangular T (ld) starting at i. */
+static int block_r (int mm, const double *T, int ld, int i)
+{
+  return (i + 1 < mm && T[(i + 1) + (size_t) i * ld] != 0.0) ? 2 : 1;
+}
+
+static int block_c (int mm, const double complex *T, int ld, int i)
+{
+  (void) mm; (void) T; (void) ld; (void) i;
+  return 1;
+}
+
+/* Eigenvalue at position i of the standardized quasi-triangular T: for a 2x2 block
+   [a b; c a] (b c < 0) the one at i is a + i sqrt(-b c), at i+1 its conjugate. */
+static double complex diag_mu_r (int mm, const double *T, int ld, int i)
+{
+  double a = T[i + (size_t) i * ld];
+  if (block_r (mm, T, ld, i) == 2) {
+    double b = T[i + (size_t) (i + 1) * ld], c = T[(i + 1) + (size_t) i * ld];
+    return a + I * sqrt (fabs (b * c));
+  }
+  if (i > 0 && T[i + (size_t) (i - 1) * ld] != 0.0) {  /* second of a pair */
+    double b = T[(i - 1) + (size_t) i * ld], c = T[i + (size_t) (i - 1) * ld];
+    return a - I * sqrt (fabs (b * c));
+  }
+  return a;
+}
+
+static double complex diag_mu_c (int mm, const double complex *T, int ld, int i)
+{
+  (void) mm;
+  return T[i + (size_t) i * ld];
+}
+
+/* T = Z^T S Z: real Schur form of S (mm x mm, ld), then blocks sorted by decreasing |mu|
+   (ties: positive imaginary part first), Z accumulating every transformation.
+   S is overwritten by T. Returns 0 or the LAPACK info. */
+static int schur_sorted_r (int mm, double *S, int ld, double *Z)
+{
+  lapack_int sdim = 0;
+  double *wr = malloc ((size_t) mm * sizeof *wr), *wi = malloc ((size_t) mm * sizeof *wi);
+  if (!wr || !wi) { free (wr); free (wi); return -1; }
+  lapack_int info = LAPACKE_dgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
+                                   wr, wi, Z, ld);
+  free (wr); free (wi);
+  if (info != 0) return (int) info;
+  for (int pos = 0; pos < mm; pos += block_r (mm, S, ld, pos)) {
+    int best = pos;
+    double best_abs = cabs (diag_mu_r (mm, S, ld, pos));
+    for (int i = pos; i < mm; i += block_r (mm, S, ld, i)) {
+      double a = cabs (diag_mu_r (mm, S, ld, i));
+      if (a > best_abs * (1.0 + 1e-14)) { best = i; best_abs = a; }
+    }
+    if (best != pos) {
+      lapack_int ifst = best + 1, ilst = pos + 1;
+      LAPACKE_dtrexc (LAPACK_COL_MAJOR, 'V', mm, S, ld, Z, ld, &ifst, &ilst);
+      /* a failed swap (info 1: too ill-conditioned) leaves the order a little off */
+    }
+  }
+  return 0;
+}
+
+static int schur_sorted_c (int mm, double complex *S, int ld, double complex *Z)
+{
+  lapack_int sdim = 0;
+  double complex *w = malloc ((size_t) mm * sizeof *w);
+  if (!w) return -1;
+  lapack_int info = LAPACKE_zgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
+                                   w, Z, ld);
+  free (w);
+  if (info != 0) return (int) info;
+  for (int pos = 0; pos < mm; pos++) {
+    int best = pos;
+    double complex mb = S[pos + (size_t) pos * ld];
+    for (int i = pos + 1; i < mm; i++) {
+      double complex mi = S[i + (size_t) i * ld];
+      if (cabs (mi) > cabs (mb) * (1.0 + 1e-14)
+          || (cabs (mi) >= cabs (mb) * (1.0 - 1e-14) && cimag (mi) > cimag (mb) + 1e-14 * cabs (mb))) {
+        best = i;
+        mb = mi;
+      }
+    }
+    if (best != pos) LAPACKE_ztrexc (LAPACK_COL_MAJOR, 'V', mm, S, ld, Z, ld, best + 1, pos + 1);
+  }
+  return 0;
+}
+
+/* Y: eigenvectors of the quasi-triangular T (p x p, ld), as complex columns (p x p).
+   Returns 0 or the LAPACK info. */
+static int eigvecs_r (int p, const double *T, int ld, double complex *Y)
+{
+  double *Tc = mb_calloc ((size_t) p * p, sizeof *Tc), *VR = mb_calloc ((size_t) p * p, sizeof *VR);
+  if (!Tc || !VR) { free (Tc); free (VR); return -1; }
+  for (int j = 0; j < p; j++)
+    for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
+  lapack_int mout = 0;
+  lapack_int info = LAPACKE_dtrevc (LAPACK_COL_MAJOR, 'R', 'A', NULL, p, Tc, p, NULL, 1, VR, p,
+                                    p, &mout);
+  if (info == 0)
+    for (int j = 0; j < p; j += block_r (p, Tc, p, j)) {
+      if (block_r (p, Tc, p, j) == 1) {
+        for (int i = 0; i < p; i++) Y[i + (size_t) j * p] = VR[i + (size_t) j * p];
+      } else {  /* columns j, j+1 hold the real and imaginary parts for mu_j (Im > 0) */
+        for (int i = 0; i < p; i++) {
+          double complex y = VR[i + (size_t) j * p] + I * VR[i + (size_t) (j + 1) * p];
+          Y[i + (size_t) j * p] = y;
+          Y[i + (size_t) (j + 1) * p] = conj (y);
+        }
+      }
+    }
+  free (Tc); free (VR);
+  return (int) info;
+}
+
+static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
+{
+  double complex *Tc = mb_calloc ((size_t) p * p, sizeof *Tc);
+  if (!Tc) return -1;
+  for (int j = 0; j < p; j++)
+    for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
+  lapack_int mout = 0;
+  lapack_int info = LAPACKE_ztrevc (LAPACK_COL_MAJOR, 'R', 'A', NULL, p, Tc, p, NULL, 1, Y, p,
+                                    p, &mout);
+  free (Tc);
+  return (int) info;
+}
+
+/* h = V(:, 0:j-1)^H w and w -= V(:, 0:j-1) h, in real and complex. */
+static void project_out_r (int n, int j, const double *V, double *w, double *h)
+{
+  cblas_dgemv (CblasColMajor, CblasTrans, n, j, 1.0, V, n, w, 1, 0.0, h, 1);
+  cblas_dgemv (CblasColMajor, CblasNoTrans, n, j, -1.0, V, n, h, 1, 1.0, w, 1);
+}
+
+static void project_out_c (int n, int j, const double complex *V, double complex *w,
+                           double complex *h)
+{
+  const double complex one = 1.0, zero = 0.0, mone = -1.0;
+  cblas_zgemv (CblasColMajor, CblasConjTrans, n, j, &one, V, n, w, 1, &zero, h, 1);
+  cblas_zgemv (CblasColMajor, CblasNoTrans, n, j, &mone, V, n, h, 1, &one, w, 1);
+}
+
+/* C (n x q) = V (n x mm) Z (mm x q, ld ldz). */
+static void gemm_r (int n, int q, int mm, const double *V, const double *Z, int ldz, double *C)
+{
+  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, q, mm, 1.0, V, n, Z, ldz, 0.0, C, n);
+}
+
+static void gemm_c (int n, int q, int mm, const double complex *V, const double complex *Z,
+                    int ldz, double complex *C)
+{
+  const double complex one = 1.0, zero = 0.0;
+  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, q, mm, &one, V, n, Z, ldz, &zero,
+               C, n);
+}
+
+static double nrm2_r (int n, const double *x) { return cblas_dnrm2 (n, x, 1); }
+static double nrm2_c (int n, const double complex *x) { return cblas_dznrm2 (n, x, 1); }
+
+/* ---- the algorithm, once per arithmetic --------------------------------------------- */
+
+#define KS_SCALAR double
+#define KS_SUFFIX(name) name##_r
+#define KS_APPLY ks_apply_real
+#define KS_ENTRY ks_solve_real
+#include "krylov_schur_impl.h"
+#undef KS_SCALAR
+#undef KS_SUFFIX
+#undef KS_APPLY
+#undef KS_ENTRY
+
+#define KS_SCALAR double complex
+#define KS_SUFFIX(name) name##_c
+#define KS_APPLY ks_apply_complex
+#define KS_ENTRY ks_solve_complex
+#include "krylov_schur_impl.h"

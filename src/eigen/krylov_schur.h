@@ -1,0 +1,57 @@
+/* krylov_schur.h: Krylov-Schur (Stewart 2002; seed 001, Algorithms 1-3) for the largest
+   eigenvalues mu of an operator given only by its action y = OP x, in real and in complex
+   arithmetic. With OP = (A - sigma B)^-1 B these are the eigenvalues nearest sigma. */
+#ifndef MB_KRYLOV_SCHUR_H
+#define MB_KRYLOV_SCHUR_H
+
+#include <complex.h>
+#include "../error.h"
+
+/* y = OP x (sizes n). Returns 0 or a negative MB_E* code, which stops the iteration. */
+typedef int (*ks_apply_real) (void *ctx, const double *x, double *y);
+typedef int (*ks_apply_complex) (void *ctx, const double complex *x, double complex *y);
+
+/* Called after each restart: restarts so far, converged Ritz pairs, nev, and the largest
+   relative Ritz residual among the nev wanted ones. */
+typedef void (*ks_progress) (void *ctx, int restart, int nconv, int nev, double worst);
+
+typedef struct ks_opts {
+  int nev;             /* wanted eigenvalues (largest |mu|), 1 <= nev <= n - 1 */
+  int ncv;             /* Krylov subspace size, nev + 2 <= ncv <= n; 0 = max(2 nev, nev + 15) */
+  double tol;          /* converged when ||OP x - mu x|| <= tol |mu| (x unit) */
+  int max_restarts;    /* restarts before giving up */
+  unsigned long seed;  /* seed of the start vector (deterministic) */
+  ks_progress progress;  /* may be NULL */
+  void *progress_ctx;
+} ks_opts;
+
+/* The converged Ritz pairs, wanted first (descending |mu|). Real arithmetic keeps a
+   conjugate pair together, so nconv may be nev + 1. */
+typedef struct ks_result {
+  int n;                 /* vector length */
+  int nconv;             /* converged pairs returned */
+  int converged;         /* 1: nconv >= nev */
+  int restarts;          /* restarts done */
+  int applies;           /* applications of OP */
+  int ncv;               /* subspace size used */
+  double worst;          /* largest relative residual among the first min(nconv, nev) */
+  double complex *mu;    /* Ritz values, size nconv */
+  double *resid;         /* relative Ritz residual estimates, size nconv */
+  double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm */
+} ks_result;
+
+/* Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks for complex pairs).
+   Fills *res (caller frees with ks_result_clear). Returns 0 (also when not converged:
+   see res->converged), or the operator's error, MB_ENOMEM, MB_ESOLVE (LAPACK failure).
+   Not collective by itself: the operator may be. */
+int ks_solve_real (int n, ks_apply_real op, void *ctx, const ks_opts *opts,
+                   ks_result *res, mb_err *err);
+
+/* The same in complex arithmetic (complex Schur form). */
+int ks_solve_complex (int n, ks_apply_complex op, void *ctx, const ks_opts *opts,
+                      ks_result *res, mb_err *err);
+
+/* Frees the arrays of res and zeroes it. */
+void ks_result_clear (ks_result *res);
+
+#endif

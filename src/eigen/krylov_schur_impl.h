@@ -1,0 +1,248 @@
+/* krylov_schur_impl.h: the Krylov-Schur algorithm body, included by krylov_schur.c once per
+   arithmetic with KS_SCALAR (double or double complex), KS_SUFFIX (helper names),
+   KS_APPLY (operator type) and KS_ENTRY (the public function) defined. */
+
+#define KS_BLOCK KS_SUFFIX (block)
+#define KS_MU KS_SUFFIX (diag_mu)
+#define KS_SCHUR KS_SUFFIX (schur_sorted)
+#define KS_EIGVECS KS_SUFFIX (eigvecs)
+#define KS_PROJECT KS_SUFFIX (project_out)
+#define KS_GEMM KS_SUFFIX (gemm)
+#define KS_NRM2 KS_SUFFIX (nrm2)
+#define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
+#define KS_EXPAND KS_SUFFIX (expand)
+#define KS_RESIDUALS KS_SUFFIX (residuals)
+
+/* V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (used for the start vector and
+   after a breakdown). Returns 0, or -1 when no such vector could be made. */
+static int KS_RANDOM_UNIT (int n, int j, KS_SCALAR *V, KS_SCALAR *h, unsigned long long *state)
+{
+  KS_SCALAR *v = V + (size_t) j * n;
+  for (int attempt = 0; attempt < 5; attempt++) {
+    for (int i = 0; i < n; i++) v[i] = uniform (state);
+    double before = KS_NRM2 (n, v);
+    if (j > 0) {
+      KS_PROJECT (n, j, V, v, h);
+      KS_PROJECT (n, j, V, v, h);
+    }
+    double nv = KS_NRM2 (n, v);
+    if (nv > 1e-8 * before) {
+      for (int i = 0; i < n; i++) v[i] /= nv;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized twice against
+   V(:, 0:j) (classical Gram-Schmidt with one full re-orthogonalization), H(0:j+1, j) = [h; |v|],
+   V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant subspace) gets H(j+1, j) = 0 and a new
+   random direction. */
+static int KS_EXPAND (int n, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
+                      int ldh, KS_SCALAR *h2, unsigned long long *state, int *applies)
+{
+  for (int j = k; j < m; j++) {
+    KS_SCALAR *w = V + (size_t) (j + 1) * n, *h = H + (size_t) j * ldh;
+    int rc = op (ctx, V + (size_t) j * n, w);
+    (*applies)++;
+    if (rc < 0) return rc;
+    double wnorm = KS_NRM2 (n, w);
+    KS_PROJECT (n, j + 1, V, w, h);   /* h = V^H w, w -= V h */
+    KS_PROJECT (n, j + 1, V, w, h2);  /* again: w is now orthogonal to working precision */
+    for (int i = 0; i <= j; i++) h[i] += h2[i];
+    double beta = KS_NRM2 (n, w);
+    if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
+      h[j + 1] = 0.0;
+      if (KS_RANDOM_UNIT (n, j + 1, V, h2, state) < 0)  /* the basis spans the whole space: */
+        memset (w, 0, (size_t) n * sizeof *w);         /* the decomposition is exact */
+    } else {
+      h[j + 1] = beta;
+      for (int i = 0; i < n; i++) w[i] /= beta;
+    }
+  }
+  return 0;
+}
+
+/* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with residual row
+   b (size mm): rel[i] = |b^T y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Y is p x p workspace. */
+static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b, double mu_max,
+                         double complex *Y, double *rel)
+{
+  int info = KS_EIGVECS (mm, T, ld, Y);
+  if (info != 0) return info;
+  for (int i = 0; i < mm; i++) {
+    double complex r = 0.0;
+    double ny = 0.0;
+    for (int q = 0; q < mm; q++) {
+      r += b[q] * Y[q + (size_t) i * mm];
+      ny += creal (Y[q + (size_t) i * mm] * conj (Y[q + (size_t) i * mm]));
+    }
+    double mu = cabs (KS_MU (mm, T, ld, i));
+    rel[i] = cabs (r) / (sqrt (ny) * fmax (mu, 1e-12 * mu_max));
+  }
+  return 0;
+}
+
+int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res, mb_err *err)
+{
+  memset (res, 0, sizeof *res);
+  res->n = n;
+  int nev = opts->nev;
+  int m = opts->ncv > 0 ? opts->ncv : (2 * nev > nev + 15 ? 2 * nev : nev + 15);
+  if (m > n) m = n;
+  if (nev > m - 1) nev = m - 1;
+  if (nev < 1 || m < 2)
+    return mb_fail (err, MB_ESOLVE, "Krylov-Schur: problem of order %d is too small for %d "
+                    "eigenvalues", n, opts->nev);
+  res->ncv = m;
+  int ldh = m + 1, rc = 0;
+  unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
+  KS_SCALAR *V = mb_calloc ((size_t) n * (m + 1), sizeof *V);
+  KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
+  KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
+  KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
+  KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);
+  KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
+  KS_SCALAR *tmp = mb_calloc ((size_t) n * m, sizeof *tmp);
+  double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
+  double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
+  double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
+  if (!V || !H || !S || !Z || !b || !h2 || !tmp || !Y || !rel || !locked_rel) {
+    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis", n, m + 1);
+    goto done;
+  }
+
+  /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
+     components along the infinite eigenvalues of a singular B) */
+  KS_RANDOM_UNIT (n, 1, V, h2, &state);
+  rc = op (ctx, V + n, V);
+  res->applies++;
+  if (rc < 0) goto done;
+  double v0 = KS_NRM2 (n, V);
+  if (v0 > 0.0) for (int i = 0; i < n; i++) V[i] /= v0;
+  else KS_RANDOM_UNIT (n, 0, V, h2, &state);
+
+  int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
+  for (int restart = 0;; restart++) {
+    rc = KS_EXPAND (n, k, m, op, ctx, V, H, ldh, h2, &state, &res->applies);
+    if (rc < 0) goto done;
+
+    /* T = Z^H H(l:m-1, l:m-1) Z, sorted; the locked rows above follow: H(0:l-1, l:m-1) Z */
+    int mm = m - l;
+    for (int j = 0; j < mm; j++)
+      for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
+    int info = KS_SCHUR (mm, S, ldh, Z);
+    if (info != 0) {
+      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK Schur factorization failed (info %d)",
+                    info);
+      goto done;
+    }
+    for (int i = 0; i < l; i++) {
+      for (int j = 0; j < mm; j++) {
+        KS_SCALAR s = 0.0;
+        for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
+        h2[j] = s;
+      }
+      for (int j = 0; j < mm; j++) H[i + (size_t) (l + j) * ldh] = h2[j];
+    }
+    for (int j = 0; j < mm; j++)
+      for (int i = 0; i < mm; i++) H[(l + i) + (size_t) (l + j) * ldh] = S[i + (size_t) j * ldh];
+    KS_SCALAR beta = H[m + (size_t) (m - 1) * ldh];
+    for (int j = 0; j < mm; j++) b[j] = beta * Z[(mm - 1) + (size_t) j * ldh];  /* b^T = beta e_m^T Z */
+
+    double mu_max = 0.0;
+    for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
+    info = KS_RESIDUALS (mm, S, ldh, b, mu_max, Y, rel);
+    if (info != 0) {
+      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors of T failed (info %d)", info);
+      goto done;
+    }
+    /* converged: the leading run of Ritz pairs whose residual is below tol (pairs whole) */
+    nconv = l;
+    while (nconv < m) {
+      int bs = KS_BLOCK (m, H, ldh, nconv);
+      if (nconv + bs > m || rel[nconv - l] > opts->tol) break;
+      if (bs == 2 && rel[nconv + 1 - l] > opts->tol) break;
+      for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
+      nconv += bs;
+    }
+    double worst = 0.0;
+    for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
+    res->restarts = restart;
+    res->worst = worst;
+    if (opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
+
+    if (nconv >= nev || restart >= opts->max_restarts) {
+      /* return the converged ones: p columns, a conjugate pair kept whole */
+      int p = nconv < nev ? nconv : nev;
+      if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
+      if (p > l) {  /* V(:, l:p-1) = V(:, l:m-1) Z(:, 0:p-l-1) */
+        KS_GEMM (n, p - l, mm, V + (size_t) l * n, Z, ldh, tmp);
+        memcpy (V + (size_t) l * n, tmp, (size_t) n * (p - l) * sizeof *V);
+      }
+      res->converged = nconv >= nev;
+      res->nconv = p;
+      if (p > 0) {
+        res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
+        res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
+        res->x = mb_calloc ((size_t) n * p, sizeof *res->x);
+        if (!res->mu || !res->resid || !res->x) {
+          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
+          goto done;
+        }
+        info = KS_EIGVECS (p, H, ldh, Y);
+        if (info != 0) {
+          rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)", info);
+          goto done;
+        }
+        for (int i = 0; i < p; i++) {  /* x_i = V(:, 0:p-1) y_i, unit norm */
+          double complex *x = res->x + (size_t) i * n;
+          for (int q = 0; q < p; q++) {
+            double complex y = Y[q + (size_t) i * p];
+            if (y == 0.0) continue;
+            const KS_SCALAR *vq = V + (size_t) q * n;
+            for (int r = 0; r < n; r++) x[r] += vq[r] * y;
+          }
+          double nx = cblas_dznrm2 (n, x, 1);
+          if (nx > 0.0) for (int r = 0; r < n; r++) x[r] /= nx;
+          res->mu[i] = KS_MU (m, H, ldh, i);
+          res->resid[i] = locked_rel[i];
+        }
+      }
+      break;
+    }
+
+    /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
+    k = nconv + (m - nconv) / 2;
+    if (k < nev) k = nev;
+    if (k > m - 1) k = m - 1;
+    if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
+      k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+    if (k > l) {  /* V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1) */
+      KS_GEMM (n, k - l, mm, V + (size_t) l * n, Z, ldh, tmp);
+      memcpy (V + (size_t) l * n, tmp, (size_t) n * (k - l) * sizeof *V);
+    }
+    memcpy (V + (size_t) k * n, V + (size_t) m * n, (size_t) n * sizeof *V);  /* v_{k+1} = v_{m+1} */
+    for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
+      for (int i = (j < k ? k : 0); i <= m; i++) H[i + (size_t) j * ldh] = 0.0;
+    for (int j = 0; j < k; j++) H[k + (size_t) j * ldh] = (j < nconv) ? 0.0 : b[j - l];
+    l = nconv;
+  }
+
+done:
+  if (rc < 0) ks_result_clear (res);
+  free (V); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y); free (rel);
+  free (locked_rel);
+  return rc < 0 ? rc : 0;
+}
+
+#undef KS_BLOCK
+#undef KS_MU
+#undef KS_SCHUR
+#undef KS_EIGVECS
+#undef KS_PROJECT
+#undef KS_GEMM
+#undef KS_NRM2
+#undef KS_RANDOM_UNIT
+#undef KS_EXPAND
+#undef KS_RESIDUALS

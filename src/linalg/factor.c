@@ -1,0 +1,460 @@
+/* factor.c: the MUMPS backend: analysis, factorization with workspace retries, solves. */
+#include "factor.h"
+
+#include <complex.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dmumps_c.h>
+#include <zmumps_c.h>
+
+#define ICNTL(f, k) (ctl (f)[(k) - 1])   /* MUMPS's 1-based ICNTL(k) */
+#define INFOG(f, k) (glob (f)[(k) - 1])  /* MUMPS's 1-based INFOG(k), same on every rank */
+
+enum {
+  JOB_INIT = -1, JOB_END = -2, JOB_ANALYSE = 1, JOB_FACTOR = 2, JOB_SOLVE = 3,
+  ICNTL14_DEFAULT = 30,      /* percent of extra workspace over the analysis estimate */
+  ICNTL14_MAX = 1 << 20,
+  MAX_RETRIES = 5            /* refactorizations after a workspace failure, per call */
+};
+
+struct factor {
+  MPI_Comm comm;       /* borrowed from the caller */
+  int rank, size;      /* in comm */
+  factor_kind kind;
+  int n;               /* order */
+  long nnz;            /* triplets given (rank 0's count, known everywhere) */
+  MUMPS_INT *irn;      /* 1-based rows, size nnz, rank 0 only */
+  MUMPS_INT *jcn;      /* 1-based columns, size nnz, rank 0 only */
+  void *a;             /* values (double or double complex), size nnz, rank 0 only */
+  DMUMPS_STRUC_C *d;   /* the instance for the real kinds, else NULL */
+  ZMUMPS_STRUC_C *z;   /* the instance for the complex kind, else NULL */
+  int alive;           /* 1: job = -1 ran, job = -2 is owed */
+  int factored;        /* 1: the factors are usable (same on every rank) */
+  int retries;         /* factorizations redone after workspace failures */
+  double t_analysis;   /* wall time of job 1 on this rank [s] */
+  double t_factor;     /* wall time of every job 2 on this rank [s] */
+  double t_ana_max;    /* max of t_analysis over ranks [s] */
+  double t_fac_max;    /* max of t_factor over ranks [s] */
+  char name[128];      /* matrix name for messages */
+};
+
+static MUMPS_INT *ctl (factor *f)
+{
+  return f->z ? f->z->icntl : f->d->icntl;
+}
+
+static const MUMPS_INT *glob (const factor *f)
+{
+  return f->z ? f->z->infog : f->d->infog;
+}
+
+/* Runs MUMPS phase `job` on this rank's instance. */
+static void mumps_run (factor *f, int job)
+{
+  if (f->z) {
+    f->z->job = job;
+    zmumps_c (f->z);
+  } else {
+    f->d->job = job;
+    dmumps_c (f->d);
+  }
+}
+
+/* Failures that more workspace (larger ICNTL(14)) cures, per the MUMPS 5.5 guide. */
+static int is_workspace (int e)
+{
+  return e == -8 || e == -9 || e == -11 || e == -12 || e == -14 || e == -15 || e == -17
+         || e == -20;
+}
+
+/* The meaning of INFOG(1) = e < 0 in words (MUMPS 5.5 user guide, section on INFO(1)). */
+static const char *mumps_words (int e)
+{
+  switch (e) {
+  case -2: return "NNZ out of range (INFOG(2) is NNZ)";
+  case -3: return "invalid JOB or phases called out of order";
+  case -4: return "error in the pivot order given to MUMPS";
+  case -5: return "real workspace allocation failed during analysis (INFOG(2) is the size)";
+  case -7: return "integer workspace allocation failed during analysis (INFOG(2) is the size)";
+  case -8: return "integer workspace IW too small for factorization";
+  case -9: return "real workspace S too small for factorization";
+  case -11: return "real workspace too small for the solution";
+  case -12: return "real workspace too small for iterative refinement";
+  case -13: return "memory allocation failed (INFOG(2) is the size, negative: millions)";
+  case -14: return "integer workspace too small for the solution";
+  case -15: return "integer workspace too small for iterative refinement or error analysis";
+  case -16: return "order N out of range (INFOG(2) is N)";
+  case -17: return "internal send buffer too small";
+  case -19: return "memory limit ICNTL(23) too small";
+  case -20: return "internal reception buffer too small";
+  case -21: return "PAR = 0 needs more than one MPI rank";
+  case -22: return "a MUMPS input array is missing or too small (INFOG(2) says which)";
+  case -23: return "MPI was not initialized";
+  case -40: return "matrix declared positive definite has a negative or zero pivot";
+  case -44: return "solve asked after the factors were discarded";
+  case -45: return "NRHS out of range";
+  case -90: return "out-of-core error";
+  default: return NULL;
+  }
+}
+
+/* err = INFOG(1) < 0 of MUMPS `phase` in words, naming the matrix; returns MB_ENOMEM for
+   allocation failures, else MB_ESOLVE. The same on every rank as INFOG is. */
+static int mumps_fail (factor *f, const char *phase, mb_err *err)
+{
+  int e = INFOG (f, 1), e2 = INFOG (f, 2);
+  const char *words = mumps_words (e);
+  if (e == -6 || e == -10)
+    return mb_fail (err, MB_ESOLVE,
+                    "matrix '%s' is singular at the shift: try another shift "
+                    "(MUMPS %s: %s, INFOG(1)=%d INFOG(2)=%d)", f->name, phase,
+                    e == -6 ? "structurally singular, INFOG(2) is the structural rank"
+                            : "numerically singular", e, e2);
+  if (e == -1)
+    return mb_fail (err, MB_ESOLVE,
+                    "MUMPS %s of matrix '%s' failed on MPI rank %d (INFOG(1)=%d INFOG(2)=%d)",
+                    phase, f->name, e2, e, e2);
+  int code = (e == -5 || e == -7 || e == -13) ? MB_ENOMEM : MB_ESOLVE;
+  if (is_workspace (e))
+    return mb_fail (err, code,
+                    "MUMPS %s of matrix '%s' failed: %s even with ICNTL(14)=%d after %d "
+                    "retries (INFOG(1)=%d INFOG(2)=%d)", phase, f->name, words,
+                    (int) ICNTL (f, 14), f->retries, e, e2);
+  if (words)
+    return mb_fail (err, code, "MUMPS %s of matrix '%s' failed: %s (INFOG(1)=%d INFOG(2)=%d)",
+                    phase, f->name, words, e, e2);
+  return mb_fail (err, code, "MUMPS %s of matrix '%s' failed: MUMPS error INFOG(1)=%d "
+                  "INFOG(2)=%d", phase, f->name, e, e2);
+}
+
+/* Collective. Makes a failure one rank saw everyone's: returns the lowest rc over ranks
+   and copies the message of the lowest rank failing with it from `mine` into err. */
+static int agree (MPI_Comm comm, int rank, int rc, const mb_err *mine, mb_err *err)
+{
+  struct { int rc, rank; } in = { rc, rank }, out;
+  MPI_Allreduce (&in, &out, 1, MPI_2INT, MPI_MINLOC, comm);
+  if (out.rc == 0) return 0;
+  char msg[sizeof mine->msg];
+  if (rank == out.rank) memcpy (msg, mine->msg, sizeof msg);
+  MPI_Bcast (msg, (int) sizeof msg, MPI_CHAR, out.rank, comm);
+  msg[sizeof msg - 1] = '\0';
+  return mb_fail (err, out.rc, "%s", msg);
+}
+
+/* Next ICNTL(14) after a workspace failure: doubled, at least 10, at most ICNTL14_MAX. */
+static int grow_icntl14 (int p)
+{
+  long q = 2L * p;
+  if (q < 10) q = 10;
+  if (q > ICNTL14_MAX) q = ICNTL14_MAX;
+  return (int) q;
+}
+
+/* Collective. Times of analysis and factorization: max over ranks. */
+static void sync_times (factor *f)
+{
+  double t[2] = { f->t_analysis, f->t_factor }, m[2];
+  MPI_Allreduce (t, m, 2, MPI_DOUBLE, MPI_MAX, f->comm);
+  f->t_ana_max = m[0];
+  f->t_fac_max = m[1];
+}
+
+/* Collective. job = 2, redone with ICNTL(14) doubled while INFOG(1) reports too little
+   workspace (at most MAX_RETRIES times). Returns 0 or the error. */
+static int factorize (factor *f, const char *phase, mb_err *err)
+{
+  for (int tries = 0;; tries++) {
+    double t0 = MPI_Wtime ();
+    mumps_run (f, JOB_FACTOR);
+    f->t_factor += MPI_Wtime () - t0;
+    int e = INFOG (f, 1);
+    if (e >= 0) {
+      f->factored = 1;
+      sync_times (f);
+      return 0;
+    }
+    f->factored = 0;
+    if (!is_workspace (e) || tries == MAX_RETRIES || ICNTL (f, 14) >= ICNTL14_MAX) {
+      sync_times (f);
+      return mumps_fail (f, phase, err);
+    }
+    ICNTL (f, 14) = grow_icntl14 (ICNTL (f, 14));
+    f->retries++;
+  }
+}
+
+/* Rank 0: checks the triplets and copies them 1-based into f. Returns 0 or an error. */
+static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *jcol,
+                        const void *a, mb_err *err)
+{
+  if (n < 1) return mb_fail (err, MB_ESOLVE, "matrix '%s': order %d < 1", f->name, n);
+  if (nnz < 0 || (nnz > 0 && (!irow || !jcol || !a)))
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)", f->name, nnz);
+  int cplx = f->kind == FACTOR_COMPLEX_GENERAL;
+  size_t vsize = cplx ? sizeof (double complex) : sizeof (double);
+  f->irn = mb_calloc ((size_t) nnz, sizeof *f->irn);
+  f->jcn = mb_calloc ((size_t) nnz, sizeof *f->jcn);
+  f->a = mb_calloc ((size_t) nnz, vsize);
+  if (!f->irn || !f->jcn || !f->a)
+    return mb_fail (err, MB_ENOMEM, "matrix '%s': out of memory copying %ld entries", f->name,
+                    nnz);
+  for (long k = 0; k < nnz; k++) {
+    int i = irow[k], j = jcol[k];
+    if (i < 0 || i >= n || j < 0 || j >= n)
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is outside %d x %d",
+                      f->name, k, i, j, n, n);
+    if (f->kind == FACTOR_REAL_SYMMETRIC && i < j)
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is above the "
+                      "diagonal; give the lower triangle only", f->name, k, i, j);
+    int finite = cplx ? isfinite (creal (((const double complex *) a)[k]))
+                          && isfinite (cimag (((const double complex *) a)[k]))
+                      : isfinite (((const double *) a)[k]);
+    if (!finite)
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is not finite",
+                      f->name, k, i, j);
+    f->irn[k] = i + 1;
+    f->jcn[k] = j + 1;
+  }
+  if (nnz > 0) memcpy (f->a, a, (size_t) nnz * vsize);
+  return 0;
+}
+
+/* Rank 0's environment: the initial ICNTL(14), MBMODAL_ICNTL14 if it is an integer in
+   [0, ICNTL14_MAX], else the default. */
+static int env_icntl14 (void)
+{
+  const char *s = getenv ("MBMODAL_ICNTL14");
+  if (!s || !*s) return ICNTL14_DEFAULT;
+  char *end;
+  long v = strtol (s, &end, 10);
+  if (*end != '\0' || v < 0 || v > ICNTL14_MAX) return ICNTL14_DEFAULT;
+  return (int) v;
+}
+
+/* ICNTL for centralized assembled input and dense centralized right-hand sides. */
+static void set_controls (factor *f, int icntl14)
+{
+  const char *verbose = getenv ("MBMODAL_MUMPS_VERBOSE");
+  if (verbose && *verbose) {
+    long level = strtol (verbose, NULL, 10);
+    ICNTL (f, 1) = 6;                                /* errors to stdout */
+    ICNTL (f, 2) = 0;                                /* no diagnostics */
+    ICNTL (f, 3) = 6;                                /* global information to stdout */
+    ICNTL (f, 4) = level >= 1 && level <= 4 ? (MUMPS_INT) level : 2;
+  } else {
+    ICNTL (f, 1) = -1;
+    ICNTL (f, 2) = -1;
+    ICNTL (f, 3) = -1;
+    ICNTL (f, 4) = 0;
+  }
+  ICNTL (f, 5) = 0;    /* assembled matrix */
+  ICNTL (f, 18) = 0;   /* given centrally on the host */
+  ICNTL (f, 20) = 0;   /* dense right-hand sides */
+  ICNTL (f, 21) = 0;   /* solution centralized on the host */
+  ICNTL (f, 14) = icntl14;
+  ICNTL (f, 24) = 0;   /* no null pivot detection */
+  /* LDL^T: no ScaLAPACK on the root node, so that INFOG(12) counts every negative pivot
+     (with ICNTL(13) = 0 the root's pivots are left out of INFOG(12) on > 1 rank) */
+  if (f->kind == FACTOR_REAL_SYMMETRIC) ICNTL (f, 13) = 1;
+}
+
+/* Hands rank 0's matrix to the instance. */
+static void set_matrix (factor *f)
+{
+  MUMPS_INT8 nnz = f->nnz;
+  MUMPS_INT nz = f->nnz <= INT_MAX ? (MUMPS_INT) f->nnz : 0;
+  if (f->z) {
+    f->z->n = f->n;
+    if (f->rank != 0) return;
+    f->z->nnz = nnz;
+    f->z->nz = nz;
+    f->z->irn = f->irn;
+    f->z->jcn = f->jcn;
+    f->z->a = (ZMUMPS_COMPLEX *) f->a;
+  } else {
+    f->d->n = f->n;
+    if (f->rank != 0) return;
+    f->d->nnz = nnz;
+    f->d->nz = nz;
+    f->d->irn = f->irn;
+    f->d->jcn = f->jcn;
+    f->d->a = (DMUMPS_COMPLEX *) f->a;
+  }
+}
+
+factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
+                       const int *jcol, const void *a, const char *name, mb_err *err)
+{
+  int rank, size, rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  factor *f = mb_calloc (1, sizeof *f);
+  if (f) {
+    f->comm = comm;
+    f->rank = rank;
+    f->size = size;
+    f->kind = kind;
+    snprintf (f->name, sizeof f->name, "%s", name ? name : "A");
+    if (kind == FACTOR_COMPLEX_GENERAL) f->z = mb_calloc (1, sizeof *f->z);
+    else f->d = mb_calloc (1, sizeof *f->d);
+  }
+  if (!f || (!f->z && !f->d))
+    rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for the MUMPS instance",
+                  name ? name : "A");
+  else if (kind != FACTOR_REAL_SYMMETRIC && kind != FACTOR_REAL_GENERAL
+           && kind != FACTOR_COMPLEX_GENERAL)
+    rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': unknown factor kind %d", f->name, (int) kind);
+  else if (rank == 0)
+    rc = copy_matrix (f, n, nnz, irow, jcol, a, &mine);
+  int icntl14 = rank == 0 ? env_icntl14 () : 0;
+  if (agree (comm, rank, rc, &mine, err) < 0) return factor_free (f);
+
+  long head[3] = { n, nnz, icntl14 };                 /* rank 0's order, entries, ICNTL(14) */
+  MPI_Bcast (head, 3, MPI_LONG, 0, comm);
+  f->n = (int) head[0];
+  f->nnz = head[1];
+  icntl14 = (int) head[2];
+
+  /* job = -1: start the instance on every rank of comm, the host working too */
+  MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (comm);
+  if (f->z) {
+    f->z->sym = 0;
+    f->z->par = 1;
+    f->z->comm_fortran = fcomm;
+  } else {
+    f->d->sym = kind == FACTOR_REAL_SYMMETRIC ? 2 : 0;
+    f->d->par = 1;
+    f->d->comm_fortran = fcomm;
+  }
+  mumps_run (f, JOB_INIT);
+  f->alive = 1;
+  if (INFOG (f, 1) < 0) {
+    mumps_fail (f, "initialization", err);
+    return factor_free (f);
+  }
+  set_controls (f, icntl14);
+  set_matrix (f);
+
+  double t0 = MPI_Wtime ();
+  mumps_run (f, JOB_ANALYSE);
+  f->t_analysis = MPI_Wtime () - t0;
+  if (INFOG (f, 1) < 0) {
+    mumps_fail (f, "analysis", err);
+    return factor_free (f);
+  }
+  if (factorize (f, "factorization", err) < 0) return factor_free (f);
+  return f;
+}
+
+/* Hands the right-hand sides to the host's instance. */
+static void set_rhs (factor *f, void *b, int nrhs)
+{
+  if (f->rank != 0) return;
+  if (f->z) {
+    f->z->rhs = (ZMUMPS_COMPLEX *) b;
+    f->z->nrhs = nrhs;
+    f->z->lrhs = f->n;
+  } else {
+    f->d->rhs = (DMUMPS_COMPLEX *) b;
+    f->d->nrhs = nrhs;
+    f->d->lrhs = f->n;
+  }
+}
+
+int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err)
+{
+  if (!f) return mb_fail (err, MB_ESOLVE, "no factorization to solve with");
+  int rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  size_t bytes = 0;
+  void *copy = NULL;  /* rank 0: b as given, to solve again after a refactorization */
+  if (f->rank == 0) {
+    size_t vsize = f->z ? sizeof (double complex) : sizeof (double);
+    if (!b || nrhs < 1)
+      rc = mb_fail (&mine, MB_ESOLVE, "solve with matrix '%s': no right-hand side given "
+                    "(nrhs = %d)", f->name, nrhs);
+    else if ((size_t) nrhs > SIZE_MAX / vsize / (size_t) f->n)
+      rc = mb_fail (&mine, MB_ENOMEM, "solve with matrix '%s': %d right-hand sides are too "
+                    "many", f->name, nrhs);
+    else {
+      bytes = (size_t) f->n * (size_t) nrhs * vsize;
+      copy = malloc (bytes);
+      if (!copy)
+        rc = mb_fail (&mine, MB_ENOMEM, "solve with matrix '%s': out of memory for %d "
+                      "right-hand sides", f->name, nrhs);
+      else memcpy (copy, b, bytes);
+    }
+  }
+  if (agree (f->comm, f->rank, rc, &mine, err) < 0) goto done;
+  if (!f->factored) {
+    rc = mb_fail (err, MB_ESOLVE, "solve with matrix '%s': its factorization was lost "
+                  "after an earlier failure", f->name);
+    goto done;
+  }
+  for (int tries = 0;; tries++) {
+    set_rhs (f, b, nrhs);
+    mumps_run (f, JOB_SOLVE);
+    int e = INFOG (f, 1);
+    if (e >= 0) break;
+    if (!is_workspace (e) || tries == MAX_RETRIES || ICNTL (f, 14) >= ICNTL14_MAX) {
+      rc = mumps_fail (f, "solve", err);
+      goto done;
+    }
+    /* more workspace is allocated at factorization: refactor, then solve b again */
+    ICNTL (f, 14) = grow_icntl14 (ICNTL (f, 14));
+    f->retries++;
+    if ((rc = factorize (f, "refactorization", err)) < 0) goto done;
+    if (f->rank == 0) memcpy (b, copy, bytes);
+  }
+  rc = 0;
+done:
+  set_rhs (f, NULL, 0);
+  free (copy);
+  return rc < 0 ? rc : 0;
+}
+
+int factor_solve (factor *f, void *b, mb_err *err)
+{
+  return factor_solve_many (f, b, 1, err);
+}
+
+void factor_get_stats (const factor *f, factor_stats *s)
+{
+  memset (s, 0, sizeof *s);
+  s->negative_pivots = -1;
+  if (!f) return;
+  s->ranks = f->size;
+  s->symmetric = f->kind == FACTOR_REAL_SYMMETRIC;
+  s->complex_arith = f->kind == FACTOR_COMPLEX_GENERAL;
+  s->order = f->n;
+  s->nnz_matrix = f->nnz;
+  long nf = INFOG (f, 29);               /* negative: -nf millions of entries */
+  s->nnz_factors = nf >= 0 ? nf : -nf * 1000000L;
+  if (s->symmetric) s->negative_pivots = INFOG (f, 12);
+  s->memory_mb = INFOG (f, 22);
+  s->icntl14 = (int) (f->z ? f->z->icntl[13] : f->d->icntl[13]);
+  s->retries = f->retries;
+  s->time_analysis = f->t_ana_max;
+  s->time_factor = f->t_fac_max;
+}
+
+factor *factor_free (factor *f)
+{
+  if (!f) return NULL;
+  if (f->alive) mumps_run (f, JOB_END);
+  free (f->d);
+  free (f->z);
+  free (f->irn);
+  free (f->jcn);
+  free (f->a);
+  free (f);
+  return NULL;
+}

@@ -1,0 +1,396 @@
+/* mmio.c: Matrix Market coordinate reader and writer: one pass over a buffer. */
+#include "mmio.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BANNER "%%MatrixMarket matrix coordinate real general"
+#define BANNER_FMT "%%%%MatrixMarket matrix coordinate real general"  /* as a format */
+#define MAXTOK 6  /* tokens kept per line: the banner's 5 and one to name an extra one */
+
+/* The text being parsed and the position in it. */
+typedef struct reader {
+  const char *name;  /* file name for messages */
+  char *pos;         /* start of the next unread line */
+  char *end;         /* end of the text; *end == '\0' */
+  size_t line;       /* 1-based number of the line last read; 0 before the first */
+  mb_err *err;
+} reader;
+
+/* The whitespace-separated tokens of one line. */
+typedef struct tokens {
+  int n;                         /* tokens found, at most MAXTOK (counting stops there) */
+  char *b[MAXTOK], *e[MAXTOK];   /* token i is the bytes [b[i], e[i]) */
+} tokens;
+
+static int is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+/* 1 when token [b, e) equals word, ignoring ASCII case (word is lower case). */
+static int word_is (const char *b, const char *e, const char *word)
+{
+  size_t n = strlen (word);
+  if ((size_t) (e - b) != n) return 0;
+  for (size_t k = 0; k < n; k++) {
+    char c = b[k];
+    if (c >= 'A' && c <= 'Z') c = (char) (c - 'A' + 'a');
+    if (c != word[k]) return 0;
+  }
+  return 1;
+}
+
+/* Token [b, e) made printable for a message in buf: at most 40 bytes, others as '?'. */
+static const char *show (char *buf, size_t size, const char *b, const char *e)
+{
+  size_t n = (size_t) (e - b), k, max = size - 4;
+  for (k = 0; k < n && k < max; k++)
+    buf[k] = (b[k] >= 0x20 && b[k] < 0x7f) ? b[k] : '?';
+  if (n > max) memcpy (buf + k, "...", 3), k += 3;
+  buf[k] = '\0';
+  return buf;
+}
+
+/* Sets an MB_EDECK error at "name:line" (printf style); returns MB_EDECK. */
+static int fail (reader *r, size_t line, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+static int fail (reader *r, size_t line, const char *fmt, ...)
+{
+  char msg[768];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  return mb_fail_at (r->err, MB_EDECK, r->name, line ? line : 1, 0, "%s", msg);
+}
+
+/* Next line [*b, *e) (without its '\n'); 0 at the end of the text. */
+static int read_line (reader *r, char **b, char **e)
+{
+  if (r->pos >= r->end) return 0;
+  char *nl = memchr (r->pos, '\n', (size_t) (r->end - r->pos));
+  *b = r->pos;
+  *e = nl ? nl : r->end;
+  r->pos = nl ? nl + 1 : r->end;
+  r->line++;
+  return 1;
+}
+
+/* Splits [b, e) at blanks into t (the first MAXTOK tokens). */
+static void split (char *b, char *e, tokens *t)
+{
+  char *p = b;
+  t->n = 0;
+  while (t->n < MAXTOK) {
+    while (p < e && is_blank (*p)) p++;
+    if (p == e) break;
+    t->b[t->n] = p;
+    while (p < e && !is_blank (*p)) p++;
+    t->e[t->n++] = p;
+  }
+}
+
+/* Tokens of the next line that is neither blank nor a comment ('%' first); 0 at the end. */
+static int next_data_line (reader *r, tokens *t)
+{
+  char *b, *e;
+  while (read_line (r, &b, &e)) {
+    split (b, e, t);
+    if (t->n > 0 && t->b[0][0] != '%') return 1;
+  }
+  return 0;
+}
+
+/* 1 when [b, e) is an optional sign followed by one or more decimal digits. */
+static int is_integer (const char *b, const char *e)
+{
+  if (b < e && (*b == '+' || *b == '-')) b++;
+  if (b == e) return 0;
+  for (; b < e; b++)
+    if (!is_digit (*b)) return 0;
+  return 1;
+}
+
+/* Reads a size-line count from token i: what names it; min..max is its allowed range. */
+static int parse_count (reader *r, const tokens *t, int i, const char *what, long min,
+                        long max, long *out)
+{
+  char buf[48];
+  const char *s = show (buf, sizeof buf, t->b[i], t->e[i]);
+  if (!is_integer (t->b[i], t->e[i]))
+    return fail (r, r->line, "size line: number of %s '%s' is not an integer", what, s);
+  errno = 0;
+  long v = strtol (t->b[i], NULL, 10);
+  int big = errno == ERANGE || v > max;
+  if (big && t->b[i][0] != '-')
+    return fail (r, r->line, "size line: number of %s %s is too large (at most %ld)", what,
+                 s, max);
+  if (big || v < min)
+    return fail (r, r->line, "size line: number of %s must be %s, found %s", what,
+                 min > 0 ? "positive" : "zero or more", s);
+  *out = v;
+  return 0;
+}
+
+/* Reads a 1-based index from [b, e) into 0..n-1; what is "row" or "column". */
+static int parse_index (reader *r, const char *b, const char *e, const char *what, int n,
+                        int *out)
+{
+  char buf[48];
+  if (!is_integer (b, e))
+    return fail (r, r->line, "%s index '%s' is not an integer", what,
+                 show (buf, sizeof buf, b, e));
+  errno = 0;
+  long v = strtol (b, NULL, 10);
+  if (errno == ERANGE || v < 1 || v > n)
+    return fail (r, r->line, "%s index %s out of range 1..%d", what,
+                 show (buf, sizeof buf, b, e), n);
+  *out = (int) (v - 1);
+  return 0;
+}
+
+/* Reads a finite value from [b, e); integer_field: the banner said "integer". */
+static int parse_value (reader *r, const char *b, const char *e, int integer_field,
+                        double *out)
+{
+  char buf[48];
+  const char *s = show (buf, sizeof buf, b, e), *p = b;
+  if (p < e && (*p == '+' || *p == '-')) p++;
+  if (e - p >= 3 && (word_is (p, p + 3, "nan") || word_is (p, p + 3, "inf")))
+    return fail (r, r->line, "value '%s' is not finite (NaN or Inf)", s);
+  if (integer_field && !is_integer (b, e))
+    return fail (r, r->line, "value '%s' is not an integer (the banner says integer)", s);
+  int digits = 0;
+  for (p = b; p < e; p++) {
+    if (is_digit (*p)) digits = 1;
+    else if (!strchr ("+-.eE", *p) || *p == '\0')  /* decimal only: no hex, no names */
+      return fail (r, r->line, "value '%s' is not a number", s);
+  }
+  char *stop;
+  double v = strtod (b, &stop);  /* ERANGE on underflow is fine: v is then tiny */
+  if (!digits || stop != e) return fail (r, r->line, "value '%s' is not a number", s);
+  if (isinf (v)) return fail (r, r->line, "value '%s' overflows a double", s);
+  *out = v;
+  return 0;
+}
+
+/* Parses the banner on line 1: sets *integer_field and *symmetric. */
+static int parse_banner (reader *r, int *integer_field, int *symmetric)
+{
+  char buf[48], *b, *e;
+  tokens t;
+  if (!read_line (r, &b, &e))
+    return fail (r, 1, "empty file: expected the banner '" BANNER_FMT "'");
+  if (e - b >= 3 && memcmp (b, "\xEF\xBB\xBF", 3) == 0) b += 3;  /* UTF-8 byte order mark */
+  split (b, e, &t);
+  if (e - b < 2 || b[0] != '%' || b[1] != '%')
+    return fail (r, 1, "missing banner: the first line must be '" BANNER_FMT
+                 "' (field real or integer, symmetry general or symmetric)");
+  if (!word_is (t.b[0], t.e[0], "%%matrixmarket"))
+    return fail (r, 1, "garbled banner: expected '%%%%MatrixMarket', found '%s'",
+                 show (buf, sizeof buf, t.b[0], t.e[0]));
+  if (t.n < 5)
+    return fail (r, 1, "incomplete banner: expected '" BANNER_FMT "', found %d word%s", t.n,
+                 t.n == 1 ? "" : "s");
+  if (!word_is (t.b[1], t.e[1], "matrix"))
+    return fail (r, 1, "unsupported object '%s' in banner: expected 'matrix'",
+                 show (buf, sizeof buf, t.b[1], t.e[1]));
+  if (word_is (t.b[2], t.e[2], "array"))
+    return fail (r, 1, "array (dense) format is not supported: write the matrix in "
+                 "coordinate format");
+  if (!word_is (t.b[2], t.e[2], "coordinate"))
+    return fail (r, 1, "unknown format '%s' in banner: expected 'coordinate'",
+                 show (buf, sizeof buf, t.b[2], t.e[2]));
+  if (word_is (t.b[3], t.e[3], "complex"))
+    return fail (r, 1, "complex field is not supported: matrices must be real or integer");
+  if (word_is (t.b[3], t.e[3], "pattern"))
+    return fail (r, 1, "pattern field (no values) is not supported: matrices must be real "
+                 "or integer");
+  *integer_field = word_is (t.b[3], t.e[3], "integer");
+  if (!*integer_field && !word_is (t.b[3], t.e[3], "real"))
+    return fail (r, 1, "unknown field '%s' in banner: expected 'real' or 'integer'",
+                 show (buf, sizeof buf, t.b[3], t.e[3]));
+  if (word_is (t.b[4], t.e[4], "hermitian") || word_is (t.b[4], t.e[4], "skew-symmetric"))
+    return fail (r, 1, "%s symmetry is not supported: expected 'general' or 'symmetric'",
+                 show (buf, sizeof buf, t.b[4], t.e[4]));
+  *symmetric = word_is (t.b[4], t.e[4], "symmetric");
+  if (!*symmetric && !word_is (t.b[4], t.e[4], "general"))
+    return fail (r, 1, "unknown symmetry '%s' in banner: expected 'general' or 'symmetric'",
+                 show (buf, sizeof buf, t.b[4], t.e[4]));
+  if (t.n > 5)
+    return fail (r, 1, "extra word '%s' after the banner",
+                 show (buf, sizeof buf, t.b[5], t.e[5]));
+  return 0;
+}
+
+/* Parses text[0..len) (text[len] == '\0'; the bytes are not modified). One cleanup exit. */
+static int parse_buffer (char *text, size_t len, const char *name, spm **A, mb_err *err)
+{
+  reader r = { name ? name : "(matrix)", text, text + len, 0, err };
+  char buf[48];
+  tokens t;
+  int integer_field = 0, symmetric = 0, rc;
+  long nrows, ncols, nnz;
+  spm *S = NULL;
+
+  MB_TRY (parse_banner (&r, &integer_field, &symmetric));
+
+  /* size line: rows columns entries */
+  if (!next_data_line (&r, &t))
+    return fail (&r, r.line, "file ends before the size line 'rows columns entries'");
+  if (t.n < 3)
+    return fail (&r, r.line, "size line needs 3 numbers (rows columns entries), found %d",
+                 t.n);
+  if (t.n > 3)
+    return fail (&r, r.line, "extra token '%s' after the size line 'rows columns entries'",
+                 show (buf, sizeof buf, t.b[3], t.e[3]));
+  MB_TRY (parse_count (&r, &t, 0, "rows", 1, INT_MAX, &nrows));
+  MB_TRY (parse_count (&r, &t, 1, "columns", 1, INT_MAX, &ncols));
+  MB_TRY (parse_count (&r, &t, 2, "entries", 0, LONG_MAX, &nnz));
+  size_t size_line = r.line;
+  if (symmetric && nrows != ncols)
+    return fail (&r, size_line, "size line: a symmetric matrix must be square, found "
+                 "%ld x %ld", nrows, ncols);
+  /* rows, cols < 2^31, so these products fit a long long */
+  long long most = symmetric ? (long long) nrows * (nrows + 1) / 2
+                             : (long long) nrows * ncols;
+  if (nnz > most)
+    return fail (&r, size_line, "size line: %ld entries declared but a %ld x %ld %s holds "
+                 "at most %lld", nnz, nrows, ncols,
+                 symmetric ? "symmetric file (lower triangle)" : "matrix", most);
+
+  /* every entry line takes at least 6 bytes ("1 1 1\n"), so the text bounds the storage */
+  long fit = (long) ((size_t) (r.end - r.pos) / 6 + 1);
+  long room = nnz < fit ? nnz : fit;
+  S = spm_create ((int) nrows, (int) ncols, symmetric ? 2 * room : room);
+  if (!S) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", r.name);
+
+  for (long k = 0; k < nnz; k++) {
+    int i = 0, j = 0;
+    double v = 0.0;
+    if (!next_data_line (&r, &t)) {
+      rc = fail (&r, r.line, "file ends after %ld of %ld entries", k, nnz);
+      goto done;
+    }
+    if (t.n < 3) {
+      rc = fail (&r, r.line, "entry needs 3 fields (row column value), found %d", t.n);
+      goto done;
+    }
+    if (t.n > 3) {
+      rc = fail (&r, r.line, "extra token '%s' after the entry (row column value)",
+                 show (buf, sizeof buf, t.b[3], t.e[3]));
+      goto done;
+    }
+    if ((rc = parse_index (&r, t.b[0], t.e[0], "row", S->nrows, &i)) < 0) goto done;
+    if ((rc = parse_index (&r, t.b[1], t.e[1], "column", S->ncols, &j)) < 0) goto done;
+    if ((rc = parse_value (&r, t.b[2], t.e[2], integer_field, &v)) < 0) goto done;
+    if (symmetric && j > i) {
+      rc = fail (&r, r.line, "entry (%d,%d) is in the upper triangle: a symmetric file "
+                 "holds the lower triangle only (row >= column)", i + 1, j + 1);
+      goto done;
+    }
+    rc = spm_add (S, i, j, v);
+    if (rc == 0 && symmetric && i != j) rc = spm_add (S, j, i, v);  /* A(j,i) = A(i,j) */
+    if (rc < 0) {
+      rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", r.name);
+      goto done;
+    }
+  }
+  if (next_data_line (&r, &t)) {
+    rc = fail (&r, r.line, "more entries than the %ld declared on the size line (line %zu)",
+               nnz, size_line);
+    goto done;
+  }
+  rc = 0;
+
+done:
+  if (rc < 0) S = spm_free (S);
+  else *A = S;
+  return rc;
+}
+
+int mmio_parse (const char *text, size_t len, const char *name, spm **A, mb_err *err)
+{
+  if (!text) len = 0;
+  if (len == SIZE_MAX) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", name);
+  char *copy = malloc (len + 1);  /* NUL-terminated, so strtol/strtod stop inside it */
+  if (!copy) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", name);
+  if (len) memcpy (copy, text, len);
+  copy[len] = '\0';
+  int rc = parse_buffer (copy, len, name, A, err);
+  free (copy);
+  return rc;
+}
+
+int mmio_read (const char *path, spm **A, mb_err *err)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open: %s", strerror (errno));
+  struct stat st;
+  size_t cap = 1 << 16, len = 0;
+  if (fstat (fileno (f), &st) == 0) {
+    if (S_ISDIR (st.st_mode)) {
+      fclose (f);
+      return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (EISDIR));
+    }
+    if (S_ISREG (st.st_mode) && st.st_size > 0 && (uintmax_t) st.st_size < SIZE_MAX / 2)
+      cap = (size_t) st.st_size + 2;  /* +1 for the NUL, +1 to see the end in one read */
+  }
+  char *text = malloc (cap);
+  int rc = 0;
+  while (text) {
+    if (len + 1 == cap) {  /* full: double (the file grew or is not regular) */
+      char *t = cap <= SIZE_MAX / 2 ? realloc (text, 2 * cap) : NULL;
+      if (!t) { free (text); text = NULL; break; }
+      text = t;
+      cap *= 2;
+    }
+    size_t got = fread (text + len, 1, cap - 1 - len, f);
+    len += got;
+    if (got == 0) break;
+  }
+  if (!text) rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+  else if (ferror (f))
+    rc = mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (errno));
+  fclose (f);
+  if (rc == 0) {
+    text[len] = '\0';
+    rc = parse_buffer (text, len, path, A, err);
+  }
+  free (text);
+  return rc;
+}
+
+int mmio_write (const char *path, const spm *A, mb_err *err)
+{
+  if (!A) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write: no matrix");
+  FILE *f = fopen (path, "w");
+  if (!f)
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open for writing: %s",
+                       strerror (errno));
+  int bad = 0, e = 0;  /* a write failed; errno of the first failure */
+  if (fputs (BANNER "\n", f) < 0
+      || fprintf (f, "%d %d %ld\n", A->nrows, A->ncols, A->nnz) < 0)
+    bad = 1, e = errno;
+  for (long k = 0; k < A->nnz && !bad; k++)
+    if (fprintf (f, "%d %d %.17g\n", A->row[k] + 1, A->col[k] + 1, A->val[k]) < 0)
+      bad = 1, e = errno;  /* %.17g: 17 significant digits give back every double exactly */
+  if (fclose (f) != 0 && !bad) bad = 1, e = errno;
+  if (bad)
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write: %s",
+                       e ? strerror (e) : "output error");
+  return 0;
+}

@@ -1,0 +1,340 @@
+/* main.c: the mbmodal command line: MPI start and end, deck -> matrices -> eigen stages ->
+   reports, and the exit status a job script tests. */
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "deck/deck.h"
+#include "eigen/gep.h"
+#include "error.h"
+#include "linalg/mmio.h"
+#include "linalg/sparse.h"
+#include "report/compare.h"
+#include "report/report.h"
+
+#define MBMODAL_VERSION "0.1.0"
+
+static void print_usage (FILE *f)
+{
+  fprintf (f,
+    "usage: mbmodal [options] DECK.yaml\n"
+    "       mpirun -np N mbmodal [options] DECK.yaml\n"
+    "       mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
+    "\n"
+    "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
+    "system given by the deck: M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units),\n"
+    "with shift-invert Krylov-Schur and MUMPS on all MPI ranks, and writes\n"
+    "  OUTDIR/NAME.modal.yaml    undamped modes (eigenvalue omega^2 [rad^2/s^2], f [Hz])\n"
+    "  OUTDIR/NAME.complex.yaml  damped modes (eigenvalue lambda [1/s], f, zeta, f_d)\n"
+    "where OUTDIR and NAME come from the deck's output section. See README.md.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output-dir DIR  write reports to DIR (overrides output.directory)\n"
+    "  -q, --quiet           no progress log, only the tables of modes and errors\n"
+    "      --no-vectors      leave eigenvectors out of the reports\n"
+    "  -h, --help            this text\n"
+    "      --version         the version\n"
+    "\n"
+    "compare: pairs the modes of REPORT with those of REFERENCE by MAC (or frequency when\n"
+    "vectors are absent) and checks eigenvalues (--rtol, default 1e-6) and MAC (--mac,\n"
+    "default 0.99); exit 6 on a regression.\n"
+    "\n"
+    "exit status: 0 ok; 1 usage; 2 bad deck or matrix file; 3 linear solver failure (MUMPS);\n"
+    "4 eigen solver did not converge; 5 cannot write a report; 6 compare found a\n"
+    "regression; 7 out of memory.\n");
+}
+
+typedef struct cli {
+  const char *deck_path;
+  const char *output_dir;  /* NULL: the deck's */
+  int quiet;
+  int no_vectors;
+} cli;
+
+/* Parses argv (identical on every rank). Returns 0, 1 for --help/--version (done), or
+   MB_EUSAGE with a message. */
+static int cli_parse (int argc, char **argv, cli *c, mb_err *err)
+{
+  memset (c, 0, sizeof *c);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp (a, "-h") || !strcmp (a, "--help")) return 1;
+    if (!strcmp (a, "--version")) return 2;
+    if (!strcmp (a, "-q") || !strcmp (a, "--quiet")) c->quiet = 1;
+    else if (!strcmp (a, "--no-vectors")) c->no_vectors = 1;
+    else if (!strcmp (a, "-o") || !strcmp (a, "--output-dir")) {
+      if (i + 1 >= argc) return mb_fail (err, MB_EUSAGE, "%s needs a directory", a);
+      c->output_dir = argv[++i];
+    } else if (a[0] == '-' && a[1] != '\0')
+      return mb_fail (err, MB_EUSAGE, "unknown option '%s' (see mbmodal --help)", a);
+    else if (c->deck_path)
+      return mb_fail (err, MB_EUSAGE, "one deck at a time: '%s' and '%s'", c->deck_path, a);
+    else c->deck_path = a;
+  }
+  if (!c->deck_path) return mb_fail (err, MB_EUSAGE, "no deck given (see mbmodal --help)");
+  return 0;
+}
+
+/* Same status and message on every rank: the lowest (most severe) code wins, with the
+   message of the lowest rank that has it. Collective. */
+static int agree (MPI_Comm comm, int rc, mb_err *err)
+{
+  int rank, worst;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Allreduce (&rc, &worst, 1, MPI_INT, MPI_MIN, comm);
+  if (worst == 0) return 0;
+  int mine = (rc == worst) ? rank : 1 << 30, owner;
+  MPI_Allreduce (&mine, &owner, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, owner, comm);
+  return worst;
+}
+
+/* Rank 0 reads the deck bytes and broadcasts them; every rank gets the same text or the
+   same error. Returns 0 with *text (NUL-terminated, caller frees) or MB_EIO. Collective. */
+static int read_and_share (MPI_Comm comm, const char *path, char **text, long *len, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  long n = -1;
+  char *buf = NULL;
+  if (rank == 0) {
+    FILE *f = fopen (path, "rb");
+    if (f) {
+      size_t cap = 1 << 16, used = 0, got;
+      buf = malloc (cap + 1);
+      while (buf && (got = fread (buf + used, 1, cap - used, f)) > 0) {
+        used += got;
+        if (used == cap) {
+          char *nb = realloc (buf, 2 * cap + 1);
+          if (!nb) { free (buf); buf = NULL; break; }
+          buf = nb;
+          cap *= 2;
+        }
+      }
+      if (buf && !ferror (f)) n = (long) used;
+      fclose (f);
+    }
+    if (n < 0) {
+      mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read the deck: %s", strerror (errno ? errno : EIO));
+      free (buf);
+      buf = NULL;
+    }
+  }
+  MPI_Bcast (&n, 1, MPI_LONG, 0, comm);
+  if (n < 0) {
+    MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+    return MB_EIO;
+  }
+  if (rank != 0) buf = malloc ((size_t) n + 1);
+  int ok = buf != NULL, all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (!all) {
+    free (buf);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the deck (%ld bytes)", n);
+  }
+  MPI_Bcast (buf, (int) n, MPI_CHAR, 0, comm);
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return 0;
+}
+
+/* Rank 0: reads one matrix file named at deck position (line, col). */
+static int load_matrix (const deck *d, const char *what, const char *path, size_t line,
+                        size_t col, spm **A, mb_err *err)
+{
+  mb_err inner;
+  mb_err_init (&inner);
+  int rc = mmio_read (path, A, &inner);
+  if (rc == MB_EIO)  /* name the deck key that points at the missing file */
+    return mb_fail_at (err, MB_EDECK, d->path, line, col, "matrix %s: %s: %s", what,
+                       inner.where, inner.msg);
+  if (rc < 0) {
+    *err = inner;
+    if (err->code == MB_EIO) err->code = MB_EDECK;
+    return err->code;
+  }
+  return spm_compress (*A) < 0 ? mb_fail (err, MB_ENOMEM, "out of memory for %s", what) : 0;
+}
+
+/* Rank 0: K, M (and R, Cq) from the deck's files, with their shapes checked. */
+static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_err *err)
+{
+  const deck_matrices *dm = &d->matrices;
+  MB_TRY (load_matrix (d, "K", dm->K, dm->line_K, dm->col_K, K, err));
+  MB_TRY (load_matrix (d, "M", dm->M, dm->line_M, dm->col_M, M, err));
+  if (dm->R) MB_TRY (load_matrix (d, "R", dm->R, dm->line_R, dm->col_R, R, err));
+  if (dm->Cq) MB_TRY (load_matrix (d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
+  int n = (*K)->nrows;
+  if ((*K)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_K, dm->col_K,
+                       "matrix K (%s) must be square, it is %d x %d", dm->K, n, (*K)->ncols);
+  if ((*M)->nrows != n || (*M)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_M, dm->col_M,
+                       "matrix M (%s) is %d x %d but K is %d x %d", dm->M, (*M)->nrows,
+                       (*M)->ncols, n, n);
+  if (*R && ((*R)->nrows != n || (*R)->ncols != n))
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_R, dm->col_R,
+                       "matrix R (%s) is %d x %d but K is %d x %d", dm->R, (*R)->nrows,
+                       (*R)->ncols, n, n);
+  if (*Cq && (*Cq)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) is %d x %d but must have n = %d columns (K is %d x %d)",
+                       dm->Cq, (*Cq)->nrows, (*Cq)->ncols, n, n, n);
+  if (*Cq && (*Cq)->nrows >= n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) has %d rows for %d DOFs: more constraints than DOFs",
+                       dm->Cq, (*Cq)->nrows, n);
+  return 0;
+}
+
+/* mkdir -p for the output directory. Returns 0 or MB_EIO. */
+static int make_dirs (const char *dir, mb_err *err)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir (path, 0777) != 0 && errno != EEXIST)
+        return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot create directory: %s", strerror (errno));
+      *p = '/';
+    }
+  if (mkdir (path, 0777) != 0 && errno != EEXIST)
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot create directory: %s", strerror (errno));
+  return 0;
+}
+
+/* Runs one stage on every rank; rank 0 prints its table and writes its report. Returns the
+   stage's status (MB_ENOCONV still writes what converged). Collective. */
+static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, const deck *d,
+                      const cli *c, const char *outdir, FILE *log, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  const deck_stage *st = complex_stage ? &d->damped : &d->modal;
+  int vectors = d->output.eigenvectors && !c->no_vectors;
+  gep_log glog = { log };
+  eigen_result r;
+  int rc = complex_stage ? gep_complex (comm, sys, st, vectors, &glog, &r, err)
+                         : gep_modal (comm, sys, st, vectors, &glog, &r, err);
+  if (rc < 0 && rc != MB_ENOCONV) {
+    eigen_result_clear (&r);
+    return rc;
+  }
+  int wrc = 0;
+  if (rank == 0) {
+    const char *label = complex_stage ? "complex" : "modal";
+    printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
+            complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
+    report_print_table (stdout, &r);
+    char path[4096];
+    snprintf (path, sizeof path, "%s/%s.%s.yaml", outdir, d->output.name, label);
+    mb_err werr;
+    mb_err_init (&werr);
+    wrc = report_write_yaml (path, &r, d->path, d->title, vectors, &werr);
+    if (wrc < 0 && rc == 0) *err = werr;
+    else if (log) fprintf (log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
+                           r.time_total);
+    fflush (stdout);
+  }
+  eigen_result_clear (&r);
+  if (rc == 0) rc = agree (comm, wrc, err);
+  return rc;
+}
+
+int main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank, nranks;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &nranks);
+  mb_err err;
+  mb_err_init (&err);
+  int status = 0;
+
+  if (argc >= 2 && !strcmp (argv[1], "compare")) {  /* rank 0 compares, all exit alike */
+    if (rank == 0) status = compare_main (argc - 1, argv + 1);
+    MPI_Bcast (&status, 1, MPI_INT, 0, comm);
+    MPI_Finalize ();
+    return status;
+  }
+
+  cli c;
+  int rc = cli_parse (argc, argv, &c, &err);
+  if (rc != 0) {
+    if (rank == 0) {
+      if (rc == 1) print_usage (stdout);
+      else if (rc == 2) printf ("mbmodal %s\n", MBMODAL_VERSION);
+      else mb_err_print (&err);
+    }
+    MPI_Finalize ();
+    return rc > 0 ? 0 : mb_exit_status (rc);
+  }
+  FILE *log = (rank == 0 && !c.quiet) ? stdout : NULL;
+  double t0 = MPI_Wtime ();
+
+  char *text = NULL;
+  long len = 0;
+  deck d;
+  memset (&d, 0, sizeof d);
+  spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
+  rc = read_and_share (comm, c.deck_path, &text, &len, &err);
+  if (rc == 0) rc = deck_parse (text, (size_t) len, c.deck_path, &d, &err);
+  rc = agree (comm, rc, &err);
+  free (text);
+  if (rc == 0 && log)
+    fprintf (log, "mbmodal %s: deck %s, %d MPI rank%s\n", MBMODAL_VERSION, c.deck_path, nranks,
+             nranks > 1 ? "s" : "");
+
+  /* matrices on rank 0, shapes on every rank */
+  int shape[2] = { 0, 0 };
+  if (rc == 0) {
+    if (rank == 0) {
+      double t = MPI_Wtime ();
+      rc = load_system (&d, &K, &M, &R, &Cq, &err);
+      if (rc == 0) {
+        shape[0] = K->nrows;
+        shape[1] = Cq ? Cq->nrows : 0;
+        if (log)
+          fprintf (log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld%s entries "
+                   "(read in %.2f s)\n", shape[0], shape[1], K->nnz, M->nnz,
+                   R ? ", R" : "", MPI_Wtime () - t);
+      }
+    }
+    rc = agree (comm, rc, &err);
+    MPI_Bcast (shape, 2, MPI_INT, 0, comm);
+  }
+  const char *outdir = c.output_dir ? c.output_dir : d.output.directory;
+  if (rc == 0) {
+    int drc = rank == 0 ? make_dirs (outdir, &err) : 0;
+    rc = agree (comm, drc, &err);
+  }
+
+  gep_system sys = { shape[0], shape[1], K, M, R, Cq };
+  int final = rc;
+  if (rc == 0 && d.modal.enabled) {
+    rc = run_stage (comm, 0, &sys, &d, &c, outdir, log, &err);
+    if (rc < 0) final = rc;
+  }
+  if ((final == 0 || final == MB_ENOCONV) && d.damped.enabled) {
+    mb_err cerr;
+    mb_err_init (&cerr);
+    rc = run_stage (comm, 1, &sys, &d, &c, outdir, log, &cerr);
+    if (rc < 0 && final == 0) { final = rc; err = cerr; }
+    else if (rc < 0 && rank == 0) mb_err_print (&cerr);
+  }
+  if (rank == 0) {
+    if (final < 0) mb_err_print (&err);
+    else if (log) fprintf (log, "\ndone in %.2f s\n", MPI_Wtime () - t0);
+  }
+  status = mb_exit_status (final);
+  spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+  deck_clear (&d);
+  MPI_Finalize ();
+  return status;
+}

@@ -1,0 +1,795 @@
+/* compare.c: `mbmodal compare`: pairs the modes of two YAML reports and checks tolerances.
+
+   Reads both files with libyaml's document loader and copies out only what it checks,
+   ignoring every other key (so reports with future keys still compare):
+
+     format: mbmodal-report        required (otherwise "not an mbmodal report")
+     format_version: 1             optional; only 1 is read
+     stage: modal | complex        required; A and B must agree
+     rtol: 1e-3                    optional, reference only: tolerance when --rtol is absent
+     modes:                        required sequence, possibly []
+       - mode: 1                   optional label (default: position in the list)
+         eigenvalue: x | [re, im]  optional
+         frequency_hz: f           required, >= 0
+         damping_ratio: z          optional
+         kind: rigid-body | oscillatory | overdamped | unstable     optional
+         vector: [..]              optional, real
+         vector_re: [..]           optional complex vector, with vector_im of equal length
+         vector_im: [..]
+
+   Pairing and checks: see compare.h and README "Comparing reports (CI)". */
+#include "compare.h"
+
+#include <complex.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+#include <yaml.h>
+
+#include "../eigen/eigen.h"
+#include "report.h"
+
+#define RIGID_REL 1e-6     /* rigid: frequency below this times A's largest frequency */
+#define WINDOW_FACTOR 10.0 /* MAC pairing looks at eigenvalues within 10 rtol */
+#define RANK_TOL 1e-8      /* cluster vectors with |R_jj| below this times max are dropped */
+
+/* One mode as read from a report. */
+typedef struct cmp_mode {
+  int label;              /* 'mode' key, or position + 1 */
+  int has_lambda;         /* 1: eigenvalue given */
+  double complex lambda;  /* eigenvalue: modal [rad^2/s^2], complex [1/s] */
+  double freq;            /* frequency_hz [Hz] */
+  int has_zeta;           /* 1: damping_ratio given */
+  double zeta;            /* damping ratio [-] */
+  int kind;               /* mode_kind, -1 when not given */
+  int nvec;               /* vector length, 0 when no vector */
+  double complex *vec;    /* eigenvector, size nvec, NULL when absent */
+} cmp_mode;
+
+/* What compare needs of one report file. */
+typedef struct cmp_report {
+  int stage;        /* STAGE_MODAL or STAGE_COMPLEX */
+  size_t stage_line, stage_col;  /* where 'stage' stood (1-based), for a mismatch error */
+  int has_rtol;     /* 1: top-level rtol given */
+  double rtol;
+  int nmodes;
+  cmp_mode *modes;  /* size nmodes */
+} cmp_report;
+
+static void cmp_report_clear (cmp_report *r)
+{
+  for (int i = 0; r->modes && i < r->nmodes; i++) free (r->modes[i].vec);
+  free (r->modes);
+  memset (r, 0, sizeof *r);
+}
+
+void compare_opts_init (compare_opts *o)
+{
+  o->rtol = 1e-6;
+  o->mac_min = 0.99;
+  o->modes = 0;
+  o->rtol_given = 0;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct reader {
+  const char *path;
+  yaml_document_t *doc;
+  mb_err *err;
+} reader;
+
+/* MB_EDECK at node nd: "path:line:col: message" (libyaml marks are 0-based). */
+static int fail_node (reader *rd, const yaml_node_t *nd, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+static int fail_node (reader *rd, const yaml_node_t *nd, const char *fmt, ...)
+{
+  char msg[768];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  size_t line = nd ? nd->start_mark.line + 1 : 0, col = nd ? nd->start_mark.column + 1 : 0;
+  return mb_fail_at (rd->err, MB_EDECK, rd->path, line, col, "%s", msg);
+}
+
+static int scalar_is (const yaml_node_t *nd, const char *s)
+{
+  size_t len = strlen (s);
+  return nd->type == YAML_SCALAR_NODE && nd->data.scalar.length == len
+         && memcmp (nd->data.scalar.value, s, len) == 0;
+}
+
+/* A plain scalar YAML reads as null: "", "~", "null", "Null", "NULL". */
+static int is_null (const yaml_node_t *nd)
+{
+  if (nd->type != YAML_SCALAR_NODE || nd->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    return 0;
+  return nd->data.scalar.length == 0 || scalar_is (nd, "~") || scalar_is (nd, "null")
+         || scalar_is (nd, "Null") || scalar_is (nd, "NULL");
+}
+
+/* The value of key in mapping map into *out (NULL when absent); a key given twice is an
+   error at its second occurrence. */
+static int lookup (reader *rd, const yaml_node_t *map, const char *key, yaml_node_t **out)
+{
+  *out = NULL;
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+       p++) {
+    yaml_node_t *k = yaml_document_get_node (rd->doc, p->key);
+    if (!k || !scalar_is (k, key)) continue;
+    if (*out) return fail_node (rd, k, "key '%s' is given twice", key);
+    *out = yaml_document_get_node (rd->doc, p->value);
+  }
+  return 0;
+}
+
+/* nd as a finite double: a plain scalar that strtod reads entirely. */
+static int get_number (reader *rd, const yaml_node_t *nd, const char *what, double *v)
+{
+  char buf[64];
+  if (nd->type != YAML_SCALAR_NODE || nd->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+      || nd->data.scalar.length == 0 || nd->data.scalar.length >= sizeof buf)
+    return fail_node (rd, nd, "%s must be a number", what);
+  memcpy (buf, nd->data.scalar.value, nd->data.scalar.length);
+  buf[nd->data.scalar.length] = '\0';
+  char *end;
+  double x = strtod (buf, &end);
+  if (end == buf || *end != '\0')
+    return fail_node (rd, nd, "%s must be a number, not '%s'", what, buf);
+  if (!isfinite (x))
+    return fail_node (rd, nd, "%s must be a finite number, not '%s'", what, buf);
+  *v = x;
+  return 0;
+}
+
+/* nd as an int: a number without fraction in [INT_MIN, INT_MAX]. */
+static int get_int (reader *rd, const yaml_node_t *nd, const char *what, int *v)
+{
+  double x;
+  MB_TRY (get_number (rd, nd, what, &x));
+  if (x != floor (x) || x < INT_MIN || x > INT_MAX)
+    return fail_node (rd, nd, "%s must be an integer", what);
+  *v = (int) x;
+  return 0;
+}
+
+/* A scalar eigenvalue (real) or a [re, im] pair. */
+static int get_eigenvalue (reader *rd, const yaml_node_t *nd, double complex *z)
+{
+  double re, im = 0.0;
+  if (nd->type == YAML_SEQUENCE_NODE) {
+    yaml_node_item_t *it = nd->data.sequence.items.start;
+    if (nd->data.sequence.items.top - it != 2)
+      return fail_node (rd, nd, "eigenvalue must be a number or a pair [re, im]");
+    MB_TRY (get_number (rd, yaml_document_get_node (rd->doc, it[0]), "eigenvalue", &re));
+    MB_TRY (get_number (rd, yaml_document_get_node (rd->doc, it[1]), "eigenvalue", &im));
+  }
+  else MB_TRY (get_number (rd, nd, "eigenvalue", &re));
+  *z = CMPLX (re, im);
+  return 0;
+}
+
+/* The numbers of sequence nd into the real (part 0) or imaginary (part 1) parts of
+   *vec, allocated here with size *n when *vec is NULL, else checked to have size *n. */
+static int get_vector (reader *rd, const yaml_node_t *nd, const char *what,
+                       double complex **vec, int *n, int part)
+{
+  if (nd->type != YAML_SEQUENCE_NODE)
+    return fail_node (rd, nd, "%s must be a sequence of numbers", what);
+  yaml_node_item_t *it = nd->data.sequence.items.start;
+  long len = (long) (nd->data.sequence.items.top - it);
+  if (len > INT_MAX) return fail_node (rd, nd, "%s is too long", what);
+  if (*vec && len != *n)
+    return fail_node (rd, nd, "%s has %ld entries, its real part %d", what, len, *n);
+  if (!*vec) {
+    *vec = mb_calloc ((size_t) (len > 0 ? len : 1), sizeof **vec);
+    if (!*vec) return mb_fail (rd->err, MB_ENOMEM, "out of memory reading %s", rd->path);
+    *n = (int) len;
+  }
+  for (long i = 0; i < len; i++) {
+    double x;
+    MB_TRY (get_number (rd, yaml_document_get_node (rd->doc, it[i]), what, &x));
+    if (part) (*vec)[i] = CMPLX (creal ((*vec)[i]), x);
+    else (*vec)[i] = CMPLX (x, cimag ((*vec)[i]));
+  }
+  return 0;
+}
+
+/* One item of 'modes'; label is its default label. md is zeroed by the caller. */
+static int read_mode (reader *rd, const yaml_node_t *nd, int label, cmp_mode *md)
+{
+  yaml_node_t *v;
+  if (nd->type != YAML_MAPPING_NODE)
+    return fail_node (rd, nd, "each item of 'modes' must be a mapping");
+  md->label = label;
+  md->kind = -1;
+  MB_TRY (lookup (rd, nd, "mode", &v));
+  if (v) MB_TRY (get_int (rd, v, "mode", &md->label));
+  MB_TRY (lookup (rd, nd, "frequency_hz", &v));
+  if (!v) return fail_node (rd, nd, "mode %d: 'frequency_hz' is missing", md->label);
+  MB_TRY (get_number (rd, v, "frequency_hz", &md->freq));
+  if (md->freq < 0) return fail_node (rd, v, "frequency_hz must be >= 0");
+  MB_TRY (lookup (rd, nd, "eigenvalue", &v));
+  if (v && !is_null (v)) {
+    MB_TRY (get_eigenvalue (rd, v, &md->lambda));
+    md->has_lambda = 1;
+  }
+  MB_TRY (lookup (rd, nd, "damping_ratio", &v));
+  if (v && !is_null (v)) {
+    MB_TRY (get_number (rd, v, "damping_ratio", &md->zeta));
+    md->has_zeta = 1;
+  }
+  MB_TRY (lookup (rd, nd, "kind", &v));
+  if (v) {
+    for (int k = MODE_RIGID; k <= MODE_UNSTABLE; k++)
+      if (scalar_is (v, report_kind_name ((mode_kind) k))) md->kind = k;
+    if (md->kind < 0)
+      return fail_node (rd, v, "kind must be rigid-body, oscillatory, overdamped or unstable");
+  }
+  yaml_node_t *re, *im;
+  MB_TRY (lookup (rd, nd, "vector_re", &re));
+  MB_TRY (lookup (rd, nd, "vector_im", &im));
+  if ((re != NULL) != (im != NULL))
+    return fail_node (rd, re ? re : im, "vector_re and vector_im must be given together");
+  if (re) {
+    MB_TRY (get_vector (rd, re, "vector_re", &md->vec, &md->nvec, 0));
+    MB_TRY (get_vector (rd, im, "vector_im", &md->vec, &md->nvec, 1));
+  }
+  else {
+    MB_TRY (lookup (rd, nd, "vector", &v));
+    if (v) MB_TRY (get_vector (rd, v, "vector", &md->vec, &md->nvec, 0));
+  }
+  if (md->nvec == 0) {  /* an empty vector is no vector */
+    free (md->vec);
+    md->vec = NULL;
+  }
+  return 0;
+}
+
+/* The report fields from the document root. */
+static int read_report (reader *rd, cmp_report *out)
+{
+  yaml_node_t *root = yaml_document_get_root_node (rd->doc), *v;
+  if (!root)
+    return mb_fail_at (rd->err, MB_EDECK, rd->path, 1, 1,
+                       "not an mbmodal report: the file is empty");
+  if (root->type != YAML_MAPPING_NODE)
+    return fail_node (rd, root, "not an mbmodal report: the top level is not a mapping");
+  MB_TRY (lookup (rd, root, "format", &v));
+  if (!v)
+    return fail_node (rd, root, "not an mbmodal report: no 'format: mbmodal-report' key");
+  if (!scalar_is (v, "mbmodal-report"))
+    return fail_node (rd, v, "not an mbmodal report: format must be 'mbmodal-report'");
+  MB_TRY (lookup (rd, root, "format_version", &v));
+  if (v) {
+    int version;
+    MB_TRY (get_int (rd, v, "format_version", &version));
+    if (version != 1)
+      return fail_node (rd, v, "format_version %d is not supported (this mbmodal reads 1)",
+                        version);
+  }
+  MB_TRY (lookup (rd, root, "stage", &v));
+  if (!v) return fail_node (rd, root, "'stage' (modal or complex) is missing");
+  if (scalar_is (v, "modal")) out->stage = STAGE_MODAL;
+  else if (scalar_is (v, "complex")) out->stage = STAGE_COMPLEX;
+  else return fail_node (rd, v, "stage must be modal or complex");
+  out->stage_line = v->start_mark.line + 1;
+  out->stage_col = v->start_mark.column + 1;
+  MB_TRY (lookup (rd, root, "rtol", &v));
+  if (v) {
+    MB_TRY (get_number (rd, v, "rtol", &out->rtol));
+    if (!(out->rtol > 0)) return fail_node (rd, v, "rtol must be > 0");
+    out->has_rtol = 1;
+  }
+  MB_TRY (lookup (rd, root, "modes", &v));
+  if (!v) return fail_node (rd, root, "'modes' is missing");
+  if (v->type != YAML_SEQUENCE_NODE)
+    return fail_node (rd, v, "'modes' must be a sequence (modes: [] when empty)");
+  yaml_node_item_t *it = v->data.sequence.items.start;
+  long count = (long) (v->data.sequence.items.top - it);
+  if (count > INT_MAX) return fail_node (rd, v, "too many modes");
+  out->modes = mb_calloc ((size_t) (count > 0 ? count : 1), sizeof *out->modes);
+  if (!out->modes) return mb_fail (rd->err, MB_ENOMEM, "out of memory reading %s", rd->path);
+  for (long i = 0; i < count; i++) {
+    out->nmodes = (int) i + 1;  /* so that clear frees this mode's vector on failure */
+    MB_TRY (read_mode (rd, yaml_document_get_node (rd->doc, it[i]), (int) i + 1,
+                       &out->modes[i]));
+  }
+  out->nmodes = (int) count;
+  return 0;
+}
+
+/* Loads path into *out; on failure *out is left empty. */
+static int load_report (const char *path, cmp_report *out, mb_err *err)
+{
+  memset (out, 0, sizeof *out);
+  FILE *f = fopen (path, "rb");
+  if (!f) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open: %s", strerror (errno));
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  int rc = 0;
+  if (!yaml_parser_initialize (&parser)) {
+    fclose (f);
+    return mb_fail (err, MB_ENOMEM, "out of memory starting the YAML parser");
+  }
+  yaml_parser_set_input_file (&parser, f);
+  if (!yaml_parser_load (&parser, &doc)) {
+    if (parser.error == YAML_MEMORY_ERROR)
+      rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+    else if (ferror (f))
+      rc = mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (errno));
+    else if (parser.error == YAML_READER_ERROR)
+      rc = mb_fail_at (err, MB_EDECK, path, 0, 0, "%s (at byte %zu)",
+                       parser.problem ? parser.problem : "unreadable text",
+                       parser.problem_offset);
+    else if (parser.context)  /* "did not find ... while parsing a flow sequence (from 2:8)" */
+      rc = mb_fail_at (err, MB_EDECK, path, parser.problem_mark.line + 1,
+                       parser.problem_mark.column + 1, "%s %s (from %zu:%zu)",
+                       parser.problem ? parser.problem : "malformed YAML", parser.context,
+                       parser.context_mark.line + 1, parser.context_mark.column + 1);
+    else
+      rc = mb_fail_at (err, MB_EDECK, path, parser.problem_mark.line + 1,
+                       parser.problem_mark.column + 1, "%s",
+                       parser.problem ? parser.problem : "malformed YAML");
+    yaml_parser_delete (&parser);
+    fclose (f);
+    return rc;
+  }
+  reader rd = { path, &doc, err };
+  rc = read_report (&rd, out);
+  yaml_document_delete (&doc);
+  yaml_parser_delete (&parser);
+  fclose (f);
+  if (rc < 0) cmp_report_clear (out);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- pairing */
+
+typedef struct pair_cand {
+  int i, j;      /* mode of A, mode of B (0-based) */
+  double score;  /* MAC (phase 1, larger first) or distance (phase 2, smaller first) */
+  double d;      /* relative difference, to break ties */
+} pair_cand;
+
+static int by_mac_desc (const void *p, const void *q)
+{
+  const pair_cand *a = p, *b = q;
+  if (a->score != b->score) return a->score > b->score ? -1 : 1;
+  if (a->d != b->d) return a->d < b->d ? -1 : 1;
+  if (a->i != b->i) return a->i < b->i ? -1 : 1;
+  return (a->j > b->j) - (a->j < b->j);
+}
+
+static int by_dist_asc (const void *p, const void *q)
+{
+  const pair_cand *a = p, *b = q;
+  if (a->score != b->score) return a->score < b->score ? -1 : 1;
+  if (a->i != b->i) return a->i < b->i ? -1 : 1;
+  return (a->j > b->j) - (a->j < b->j);
+}
+
+/* Relative difference of two modes: |la - lb| / max(|la|, |lb|) when both have an
+   eigenvalue, else |fa - fb| / max(fa, fb); 0 when both are 0. */
+static double rel_diff (const cmp_mode *a, const cmp_mode *b)
+{
+  double num, den;
+  if (a->has_lambda && b->has_lambda) {
+    num = cabs (a->lambda - b->lambda);
+    den = fmax (cabs (a->lambda), cabs (b->lambda));
+  }
+  else {
+    num = fabs (a->freq - b->freq);
+    den = fmax (a->freq, b->freq);
+  }
+  return den > 0 ? num / den : 0.0;
+}
+
+/* Rigid-body: so declared, or a frequency below RIGID_REL times A's largest one. */
+static int is_rigid (const cmp_mode *md, double fmax)
+{
+  return md->kind == MODE_RIGID || md->freq < RIGID_REL * fmax;
+}
+
+/* MAC(a, b) = |a^H b|^2 / ((a^H a)(b^H b)); 0 when either vector is zero. */
+static double mac (const double complex *a, const double complex *b, int n)
+{
+  double complex ab = 0;
+  double aa = 0, bb = 0;
+  for (int k = 0; k < n; k++) {
+    ab += conj (a[k]) * b[k];
+    aa += creal (conj (a[k]) * a[k]);
+    bb += creal (conj (b[k]) * b[k]);
+  }
+  if (!(aa > 0 && bb > 0)) return 0.0;
+  double v = creal (ab * conj (ab)) / (aa * bb);
+  return v > 1.0 ? 1.0 : v;
+}
+
+/* A cluster of B's modes with (near-)equal eigenvalues and vectors of one length n: an
+   orthonormal basis Q (n x rank, column-major) of the span of their vectors. */
+typedef struct cluster {
+  int size;              /* members */
+  int rank;              /* columns of Q kept */
+  double complex *Q;     /* n x rank; NULL until computed (only for size > 1) */
+} cluster;
+
+/* Q = orth(span of the vectors of B's members of cluster c), by Householder QR (zgeqrf,
+   zungqr); columns whose |R_jj| < RANK_TOL max |R_ii| are dropped. */
+static int cluster_basis (cluster *cl, const cmp_report *B, const int *cid, int c, int n,
+                          mb_err *err)
+{
+  int k = cl->size, kq = k < n ? k : n;
+  double complex *Q = mb_calloc ((size_t) n * (size_t) k, sizeof *Q);
+  double complex *tau = mb_calloc ((size_t) k, sizeof *tau);
+  double *rdiag = mb_calloc ((size_t) k, sizeof *rdiag);
+  int rc = 0;
+  if (!Q || !tau || !rdiag) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory in compare");
+    goto done;
+  }
+  for (int j = 0, col = 0; j < B->nmodes; j++)
+    if (cid[j] == c) memcpy (Q + (size_t) n * col++, B->modes[j].vec, (size_t) n * sizeof *Q);
+  lapack_int info = LAPACKE_zgeqrf (LAPACK_COL_MAJOR, n, k, Q, n, tau);
+  if (info == 0) {
+    double rmax = 0;
+    for (int j = 0; j < kq; j++) {
+      rdiag[j] = cabs (Q[(size_t) n * j + j]);
+      rmax = fmax (rmax, rdiag[j]);
+    }
+    info = LAPACKE_zungqr (LAPACK_COL_MAJOR, n, kq, kq, Q, n, tau);
+    if (info == 0) {
+      int r = 0;  /* keep the columns of independent directions, packed */
+      for (int j = 0; j < kq; j++)
+        if (rdiag[j] > RANK_TOL * rmax) {
+          if (r != j) memmove (Q + (size_t) n * r, Q + (size_t) n * j, (size_t) n * sizeof *Q);
+          r++;
+        }
+      cl->rank = r;
+    }
+  }
+  if (info != 0) {
+    rc = mb_fail (err, MB_ESOLVE, "LAPACK QR of a cluster of eigenvectors failed: info %d",
+                  (int) info);
+    goto done;
+  }
+  cl->Q = Q;
+  Q = NULL;
+done:
+  free (Q);
+  free (tau);
+  free (rdiag);
+  return rc;
+}
+
+/* Subspace MAC = ||Q^H a||^2 / (a^H a) for orthonormal Q (n x r). */
+static double subspace_mac (const double complex *a, const double complex *Q, int n, int r)
+{
+  double aa = 0, p = 0;
+  for (int k = 0; k < n; k++) aa += creal (conj (a[k]) * a[k]);
+  for (int j = 0; j < r; j++) {
+    double complex qa = 0;
+    const double complex *q = Q + (size_t) n * j;
+    for (int k = 0; k < n; k++) qa += conj (q[k]) * a[k];
+    p += creal (qa * conj (qa));
+  }
+  if (!(aa > 0)) return 0.0;
+  double v = p / aa;
+  return v > 1.0 ? 1.0 : v;
+}
+
+/* Everything one comparison holds; freed by ctx_clear. */
+typedef struct ctx {
+  cmp_report A, B;
+  int na;            /* modes of A checked */
+  double rtol, mac_min, fmax;
+  int *cid;          /* cluster of each B mode, size B.nmodes (-1: no vector) */
+  cluster *cl;       /* size B.nmodes */
+  int *match;        /* B mode paired with each A mode, -1: unmatched; size na */
+  int *used;         /* 1: B mode paired; size B.nmodes */
+  pair_cand *cand;   /* candidate pairs, size na * B.nmodes */
+} ctx;
+
+static void ctx_clear (ctx *c)
+{
+  for (int j = 0; c->cl && j < c->B.nmodes; j++) free (c->cl[j].Q);
+  cmp_report_clear (&c->A);
+  cmp_report_clear (&c->B);
+  free (c->cid);
+  free (c->cl);
+  free (c->match);
+  free (c->used);
+  free (c->cand);
+}
+
+static int find_root (int *parent, int j)
+{
+  while (parent[j] != j) j = parent[j] = parent[parent[j]];
+  return j;
+}
+
+/* Clusters of B: modes with vectors of equal length whose eigenvalues are within rtol
+   (relative) or which are both rigid, joined transitively (union-find). */
+static int make_clusters (ctx *c, mb_err *err)
+{
+  int nb = c->B.nmodes;
+  for (int j = 0; j < nb; j++) c->cid[j] = c->B.modes[j].vec ? j : -1;
+  for (int j = 0; j < nb; j++) {
+    const cmp_mode *bj = &c->B.modes[j];
+    if (!bj->vec) continue;
+    for (int k = j + 1; k < nb; k++) {
+      const cmp_mode *bk = &c->B.modes[k];
+      if (!bk->vec || bk->nvec != bj->nvec) continue;
+      int close = (is_rigid (bj, c->fmax) && is_rigid (bk, c->fmax))
+                  || rel_diff (bj, bk) <= c->rtol;
+      if (close) {
+        int rj = find_root (c->cid, j), rk = find_root (c->cid, k);
+        if (rj != rk) c->cid[rk > rj ? rk : rj] = rk > rj ? rj : rk;
+      }
+    }
+  }
+  for (int j = 0; j < nb; j++)
+    if (c->cid[j] >= 0) c->cid[j] = find_root (c->cid, j);
+  for (int j = 0; j < nb; j++)
+    if (c->cid[j] >= 0) c->cl[c->cid[j]].size++;
+  for (int j = 0; j < nb; j++)
+    if (c->cid[j] == j && c->cl[j].size > 1)
+      MB_TRY (cluster_basis (&c->cl[j], &c->B, c->cid, j, c->B.modes[j].nvec, err));
+  return 0;
+}
+
+/* MAC of A's mode i with B's mode j: the subspace MAC with j's cluster when it has more
+   than one member, else the plain MAC; -1 when the two do not both have vectors of one
+   length. */
+static double pair_mac (const ctx *c, int i, int j)
+{
+  const cmp_mode *a = &c->A.modes[i], *b = &c->B.modes[j];
+  if (!a->vec || !b->vec || a->nvec != b->nvec) return -1.0;
+  const cluster *cl = &c->cl[c->cid[j]];
+  if (cl->size > 1) return subspace_mac (a->vec, cl->Q, a->nvec, cl->rank);
+  return mac (a->vec, b->vec, a->nvec);
+}
+
+/* Pairs A's modes with distinct B modes: first greedily by decreasing MAC among pairs
+   within the window (both rigid, or relative difference <= 10 rtol), then the rest
+   greedily by increasing relative difference (0 for two rigid modes). */
+static void pair_modes (ctx *c)
+{
+  int nb = c->B.nmodes, nc = 0;
+  for (int i = 0; i < c->na; i++) c->match[i] = -1;
+  for (int i = 0; i < c->na; i++)
+    for (int j = 0; j < nb; j++) {
+      const cmp_mode *a = &c->A.modes[i], *b = &c->B.modes[j];
+      double d = rel_diff (a, b), m = pair_mac (c, i, j);
+      int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
+      if (m >= 0 && (both_rigid || d <= WINDOW_FACTOR * c->rtol))
+        c->cand[nc++] = (pair_cand) { i, j, m, d };
+    }
+  qsort (c->cand, (size_t) nc, sizeof *c->cand, by_mac_desc);
+  for (int k = 0; k < nc; k++) {
+    const pair_cand *p = &c->cand[k];
+    if (c->match[p->i] < 0 && !c->used[p->j]) {
+      c->match[p->i] = p->j;
+      c->used[p->j] = 1;
+    }
+  }
+  nc = 0;
+  for (int i = 0; i < c->na; i++) {
+    if (c->match[i] >= 0) continue;
+    for (int j = 0; j < nb; j++) {
+      if (c->used[j]) continue;
+      const cmp_mode *a = &c->A.modes[i], *b = &c->B.modes[j];
+      double d = rel_diff (a, b);
+      int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
+      c->cand[nc++] = (pair_cand) { i, j, both_rigid ? 0.0 : d, d };
+    }
+  }
+  qsort (c->cand, (size_t) nc, sizeof *c->cand, by_dist_asc);
+  for (int k = 0; k < nc; k++) {
+    const pair_cand *p = &c->cand[k];
+    if (c->match[p->i] < 0 && !c->used[p->j]) {
+      c->match[p->i] = p->j;
+      c->used[p->j] = 1;
+    }
+  }
+}
+
+/* Checks each pair, prints the table; returns the number of failed modes. */
+static int check_pairs (const ctx *c, FILE *out)
+{
+  int failed = 0;
+  if (out)
+    fprintf (out, "%7s %7s %14s %14s %10s %9s  %s\n", "mode A", "mode B", "f_A [Hz]",
+             "f_B [Hz]", "rel diff", "MAC", "status");
+  for (int i = 0; i < c->na; i++) {
+    const cmp_mode *a = &c->A.modes[i];
+    int j = c->match[i];
+    if (j < 0) {
+      failed++;
+      if (out)
+        fprintf (out, "%7d %7s %14.8g %14s %10s %9s  unmatched\n", a->label, "-", a->freq,
+                 "-", "-", "-");
+      continue;
+    }
+    const cmp_mode *b = &c->B.modes[j];
+    double d = rel_diff (a, b), m = pair_mac (c, i, j);
+    int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
+    char status[96] = "";
+    if (!both_rigid && !(d <= c->rtol))
+      strcat (status, a->has_lambda && b->has_lambda ? ", eigenvalue" : ", frequency");
+    if (a->has_zeta && b->has_zeta
+        && !(fabs (a->zeta - b->zeta) <= c->rtol * fmax (1.0, fmax (fabs (a->zeta),
+                                                                     fabs (b->zeta)))))
+      strcat (status, ", damping");
+    if (a->vec && b->vec && a->nvec != b->nvec) strcat (status, ", vector length");
+    else if (m >= 0 && !(m >= c->mac_min)) strcat (status, ", MAC");
+    if (status[0]) failed++;
+    if (!out) continue;
+    char dbuf[16], mbuf[16];
+    if (both_rigid) snprintf (dbuf, sizeof dbuf, "rigid");
+    else snprintf (dbuf, sizeof dbuf, "%.2e", d);
+    if (m >= 0) snprintf (mbuf, sizeof mbuf, "%.6f", m);
+    else snprintf (mbuf, sizeof mbuf, "-");
+    fprintf (out, "%7d %7d %14.8g %14.8g %10s %9s  %s%s\n", a->label, b->label, a->freq,
+             b->freq, dbuf, mbuf, status[0] ? "FAIL " : "ok", status[0] ? status + 2 : "");
+  }
+  return failed;
+}
+
+int compare_reports (const char *path_a, const char *path_b, const compare_opts *opts,
+                     FILE *out, mb_err *err)
+{
+  compare_opts def;
+  compare_opts_init (&def);
+  if (!opts) opts = &def;
+  if (!path_a || !path_b) return mb_fail (err, MB_EUSAGE, "compare needs two report files");
+  if (!(opts->rtol > 0) || !isfinite (opts->rtol))
+    return mb_fail (err, MB_EUSAGE, "rtol must be a positive number");
+  if (!(opts->mac_min >= 0 && opts->mac_min <= 1))
+    return mb_fail (err, MB_EUSAGE, "the MAC threshold must be in [0, 1]");
+  if (opts->modes < 0) return mb_fail (err, MB_EUSAGE, "--modes must be >= 0");
+
+  ctx c;
+  memset (&c, 0, sizeof c);
+  int rc = load_report (path_a, &c.A, err);
+  if (rc == 0) rc = load_report (path_b, &c.B, err);
+  if (rc == 0 && c.A.stage != c.B.stage)
+    rc = mb_fail_at (err, MB_EDECK, path_b, c.B.stage_line, c.B.stage_col,
+                     "stage '%s' differs from the reference's stage '%s' (%s)",
+                     c.B.stage == STAGE_MODAL ? "modal" : "complex",
+                     c.A.stage == STAGE_MODAL ? "modal" : "complex", path_a);
+  if (rc < 0) goto done;
+
+  c.na = opts->modes > 0 && opts->modes < c.A.nmodes ? opts->modes : c.A.nmodes;
+  c.rtol = opts->rtol_given || !c.A.has_rtol ? opts->rtol : c.A.rtol;
+  c.mac_min = opts->mac_min;
+  for (int i = 0; i < c.A.nmodes; i++) c.fmax = fmax (c.fmax, c.A.modes[i].freq);
+  size_t nb = (size_t) c.B.nmodes;
+  c.cid = mb_calloc (nb, sizeof *c.cid);
+  c.cl = mb_calloc (nb, sizeof *c.cl);
+  c.used = mb_calloc (nb, sizeof *c.used);
+  c.match = mb_calloc ((size_t) c.na, sizeof *c.match);
+  c.cand = (size_t) c.na * nb <= SIZE_MAX / sizeof *c.cand
+             ? mb_calloc ((size_t) c.na * nb, sizeof *c.cand) : NULL;
+  if (!c.cid || !c.cl || !c.used || !c.match || !c.cand) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory in compare");
+    goto done;
+  }
+  rc = make_clusters (&c, err);
+  if (rc < 0) goto done;
+  pair_modes (&c);
+
+  if (out)
+    fprintf (out, "compare: %s (reference) vs %s: stage %s, %d mode%s, rtol %g, MAC >= %g\n",
+             path_a, path_b, c.A.stage == STAGE_MODAL ? "modal" : "complex", c.na,
+             c.na == 1 ? "" : "s", c.rtol, c.mac_min);
+  int failed = check_pairs (&c, out);
+  if (out) fprintf (out, "compare: %d modes ok, %d failed\n", c.na - failed, failed);
+  if (failed > 0)
+    rc = mb_fail (err, MB_EREGRESS, "%d of %d modes of %s differ in %s", failed, c.na,
+                  path_a, path_b);
+done:
+  ctx_clear (&c);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- command line */
+
+static const char compare_usage[] =
+  "usage: mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
+  "  --rtol X   relative tolerance on eigenvalues/frequencies (default 1e-6, or the\n"
+  "             reference's top-level 'rtol')\n"
+  "  --mac X    smallest accepted MAC of paired eigenvectors, in [0, 1] (default 0.99)\n"
+  "  --modes N  check only the first N modes of the reference (default 0: all)\n"
+  "exit status: 0 all modes ok, 6 regression, 1 usage error, 2 unreadable or invalid file\n";
+
+static int usage_error (const char *fmt, const char *arg)
+{
+  fprintf (stderr, "mbmodal: compare: ");
+  fprintf (stderr, fmt, arg);
+  fprintf (stderr, "\n%.*s(mbmodal compare --help for more)\n",
+           (int) (strchr (compare_usage, '\n') - compare_usage + 1), compare_usage);
+  return 1;
+}
+
+/* s as a finite double, whole string; 0 or -1. */
+static int parse_double (const char *s, double *v)
+{
+  char *end;
+  errno = 0;
+  double x = strtod (s, &end);
+  if (end == s || *end != '\0' || !isfinite (x) || errno == ERANGE) return -1;
+  *v = x;
+  return 0;
+}
+
+int compare_main (int argc, char **argv)
+{
+  compare_opts o;
+  compare_opts_init (&o);
+  const char *files[2] = { NULL, NULL };
+  int nfiles = 0, options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!a) continue;
+    if (!options_done && (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)) {
+      fputs (compare_usage, stdout);
+      return 0;
+    }
+    if (!options_done && strcmp (a, "--") == 0) {
+      options_done = 1;
+      continue;
+    }
+    if (!options_done && a[0] == '-' && a[1] != '\0') {
+      static const char *const names[] = { "--rtol", "--mac", "--modes" };
+      int opt = -1;
+      const char *val = NULL;
+      for (int k = 0; k < 3; k++) {
+        size_t len = strlen (names[k]);
+        if (strncmp (a, names[k], len) == 0 && (a[len] == '\0' || a[len] == '=')) {
+          opt = k;
+          val = a[len] == '=' ? a + len + 1 : NULL;
+        }
+      }
+      if (opt < 0) return usage_error ("unknown option '%s'", a);
+      if (!val) {
+        if (i + 1 >= argc || !argv[i + 1]) return usage_error ("%s needs a value", names[opt]);
+        val = argv[++i];
+      }
+      double x;
+      if (parse_double (val, &x) < 0) return usage_error ("'%s' is not a number", val);
+      if (opt == 0) {
+        if (!(x > 0)) return usage_error ("--rtol must be > 0, not '%s'", val);
+        o.rtol = x;
+        o.rtol_given = 1;
+      }
+      else if (opt == 1) {
+        if (!(x >= 0 && x <= 1)) return usage_error ("--mac must be in [0, 1], not '%s'", val);
+        o.mac_min = x;
+      }
+      else {
+        if (!(x >= 0 && x <= INT_MAX && x == floor (x)))
+          return usage_error ("--modes must be an integer >= 0, not '%s'", val);
+        o.modes = (int) x;
+      }
+      continue;
+    }
+    if (nfiles == 2) return usage_error ("too many files ('%s'): give two reports", a);
+    files[nfiles++] = a;
+  }
+  if (nfiles < 2) return usage_error ("%s", "two report files are needed");
+  mb_err err;
+  mb_err_init (&err);
+  int rc = compare_reports (files[0], files[1], &o, stdout, &err);
+  fflush (stdout);
+  if (rc == 0) return 0;
+  mb_err_print (&err);
+  if (rc == MB_EIO || rc == MB_EDECK) return 2;
+  return mb_exit_status (rc);
+}

@@ -1,0 +1,496 @@
+/* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia. */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+#include <mpi.h>
+
+#include "check.h"
+#include "linalg/factor.h"
+
+static int rank, nranks;
+static const double PI = 3.14159265358979323846;
+
+/* CHECK on rank 0 only: the values compared live there. */
+#define CHECK0(descr, c) do { if (rank == 0) CHECK (descr, c); } while (0)
+
+/* Triplets of a test matrix, built identically on every rank; only rank 0 hands them on. */
+typedef struct trip {
+  int n;
+  long nnz, cap;
+  int *i, *j;
+  double complex *v;
+} trip;
+
+static void trip_add (trip *t, int i, int j, double complex v)
+{
+  if (t->nnz == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 64;
+    t->i = realloc (t->i, (size_t) t->cap * sizeof *t->i);
+    t->j = realloc (t->j, (size_t) t->cap * sizeof *t->j);
+    t->v = realloc (t->v, (size_t) t->cap * sizeof *t->v);
+    if (!t->i || !t->j || !t->v) abort ();
+  }
+  t->i[t->nnz] = i;
+  t->j[t->nnz] = j;
+  t->v[t->nnz] = v;
+  t->nnz++;
+}
+
+static void trip_clear (trip *t)
+{
+  free (t->i);
+  free (t->j);
+  free (t->v);
+  memset (t, 0, sizeof *t);
+}
+
+/* The real parts of t's values, for the real kinds; caller frees. */
+static double *real_values (const trip *t)
+{
+  double *a = malloc ((size_t) (t->nnz ? t->nnz : 1) * sizeof *a);
+  if (!a) abort ();
+  for (long k = 0; k < t->nnz; k++) a[k] = creal (t->v[k]);
+  return a;
+}
+
+/* Dense column-major n x n copy of t (duplicates summed); sym: t holds the lower triangle
+   of a symmetric matrix, mirrored. Caller frees. */
+static double complex *dense (const trip *t, int sym)
+{
+  int n = t->n;
+  double complex *A = calloc ((size_t) n * n, sizeof *A);
+  if (!A) abort ();
+  for (long k = 0; k < t->nnz; k++) {
+    A[(size_t) t->j[k] * n + t->i[k]] += t->v[k];
+    if (sym && t->i[k] != t->j[k]) A[(size_t) t->i[k] * n + t->j[k]] += t->v[k];
+  }
+  return A;
+}
+
+/* Creates the factor of t with rank 0 passing the triplets, the others NULL. */
+static factor *create (factor_kind kind, const trip *t, mb_err *err)
+{
+  const void *a = NULL;
+  double *ar = NULL;
+  if (rank == 0) {
+    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    else a = ar = real_values (t);
+  }
+  factor *f = factor_create (MPI_COMM_WORLD, kind, t->n, rank == 0 ? t->nnz : 0,
+                             rank == 0 ? t->i : NULL, rank == 0 ? t->j : NULL, a,
+                             "A - sigma B", err);
+  free (ar);
+  return f;
+}
+
+/* 1 when v is the same on every rank (checked on rank 0). */
+static int same_everywhere (long v)
+{
+  long lo, hi;
+  MPI_Allreduce (&v, &lo, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (&v, &hi, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+/* 1 when the message in e is the same on every rank. */
+static int same_message (const mb_err *e)
+{
+  char m0[sizeof e->msg];
+  memcpy (m0, e->msg, sizeof m0);
+  MPI_Bcast (m0, (int) sizeof m0, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return same_everywhere (strcmp (m0, e->msg) == 0) && strcmp (m0, e->msg) == 0;
+}
+
+/* max_i |x_i - y_i| / max_i |y_i| over n complex entries */
+static double rel_diff (const double complex *x, const double complex *y, size_t n)
+{
+  double d = 0, s = 0;
+  for (size_t i = 0; i < n; i++) {
+    d = fmax (d, cabs (x[i] - y[i]));
+    s = fmax (s, cabs (y[i]));
+  }
+  return d / (s > 0 ? s : 1);
+}
+
+/* Right-hand side column r, entry i: smooth and different per column. */
+static double complex rhs_value (int i, int r, int cplx)
+{
+  double re = sin (0.37 * (i + 1) + r) + 0.1 * r;
+  return cplx ? re + I * cos (0.21 * (i + 1) - r) : re;
+}
+
+/* Reference X = A^-1 B by dense LAPACK (dgesv / zgesv) on rank 0; caller frees. */
+static double complex *dense_solve (const trip *t, int sym, int cplx, int nrhs)
+{
+  int n = t->n;
+  double complex *A = dense (t, sym);
+  double complex *X = malloc ((size_t) n * nrhs * sizeof *X);
+  lapack_int *ipiv = malloc ((size_t) n * sizeof *ipiv);
+  if (!X || !ipiv) abort ();
+  for (int r = 0; r < nrhs; r++)
+    for (int i = 0; i < n; i++) X[(size_t) r * n + i] = rhs_value (i, r, cplx);
+  lapack_int info;
+  if (cplx) {
+    info = LAPACKE_zgesv (LAPACK_COL_MAJOR, n, nrhs, A, n, ipiv, X, n);
+  } else {
+    double *Ar = malloc ((size_t) n * n * sizeof *Ar), *Xr = malloc ((size_t) n * nrhs * sizeof *Xr);
+    if (!Ar || !Xr) abort ();
+    for (size_t k = 0; k < (size_t) n * n; k++) Ar[k] = creal (A[k]);
+    for (size_t k = 0; k < (size_t) n * nrhs; k++) Xr[k] = creal (X[k]);
+    info = LAPACKE_dgesv (LAPACK_COL_MAJOR, n, nrhs, Ar, n, ipiv, Xr, n);
+    for (size_t k = 0; k < (size_t) n * nrhs; k++) X[k] = Xr[k];
+    free (Ar);
+    free (Xr);
+  }
+  if (info != 0) abort ();
+  free (A);
+  free (ipiv);
+  return X;
+}
+
+/* Factors t with `kind`, solves nrhs right-hand sides (one by one when nrhs == 1 via
+   factor_solve) and returns the relative difference to dense LAPACK on rank 0 (0 elsewhere),
+   or -1 when a call failed. *st receives the factor's stats. */
+static double solve_vs_lapack (factor_kind kind, const trip *t, int nrhs, factor_stats *st)
+{
+  int cplx = kind == FACTOR_COMPLEX_GENERAL, sym = kind == FACTOR_REAL_SYMMETRIC;
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create (kind, t, &err);
+  if (!f) {
+    if (rank == 0) printf ("factor_create: %s\n", err.msg);
+    return -1;
+  }
+  factor_get_stats (f, st);
+  int n = t->n;
+  size_t len = (size_t) n * nrhs;
+  void *b = NULL;
+  double complex *x = NULL;
+  if (rank == 0) {
+    x = malloc (len * sizeof *x);
+    b = malloc (len * (cplx ? sizeof (double complex) : sizeof (double)));
+    if (!x || !b) abort ();
+    for (int r = 0; r < nrhs; r++)
+      for (int i = 0; i < n; i++) {
+        double complex v = rhs_value (i, r, cplx);
+        if (cplx) ((double complex *) b)[(size_t) r * n + i] = v;
+        else ((double *) b)[(size_t) r * n + i] = creal (v);
+      }
+  }
+  int rc = nrhs == 1 ? factor_solve (f, b, &err) : factor_solve_many (f, b, nrhs, &err);
+  int all_same = same_everywhere (rc);
+  double d = 0;
+  if (rc < 0 || !all_same) d = -1;
+  else if (rank == 0) {
+    for (size_t k = 0; k < len; k++)
+      x[k] = cplx ? ((double complex *) b)[k] : ((double *) b)[k];
+    double complex *ref = dense_solve (t, sym, cplx, nrhs);
+    d = rel_diff (x, ref, len);
+    free (ref);
+  }
+  if (rc < 0 && rank == 0) printf ("factor_solve: %s\n", err.msg);
+  free (b);
+  free (x);
+  f = factor_free (f);
+  return d;
+}
+
+/* Lower triangle of T - s I, T = tridiag(-1, 2, -1) of order n, into t at offset 0. */
+static void add_shifted_laplacian (trip *t, int n, double s)
+{
+  for (int i = 0; i < n; i++) {
+    trip_add (t, i, i, 2.0 - s);
+    if (i > 0) trip_add (t, i, i - 1, -1.0);
+  }
+}
+
+/* Closed form: eigenvalues of tridiag(-1, 2, -1) of order L are 2 - 2 cos(k pi / (L+1)),
+   k = 1..L; returns how many are below s, and the smallest distance of one to s. */
+static long laplacian_count_below (int L, double s, double *gap)
+{
+  long c = 0;
+  for (int k = 1; k <= L; k++) {
+    double lam = 2.0 - 2.0 * cos (k * PI / (L + 1));
+    if (lam < s) c++;
+    if (gap && fabs (lam - s) < *gap) *gap = fabs (lam - s);
+  }
+  return c;
+}
+
+/* Saddle point [K - s I, C^T; C, 0] (lower triangle), K = tridiag(-1, 2, -1) of order n1,
+   C (m x n1) with row r = scale_r * e_{p_r}: the constraints pin the nodes p_r. */
+static void build_saddle (trip *t, int n1, int m, const int *p, double s)
+{
+  t->n = n1 + m;
+  add_shifted_laplacian (t, n1, s);
+  for (int r = 0; r < m; r++) trip_add (t, n1 + r, p[r], 1.0 + 0.5 * r);
+}
+
+static void test_saddle_solve (void)
+{
+  /* K SPD (s = -0.5), C pins every 7th node plus a coupled row: a true saddle point */
+  trip t = {0};
+  int n1 = 280, m = 40, p[40];
+  for (int r = 0; r < m; r++) p[r] = 3 + 7 * r;
+  build_saddle (&t, n1, m, p, -0.5);
+  trip_add (&t, n1 + 5, 100, 0.25);   /* row 5 of C gets a second entry */
+  factor_stats st;
+  double d = solve_vs_lapack (FACTOR_REAL_SYMMETRIC, &t, 1, &st);
+  CHECK0 ("saddle point solve (LDL^T) matches dense dgesv to 1e-10", d >= 0 && d < 1e-10);
+  CHECK0 ("stats: symmetric, real, order, entries", st.symmetric == 1 && st.complex_arith == 0
+          && st.order == n1 + m && st.nnz_matrix == t.nnz);
+  CHECK0 ("stats: ranks, ICNTL(14) default 30, no retries",
+          st.ranks == nranks && st.icntl14 == 30 && st.retries == 0);
+  CHECK0 ("stats: factor entries and memory reported", st.nnz_factors >= t.nnz
+          && st.memory_mb >= 0 && st.time_factor >= 0 && st.time_analysis >= 0);
+  /* Sylvester: K SPD, C full row rank m: exactly m negative eigenvalues */
+  CHECK0 ("saddle point with SPD K has m negative pivots", st.negative_pivots == m);
+  CHECK0 ("stats identical on every rank", same_everywhere (st.negative_pivots)
+          && same_everywhere (st.nnz_factors) && same_everywhere (st.retries));
+  trip_clear (&t);
+}
+
+/* INFOG(12) of T - s I against the closed-form count of eigenvalues below s. */
+static void test_inertia_tridiagonal (void)
+{
+  static const double shifts[] = { -0.1, 0.013, 0.5, 1.3, 2.0 + 1e-3, 3.1, 4.5 };
+  int n = 300;
+  for (size_t c = 0; c < sizeof shifts / sizeof *shifts; c++) {
+    double s = shifts[c], gap = INFINITY;
+    long want = laplacian_count_below (n, s, &gap);
+    trip t = {0};
+    t.n = n;
+    add_shifted_laplacian (&t, n, s);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+    factor_stats st;
+    factor_get_stats (f, &st);
+    char d[96];
+    snprintf (d, sizeof d, "tridiagonal n=%d shift %g: %ld negative pivots (gap %.1e)", n, s,
+              want, gap);
+    CHECK0 (d, f && gap > 1e-8 && st.negative_pivots == want);
+    CHECK0 ("negative pivots identical on every rank", same_everywhere (st.negative_pivots));
+    f = factor_free (f);
+    trip_clear (&t);
+  }
+}
+
+/* Saddle point with K - s I indefinite: negatives = m + (eigenvalues of K on null(C) below
+   s). null(C) = vectors zero at the pinned nodes, so Z^T K Z is block diagonal with
+   tridiag(-1, 2, -1) blocks, one per run of free nodes (closed form per block). */
+static void test_inertia_saddle (void)
+{
+  static const double shifts[] = { 0.05, 0.7, 1.9, 3.3 };
+  int n1 = 260, m = 9;
+  int p[9] = { 0, 17, 18, 60, 61, 62, 130, 200, 259 };   /* ascending: free runs between */
+  for (size_t c = 0; c < sizeof shifts / sizeof *shifts; c++) {
+    double s = shifts[c], gap = INFINITY;
+    long want = m;
+    int start = 0;
+    for (int r = 0; r <= m; r++) {
+      int stop = r < m ? p[r] : n1;                 /* free nodes start..stop-1 */
+      if (stop > start) want += laplacian_count_below (stop - start, s, &gap);
+      start = stop + 1;
+    }
+    trip t = {0};
+    build_saddle (&t, n1, m, p, s);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+    factor_stats st;
+    factor_get_stats (f, &st);
+    char d[112];
+    snprintf (d, sizeof d, "saddle point shift %g: m + %ld = %ld negative pivots (gap %.1e)",
+              s, want - m, want, gap);
+    CHECK0 (d, f && gap > 1e-8 && st.negative_pivots == want);
+    f = factor_free (f);
+    trip_clear (&t);
+  }
+}
+
+/* Nonsymmetric, with duplicate entries (summed) and a long-range coupling. */
+static void build_general (trip *t, int n, int cplx)
+{
+  t->n = n;
+  for (int i = 0; i < n; i++) {
+    trip_add (t, i, i, cplx ? 4.0 + 0.5 * I : 4.0);
+    if (i > 0) trip_add (t, i, i - 1, -0.7);
+    if (i + 1 < n) trip_add (t, i, i + 1, cplx ? -1.3 + 0.2 * I : -1.3);
+    trip_add (t, i, (7 * i + 3) % n, cplx ? 0.3 - 0.4 * I : 0.3);
+    if (i % 5 == 0) trip_add (t, i, i, -0.25);              /* duplicate of the diagonal */
+  }
+}
+
+static void test_general (void)
+{
+  trip t = {0};
+  build_general (&t, 250, 0);
+  factor_stats st;
+  double d = solve_vs_lapack (FACTOR_REAL_GENERAL, &t, 1, &st);
+  CHECK0 ("real general solve (LU) matches dense dgesv to 1e-12", d >= 0 && d < 1e-12);
+  CHECK0 ("real general: LU, negative pivots unknown (-1)",
+          st.symmetric == 0 && st.complex_arith == 0 && st.negative_pivots == -1);
+  d = solve_vs_lapack (FACTOR_REAL_GENERAL, &t, 6, &st);
+  CHECK0 ("real general, 6 right-hand sides at once, match dgesv", d >= 0 && d < 1e-12);
+  trip_clear (&t);
+
+  build_general (&t, 230, 1);
+  d = solve_vs_lapack (FACTOR_COMPLEX_GENERAL, &t, 1, &st);
+  CHECK0 ("complex general solve matches dense zgesv to 1e-12", d >= 0 && d < 1e-12);
+  CHECK0 ("complex general: ZMUMPS, order", st.complex_arith == 1 && st.symmetric == 0
+          && st.order == 230 && st.negative_pivots == -1);
+  d = solve_vs_lapack (FACTOR_COMPLEX_GENERAL, &t, 4, &st);
+  CHECK0 ("complex general, 4 right-hand sides at once, match zgesv", d >= 0 && d < 1e-12);
+  trip_clear (&t);
+
+  int p[4] = { 10, 50, 90, 130 };
+  build_saddle (&t, 150, 4, p, -0.3);
+  d = solve_vs_lapack (FACTOR_REAL_SYMMETRIC, &t, 3, &st);
+  CHECK0 ("saddle point, 3 right-hand sides at once, match dgesv", d >= 0 && d < 1e-10);
+  trip_clear (&t);
+}
+
+/* A matrix with an empty row and column (its diagonal given as an explicit 0): singular
+   for every shift. */
+static void test_singular (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_GENERAL, FACTOR_REAL_SYMMETRIC,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real general", "real symmetric", "complex general" };
+  for (int c = 0; c < 3; c++) {
+    trip t = {0};
+    int n = 200, hole = 77;
+    t.n = n;
+    for (int i = 0; i < n; i++) {
+      trip_add (&t, i, i, i == hole ? 0.0 : 2.0);
+      if (i > 0 && i != hole && i - 1 != hole) {
+        trip_add (&t, i, i - 1, -1.0);
+        if (kinds[c] != FACTOR_REAL_SYMMETRIC) trip_add (&t, i - 1, i, -1.0);
+      }
+    }
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (kinds[c], &t, &err);
+    char d[96];
+    snprintf (d, sizeof d, "%s: singular matrix fails with MB_ESOLVE", names[c]);
+    CHECK0 (d, !f && err.code == MB_ESOLVE);
+    snprintf (d, sizeof d, "%s: message names the matrix and says singular", names[c]);
+    CHECK0 (d, strstr (err.msg, "'A - sigma B'") && strstr (err.msg, "singular")
+            && strstr (err.msg, "INFOG(1)="));
+    if (rank == 0 && f) printf ("  (unexpected success)\n");
+    if (rank == 0 && !strstr (err.msg, "singular")) printf ("  got: %s\n", err.msg);
+    CHECK0 ("same code and message on every rank",
+            same_everywhere (err.code) && same_message (&err));
+    f = factor_free (f);
+    trip_clear (&t);
+  }
+}
+
+/* MBMODAL_ICNTL14=0 leaves no slack for delayed pivots. A symmetric matrix on a g x g grid
+   with (near) zero diagonal and random off-diagonal couplings has plenty, as the analysis
+   cannot foresee them: INFOG(1) = -9 (or -8, -17, -20) forces refactorizations with
+   ICNTL(14) 10, 20, ... */
+static void test_retry (void)
+{
+  setenv ("MBMODAL_ICNTL14", "0", 1);
+  trip t = {0};
+  int g = 20;
+  unsigned seed = 12345;
+  t.n = g * g;
+  for (int x = 0; x < g; x++)
+    for (int y = 0; y < g; y++) {
+      int i = x * g + y;
+      trip_add (&t, i, i, 1e-6 * (i % 3 - 1));
+      seed = seed * 1103515245u + 12345u;
+      if (x > 0) trip_add (&t, i, i - g, (double) ((seed >> 16) % 100) / 50.0 - 0.99);
+      seed = seed * 1103515245u + 12345u;
+      if (y > 0) trip_add (&t, i, i - 1, (double) ((seed >> 16) % 100) / 50.0 - 0.99);
+    }
+  factor_stats st;
+  double d = solve_vs_lapack (FACTOR_REAL_SYMMETRIC, &t, 2, &st);
+  if (rank == 0) printf ("  retry: ICNTL(14) %d after %d retries\n", st.icntl14, st.retries);
+  CHECK0 ("workspace failure was retried (retries > 0, ICNTL(14) grown)",
+          st.retries > 0 && st.icntl14 >= 10);
+  CHECK0 ("solve after retries matches dense dgesv", d >= 0 && d < 1e-8);
+  CHECK0 ("retries identical on every rank", same_everywhere (st.retries));
+  unsetenv ("MBMODAL_ICNTL14");
+  trip_clear (&t);
+}
+
+/* Input errors are caught before MUMPS, on rank 0, and reported on every rank. */
+static void test_bad_input (void)
+{
+  int i_out[] = { 0, 5 }, j_out[] = { 0, 1 };
+  int i_up[] = { 0, 1 }, j_up[] = { 0, 2 };
+  double v[] = { 1.0, 2.0 }, v_nan[] = { 1.0, NAN };
+  struct { const char *descr; factor_kind kind; int n; const int *i, *j; const double *v;
+           const char *says; } cases[] = {
+    { "row index outside n", FACTOR_REAL_GENERAL, 3, i_out, j_out, v, "outside" },
+    { "upper-triangle entry for LDL^T", FACTOR_REAL_SYMMETRIC, 3, i_up, j_up, v, "above" },
+    { "NaN entry", FACTOR_REAL_GENERAL, 3, i_up, j_up, v_nan, "not finite" },
+    { "order 0", FACTOR_REAL_GENERAL, 0, i_up, j_up, v, "order" },
+    { "missing arrays", FACTOR_REAL_GENERAL, 3, NULL, j_up, v, "no entries" },
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create (MPI_COMM_WORLD, cases[c].kind, cases[c].n, rank == 0 ? 2 : 0,
+                               rank == 0 ? cases[c].i : NULL, rank == 0 ? cases[c].j : NULL,
+                               rank == 0 ? cases[c].v : NULL, "A - sigma B", &err);
+    CHECK0 (cases[c].descr, !f && err.code == MB_ESOLVE && strstr (err.msg, cases[c].says)
+            && strstr (err.msg, "'A - sigma B'"));
+    CHECK0 ("bad input: same code and message on every rank",
+            same_everywhere (err.code) && same_message (&err));
+    f = factor_free (f);
+  }
+
+  /* a right-hand side missing on rank 0 */
+  trip t = {0};
+  t.n = 20;
+  add_shifted_laplacian (&t, 20, 0.0);
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+  int rc = factor_solve (f, NULL, &err);
+  CHECK0 ("solve without a right-hand side: MB_ESOLVE", f && rc == MB_ESOLVE
+          && err.code == MB_ESOLVE);
+  CHECK0 ("solve without a right-hand side: same on every rank", same_everywhere (rc));
+  double b0[20];
+  for (int i = 0; i < 20; i++) b0[i] = 1;
+  mb_err_init (&err);
+  rc = factor_solve_many (f, rank == 0 ? b0 : NULL, 0, &err);
+  CHECK0 ("nrhs = 0: MB_ESOLVE", rc == MB_ESOLVE && same_everywhere (rc));
+  f = factor_free (f);
+  trip_clear (&t);
+
+  CHECK0 ("factor_free (NULL) is a no-op returning NULL", factor_free (NULL) == NULL);
+  mb_err_init (&err);
+  CHECK0 ("factor_solve (NULL) fails", factor_solve (NULL, b0, &err) == MB_ESOLVE);
+  factor_stats st;
+  factor_get_stats (NULL, &st);
+  CHECK0 ("stats of NULL: zero, negative pivots -1", st.order == 0 && st.negative_pivots == -1);
+}
+
+int main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &nranks);
+  unsetenv ("MBMODAL_ICNTL14");
+  test_saddle_solve ();
+  test_inertia_tridiagonal ();
+  test_inertia_saddle ();
+  test_general ();
+  test_singular ();
+  test_retry ();
+  test_bad_input ();
+  int status = 0;
+  if (rank == 0) status = CHECK_DONE ();
+  MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize ();
+  return status;
+}

@@ -1,0 +1,212 @@
+/* test_krylov_schur.c: Krylov-Schur against dense LAPACK (dgeev, zgeev) on operators
+   given as dense matrices: nonsymmetric real (complex pairs), complex, repeated and zero
+   eigenvalues, a rank-deficient operator, and the non-converged path. */
+#include "eigen/krylov_schur.h"
+#include "check.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct dense { int n; double *a; double complex *z; } dense;
+
+static int apply_real (void *ctx, const double *x, double *y)
+{
+  dense *d = ctx;
+  cblas_dgemv (CblasColMajor, CblasNoTrans, d->n, d->n, 1.0, d->a, d->n, x, 1, 0.0, y, 1);
+  return 0;
+}
+
+static int apply_complex (void *ctx, const double complex *x, double complex *y)
+{
+  dense *d = ctx;
+  const double complex one = 1.0, zero = 0.0;
+  cblas_zgemv (CblasColMajor, CblasNoTrans, d->n, d->n, &one, d->z, d->n, x, 1, &zero, y, 1);
+  return 0;
+}
+
+static unsigned long long rng = 12345;
+static double rnd (void)
+{
+  rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double) (rng >> 11) / 9007199254740992.0 - 0.5;
+}
+
+static int by_abs_desc (const void *a, const void *b)
+{
+  double x = cabs (*(const double complex *) a), y = cabs (*(const double complex *) b);
+  return (x < y) - (x > y);
+}
+
+/* 1 when every wanted reference eigenvalue (the nev largest |mu| of ref) is matched by a
+   computed one to rtol, counting multiplicity. */
+static int matches (int nev, double complex *ref, int nref, const ks_result *r, double rtol)
+{
+  qsort (ref, (size_t) nref, sizeof *ref, by_abs_desc);
+  int *used = calloc ((size_t) r->nconv + 1, sizeof *used), ok = 1;
+  for (int i = 0; i < nev; i++) {
+    int hit = -1;
+    for (int j = 0; j < r->nconv; j++)
+      if (!used[j] && cabs (r->mu[j] - ref[i]) <= rtol * cabs (ref[0])) { hit = j; break; }
+    if (hit < 0) { ok = 0; printf ("  missing mu = %g%+gi\n", creal (ref[i]), cimag (ref[i])); }
+    else used[hit] = 1;
+  }
+  free (used);
+  return ok;
+}
+
+/* max_i ||A x_i - mu_i x_i|| / |mu_i| over the returned pairs */
+static double true_residual_real (const dense *d, const ks_result *r)
+{
+  double worst = 0.0;
+  int n = d->n;
+  for (int i = 0; i < r->nconv; i++) {
+    double s = 0.0;
+    for (int p = 0; p < n; p++) {
+      double complex ax = 0.0;
+      for (int q = 0; q < n; q++) ax += d->a[p + (size_t) q * n] * r->x[q + (size_t) i * n];
+      s += pow (cabs (ax - r->mu[i] * r->x[p + (size_t) i * n]), 2);
+    }
+    worst = fmax (worst, sqrt (s) / cabs (r->mu[i]));
+  }
+  return worst;
+}
+
+static void test_real_nonsymmetric (void)
+{
+  int n = 300, nev = 12;
+  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL };
+  for (int i = 0; i < n * n; i++) d.a[i] = rnd ();
+  double *a = malloc ((size_t) n * n * sizeof *a), *wr = malloc (n * sizeof *wr), *wi = malloc (n * sizeof *wi);
+  memcpy (a, d.a, (size_t) n * n * sizeof *a);
+  LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, wr, wi, NULL, 1, NULL, 1);
+  double complex *ref = malloc (n * sizeof *ref);
+  int npairs = 0;
+  for (int i = 0; i < n; i++) { ref[i] = wr[i] + I * wi[i]; if (wi[i] > 0) npairs++; }
+  ks_opts o = { .nev = nev, .ncv = 40, .tol = 1e-12, .max_restarts = 500, .seed = 1 };
+  ks_result r;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  CHECK ("real nonsymmetric: returns 0", rc == 0);
+  CHECK ("real nonsymmetric: converged", r.converged && r.nconv >= nev);
+  CHECK ("real nonsymmetric: has complex pairs (test is meaningful)", npairs > 0);
+  CHECK ("real nonsymmetric: eigenvalues match dgeev", matches (nev, ref, n, &r, 1e-10));
+  CHECK ("real nonsymmetric: true residuals small", true_residual_real (&d, &r) < 1e-9);
+  int pairs_whole = 1;  /* every complex Ritz value comes with its conjugate */
+  for (int i = 0; i < r.nconv; i++)
+    if (fabs (cimag (r.mu[i])) > 1e-12 * cabs (r.mu[i])) {
+      int found = 0;
+      for (int j = 0; j < r.nconv; j++) if (cabs (r.mu[j] - conj (r.mu[i])) < 1e-10 * cabs (r.mu[i])) found = 1;
+      pairs_whole &= found;
+    }
+  CHECK ("real nonsymmetric: conjugate pairs kept together", pairs_whole);
+  ks_result_clear (&r);
+  free (d.a); free (a); free (wr); free (wi); free (ref);
+}
+
+/* A = Q diag(dvals) Q^T with Q orthogonal from a QR of a random matrix */
+static double *similar_diag (int n, const double *dvals)
+{
+  double *q = malloc ((size_t) n * n * sizeof *q), *tau = malloc (n * sizeof *tau);
+  for (int i = 0; i < n * n; i++) q[i] = rnd ();
+  LAPACKE_dgeqrf (LAPACK_COL_MAJOR, n, n, q, n, tau);
+  LAPACKE_dorgqr (LAPACK_COL_MAJOR, n, n, n, q, n, tau);
+  double *qd = malloc ((size_t) n * n * sizeof *qd), *a = malloc ((size_t) n * n * sizeof *a);
+  for (int j = 0; j < n; j++) for (int i = 0; i < n; i++) qd[i + (size_t) j * n] = q[i + (size_t) j * n] * dvals[j];
+  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, qd, n, q, n, 0.0, a, n);
+  free (q); free (tau); free (qd);
+  return a;
+}
+
+static void test_repeated_and_zero (void)
+{
+  /* eigenvalues: 5 (x3), 4 (x2), 3.5, then 1/(i+2) decaying, and 20 zeros (a rank-deficient
+     operator, as (A - sigma B)^-1 B with singular B) */
+  int n = 200, nev = 8;
+  double *dv = malloc (n * sizeof *dv);
+  for (int i = 0; i < n; i++) dv[i] = i < 20 ? 0.0 : 1.0 / (i - 18);
+  dv[20] = dv[21] = dv[22] = 5.0;
+  dv[23] = dv[24] = 4.0;
+  dv[25] = 3.5;
+  dense d = { n, similar_diag (n, dv), NULL };
+  double complex *ref = malloc (n * sizeof *ref);
+  for (int i = 0; i < n; i++) ref[i] = dv[i];
+  ks_opts o = { .nev = nev, .ncv = 30, .tol = 1e-12, .max_restarts = 500, .seed = 7 };
+  ks_result r;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  CHECK ("repeated: returns 0 and converged", rc == 0 && r.converged);
+  CHECK ("repeated: all copies of 5 and 4 found (multiplicity)", matches (nev, ref, n, &r, 1e-9));
+  ks_result_clear (&r);
+  free (d.a); free (dv); free (ref);
+}
+
+static void test_complex (void)
+{
+  int n = 250, nev = 10;
+  dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)) };
+  for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
+  double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
+  memcpy (a, d.z, (size_t) n * n * sizeof *a);
+  LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+  ks_opts o = { .nev = nev, .ncv = 35, .tol = 1e-12, .max_restarts = 500, .seed = 3 };
+  ks_result r;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = ks_solve_complex (n, apply_complex, &d, &o, &r, &err);
+  CHECK ("complex: returns 0 and converged", rc == 0 && r.converged);
+  CHECK ("complex: eigenvalues match zgeev", matches (nev, w, n, &r, 1e-10));
+  double worst = 0.0;
+  for (int i = 0; i < r.nconv; i++) {
+    double s = 0.0;
+    for (int p = 0; p < n; p++) {
+      double complex ax = 0.0;
+      for (int q = 0; q < n; q++) ax += d.z[p + (size_t) q * n] * r.x[q + (size_t) i * n];
+      s += pow (cabs (ax - r.mu[i] * r.x[p + (size_t) i * n]), 2);
+    }
+    worst = fmax (worst, sqrt (s) / cabs (r.mu[i]));
+  }
+  CHECK ("complex: true residuals small", worst < 1e-9);
+  ks_result_clear (&r);
+  free (d.z); free (a); free (w);
+}
+
+static void test_not_converged_and_small (void)
+{
+  int n = 300;
+  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL };
+  for (int i = 0; i < n * n; i++) d.a[i] = rnd ();
+  ks_opts o = { .nev = 20, .ncv = 22, .tol = 1e-14, .max_restarts = 2, .seed = 1 };
+  ks_result r;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  CHECK ("not converged: returns 0 with converged = 0", rc == 0 && !r.converged);
+  CHECK ("not converged: restarts counted", r.restarts == 2);
+  CHECK ("not converged: worst residual reported", r.worst > 1e-14);
+  ks_result_clear (&r);
+  free (d.a);
+  /* order 3: the whole space fits the subspace; breakdown handled */
+  double dv[3] = { 3.0, 2.0, 1.0 };
+  dense s = { 3, similar_diag (3, dv), NULL };
+  ks_opts o3 = { .nev = 2, .ncv = 0, .tol = 1e-12, .max_restarts = 10, .seed = 1 };
+  rc = ks_solve_real (3, apply_real, &s, &o3, &r, &err);
+  double complex ref[3] = { 3.0, 2.0, 1.0 };
+  CHECK ("order 3: converged", rc == 0 && r.converged);
+  CHECK ("order 3: eigenvalues 3 and 2", rc == 0 && matches (2, ref, 3, &r, 1e-12));
+  ks_result_clear (&r);
+  free (s.a);
+}
+
+int main (void)
+{
+  test_real_nonsymmetric ();
+  test_repeated_and_zero ();
+  test_complex ();
+  test_not_converged_and_small ();
+  return CHECK_DONE ();
+}

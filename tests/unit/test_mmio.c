@@ -1,0 +1,403 @@
+/* test_mmio.c: Matrix Market I/O: valid files, each error with its line, round trips. */
+#include "linalg/mmio.h"
+#include "check.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BAN "%%MatrixMarket matrix coordinate real general\n"
+#define SYM "%%MatrixMarket matrix coordinate real symmetric\n"
+#define INT "%%MatrixMarket matrix coordinate integer general\n"
+
+/* A valid file and the dense matrix it means, written out by hand from the text. */
+typedef struct good_case {
+  const char *label, *text;
+  int nrows, ncols;
+  long nnz;          /* stored triplets after symmetric expansion */
+  double dense[12];  /* row-major nrows x ncols */
+} good_case;
+
+static const good_case good[] = {
+  { "general with comments and blank lines",
+    BAN "% a comment\n%\n3 3 4\n\n1 1 2.5\n2 1 -1e-3\n% between entries\n3 3 4\n"
+    "1 3 0.125\n\n",
+    3, 3, 4, { 2.5, 0, 0.125, -0.001, 0, 0, 0, 0, 4 } },
+  { "symmetric expands to both triangles, diagonal once",
+    SYM "3 3 4\n1 1 4\n2 1 -1\n3 2 -2\n3 3 5\n",
+    3, 3, 6, { 4, -1, 0, -1, 0, -2, 0, -2, 5 } },
+  { "integer field, mixed-case banner, signs",
+    "%%matrixmarket MATRIX Coordinate INTEGER General\n2 3 3\n1 2 7\n2 3 -4\n2 1 +12\n",
+    2, 3, 3, { 0, 7, 0, 12, 0, -4 } },
+  { "rectangular 2 x 4 (a constraint Jacobian)",
+    BAN "2 4 3\n1 4 1\n2 1 -1\n2 2 0.5\n",
+    2, 4, 3, { 0, 0, 0, 1, -1, 0.5, 0, 0 } },
+  { "CRLF, tabs, leading blanks, indented comment, no final newline",
+    "%%MatrixMarket matrix coordinate real general\r\n  % indented comment\r\n"
+    "2\t2\t2\r\n\t1 1\t3\r\n 2  2   -3",
+    2, 2, 2, { 3, 0, 0, -3 } },
+  { "duplicates are kept and mean a sum",
+    BAN "2 2 3\n1 1 1\n1 1 2\n2 1 0.25\n",
+    2, 2, 3, { 3, 0, 0.25, 0 } },
+  { "zero entries",
+    BAN "2 2 0\n",
+    2, 2, 0, { 0, 0, 0, 0 } },
+  { "number spellings: 1.  .5  -.5e+1  1E2  +0",
+    BAN "1 5 5\n1 1 1.\n1 2 .5\n1 3 -.5e+1\n1 4 1E2\n1 5 +0\n",
+    1, 5, 5, { 1, 0.5, -5, 100, 0 } },
+  { "symmetric integer with a comment after the entries",
+    "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n2 1 3\n2 2 1\n% end\n",
+    2, 2, 3, { 0, 3, 3, 1 } },
+};
+
+/* A bad file: the line and a piece of the message the reader must give. */
+typedef struct bad_case {
+  const char *label, *text;
+  size_t len;       /* 0: strlen (text) */
+  size_t line;      /* expected 1-based line in err.where */
+  const char *msg;  /* expected substring of err.msg */
+} bad_case;
+
+static const bad_case bad[] = {
+  { "empty file", "", 0, 1, "empty file" },
+  { "no banner", "3 3 1\n1 1 1\n", 0, 1, "missing banner" },
+  { "banner indented", "  %%MatrixMarket matrix coordinate real general\n", 0, 1,
+    "missing banner" },
+  { "garbled banner", "%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 0, 1,
+    "garbled banner: expected '%%MatrixMarket', found '%%MatrixMarkt'" },
+  { "incomplete banner", "%%MatrixMarket matrix coordinate real\n1 1 0\n", 0, 1,
+    "incomplete banner" },
+  { "vector object", "%%MatrixMarket vector coordinate real general\n", 0, 1,
+    "unsupported object 'vector'" },
+  { "array format", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 0, 1,
+    "array (dense) format is not supported" },
+  { "unknown format", "%%MatrixMarket matrix coord real general\n", 0, 1,
+    "unknown format 'coord'" },
+  { "complex field", "%%MatrixMarket matrix coordinate complex general\n", 0, 1,
+    "complex field is not supported" },
+  { "pattern field", "%%MatrixMarket matrix coordinate pattern general\n", 0, 1,
+    "pattern field (no values) is not supported" },
+  { "unknown field", "%%MatrixMarket matrix coordinate double general\n", 0, 1,
+    "unknown field 'double'" },
+  { "hermitian", "%%MatrixMarket matrix coordinate real hermitian\n", 0, 1,
+    "hermitian symmetry is not supported" },
+  { "skew-symmetric", "%%MatrixMarket matrix coordinate real Skew-Symmetric\n", 0, 1,
+    "Skew-Symmetric symmetry is not supported" },
+  { "unknown symmetry", "%%MatrixMarket matrix coordinate real diagonal\n", 0, 1,
+    "unknown symmetry 'diagonal'" },
+  { "extra banner word", "%%MatrixMarket matrix coordinate real general x\n", 0, 1,
+    "extra word 'x' after the banner" },
+  { "no size line", BAN "% one\n\n% two\n", 0, 4, "file ends before the size line" },
+  { "size line with 2 numbers", BAN "% c\n3 3\n", 0, 3,
+    "size line needs 3 numbers (rows columns entries), found 2" },
+  { "size line with 4 numbers", BAN "3 3 1 9\n", 0, 2,
+    "extra token '9' after the size line" },
+  { "zero rows", BAN "0 3 0\n", 0, 2, "number of rows must be positive, found 0" },
+  { "negative columns", BAN "3 -2 0\n", 0, 2,
+    "number of columns must be positive, found -2" },
+  { "rows overflow int", BAN "2147483648 3 1\n", 0, 2,
+    "number of rows 2147483648 is too large (at most 2147483647)" },
+  { "columns overflow long", BAN "3 99999999999999999999999 1\n", 0, 2,
+    "number of columns 99999999999999999999999 is too large" },
+  { "negative entries", BAN "3 3 -1\n", 0, 2,
+    "number of entries must be zero or more, found -1" },
+  { "entries not an integer (size line missing?)", BAN "1 1 2.0\n", 0, 2,
+    "number of entries '2.0' is not an integer" },
+  { "rows not a number", BAN "three 3 1\n", 0, 2,
+    "number of rows 'three' is not an integer" },
+  { "more entries than rows*cols", BAN "2 2 5\n", 0, 2,
+    "5 entries declared but a 2 x 2 matrix holds at most 4" },
+  { "symmetric: more than n(n+1)/2", SYM "2 2 4\n", 0, 2, "holds at most 3" },
+  { "symmetric not square", SYM "2 3 1\n", 0, 2, "must be square, found 2 x 3" },
+  { "file ends after 3 of 5", BAN "5 5 5\n1 1 1\n2 2 2\n3 3 3\n", 0, 5,
+    "file ends after 3 of 5 entries" },
+  { "file ends after 1 of 2, trailing comment and blank", BAN "2 2 2\n1 1 1\n% c\n\n", 0, 5,
+    "file ends after 1 of 2 entries" },
+  { "file ends after 0 of 1", BAN "2 2 1", 0, 2, "file ends after 0 of 1 entries" },
+  { "more entries than declared", BAN "2 2 1\n1 1 1\n% ok\n2 2 2\n", 0, 5,
+    "more entries than the 1 declared on the size line (line 2)" },
+  { "row index too large", BAN "3 3 1\n4 1 1\n", 0, 3, "row index 4 out of range 1..3" },
+  { "column index zero", BAN "3 4 1\n1 0 1\n", 0, 3, "column index 0 out of range 1..4" },
+  { "row index negative", BAN "3 3 1\n-1 1 1\n", 0, 3, "row index -1 out of range 1..3" },
+  { "row index overflows long", BAN "3 3 1\n99999999999999999999 1 1\n", 0, 3,
+    "row index 99999999999999999999 out of range 1..3" },
+  { "row index not an integer", BAN "3 3 1\n1.5 1 1\n", 0, 3,
+    "row index '1.5' is not an integer" },
+  { "column index a word", BAN "3 3 1\n1 two 1\n", 0, 3,
+    "column index 'two' is not an integer" },
+  { "value a word", BAN "3 3 2\n1 1 1\n2 2 abc\n", 0, 4, "value 'abc' is not a number" },
+  { "value with two points", BAN "3 3 1\n1 1 1.0.0\n", 0, 3,
+    "value '1.0.0' is not a number" },
+  { "value hexadecimal", BAN "3 3 1\n1 1 0x10\n", 0, 3, "value '0x10' is not a number" },
+  { "value bare exponent", BAN "3 3 1\n1 1 1e\n", 0, 3, "value '1e' is not a number" },
+  { "value bare sign", BAN "3 3 1\n1 1 -\n", 0, 3, "value '-' is not a number" },
+  { "value NaN", BAN "3 3 1\n1 1 nan\n", 0, 3, "value 'nan' is not finite (NaN or Inf)" },
+  { "value -Inf", BAN "3 3 1\n1 1 -Inf\n", 0, 3, "value '-Inf' is not finite" },
+  { "value infinity", BAN "3 3 1\n1 1 INFINITY\n", 0, 3, "value 'INFINITY' is not finite" },
+  { "value overflows", BAN "3 3 1\n1 1 1e400\n", 0, 3, "value '1e400' overflows a double" },
+  { "integer field, real value", INT "3 3 1\n1 1 1.5\n", 0, 3,
+    "value '1.5' is not an integer (the banner says integer)" },
+  { "symmetric upper triangle", SYM "3 3 2\n1 1 1\n1 2 3\n", 0, 4,
+    "entry (1,2) is in the upper triangle" },
+  { "entry with 2 fields", BAN "3 3 1\n1 1\n", 0, 3,
+    "entry needs 3 fields (row column value), found 2" },
+  { "entry with 4 fields", BAN "3 3 1\n1 1 1 0\n", 0, 3,
+    "extra token '0' after the entry" },
+  { "trailing comment on an entry", BAN "3 3 1\n1 1 1 % c\n", 0, 3, "extra token '%'" },
+  { "NUL byte inside a value", BAN "3 3 1\n1 1 1\0x\n", sizeof BAN - 1 + 14, 3,
+    "value '1?x' is not a number" },
+  { "line counted past many comments", BAN "%a\n%b\n%c\n\n3 3 2\n%d\n1 1 1\n\n3 4 1\n", 0,
+    10, "column index 4 out of range 1..3" },
+};
+
+/* Dense row-major copy of A summing duplicates; 0 when an index is out of range. */
+static int to_dense (const spm *A, double *D)
+{
+  memset (D, 0, (size_t) A->nrows * (size_t) A->ncols * sizeof *D);
+  for (long k = 0; k < A->nnz; k++) {
+    if (A->row[k] < 0 || A->row[k] >= A->nrows || A->col[k] < 0 || A->col[k] >= A->ncols)
+      return 0;
+    D[(size_t) A->row[k] * (size_t) A->ncols + (size_t) A->col[k]] += A->val[k];
+  }
+  return 1;
+}
+
+static void test_good (void)
+{
+  for (size_t c = 0; c < sizeof good / sizeof *good; c++) {
+    const good_case *g = &good[c];
+    spm *A = NULL;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = mmio_parse (g->text, strlen (g->text), "g.mtx", &A, &err);
+    CHECK (g->label, rc == 0 && A != NULL);
+    if (rc != 0 || !A) {
+      printf ("  got %d: %s: %s\n", rc, err.where, err.msg);
+      continue;
+    }
+    double D[12];
+    CHECK (g->label, A->nrows == g->nrows && A->ncols == g->ncols && A->nnz == g->nnz);
+    CHECK (g->label, to_dense (A, D));
+    int same = 1;
+    for (int k = 0; k < g->nrows * g->ncols; k++) same &= D[k] == g->dense[k];
+    CHECK (g->label, same);
+    spm_free (A);
+  }
+}
+
+static void test_bad (void)
+{
+  for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+    const bad_case *b = &bad[c];
+    spm sentinel, *A = &sentinel;  /* must stay untouched on failure */
+    mb_err err;
+    char where[64];
+    mb_err_init (&err);
+    int rc = mmio_parse (b->text, b->len ? b->len : strlen (b->text), "t.mtx", &A, &err);
+    snprintf (where, sizeof where, "t.mtx:%zu", b->line);
+    int ok = rc == MB_EDECK && err.code == MB_EDECK && A == &sentinel
+             && strcmp (err.where, where) == 0 && strstr (err.msg, b->msg) != NULL;
+    CHECK (b->label, ok);
+    if (!ok)
+      printf ("  got %d: %s: %s\n  want %s: ...%s...\n", rc, err.where, err.msg, where,
+              b->msg);
+    if (A != &sentinel) spm_free (A);
+  }
+}
+
+/* Not NUL-terminated input: the parser must stop at len (valgrind/ASan see overreads). */
+static void test_unterminated (void)
+{
+  const char src[] = BAN "2 2 1\n2 2 7.5";
+  size_t len = sizeof src - 1;
+  char *text = malloc (len);  /* exact size: no NUL after the last byte */
+  memcpy (text, src, len);
+  spm *A = NULL;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = mmio_parse (text, len, "u.mtx", &A, &err);
+  CHECK ("unterminated text parses", rc == 0 && A && A->nnz == 1 && A->row[0] == 1
+         && A->col[0] == 1 && A->val[0] == 7.5);
+  spm_free (A);
+  /* a cut inside the value: "7." is still a number, the entry count is complete */
+  A = NULL;
+  rc = mmio_parse (text, len - 1, "u.mtx", &A, &err);
+  CHECK ("text cut in a value", rc == 0 && A && A->val[0] == 7.0);
+  spm_free (A);
+  /* NULL name and NULL text with length 0 */
+  A = NULL;
+  mb_err_init (&err);
+  rc = mmio_parse (NULL, 0, NULL, &A, &err);
+  CHECK ("NULL text is an empty file", rc == MB_EDECK && A == NULL
+         && strstr (err.msg, "empty file") != NULL);
+  free (text);
+}
+
+/* Makes a temporary file name from a template in /tmp; returns its descriptor closed. */
+static int temp_path (char *path, size_t size, const char *stem)
+{
+  snprintf (path, size, "/tmp/test_mmio_%s_XXXXXX", stem);
+  int fd = mkstemp (path);
+  if (fd < 0) return -1;
+  close (fd);
+  return 0;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint64_t xorshift (void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* Write then read: same shape, order, indices and every value bit for bit. */
+static void test_round_trip (void)
+{
+  /* hand-picked hard cases: 17 digits needed, extremes, subnormals, signed zero */
+  const double special[] = {
+    0.1, 1.0 / 3.0, -2.0 / 3.0, 3.141592653589793, 1e22, 1e23, -0.0, 0.0, DBL_MAX, -DBL_MAX,
+    DBL_MIN, DBL_EPSILON, 1.0 + DBL_EPSILON,
+    4.9406564584124654e-324 /* smallest subnormal */,
+    2.2250738585072009e-308 /* largest subnormal */,
+    9007199254740991.0 /* 2^53 - 1 */, 123456789012345678.0
+  };
+  int nspecial = (int) (sizeof special / sizeof *special);
+  int nrandom = 2000;
+  spm *A = spm_create (7, 1000, 16);
+  CHECK ("create", A != NULL);
+  if (!A) return;
+  for (int k = 0; k < nspecial; k++) spm_add (A, k % 7, k, special[k]);
+  for (int k = 0; k < nrandom; k++) {
+    double v;
+    uint64_t bits;
+    do {  /* random bit patterns: all exponents, both signs; skip NaN/Inf */
+      bits = xorshift ();
+      memcpy (&v, &bits, sizeof v);
+    } while (!isfinite (v));
+    spm_add (A, (int) (xorshift () % 7), (int) (xorshift () % 1000), v);
+  }
+  char path[128];
+  mb_err err;
+  mb_err_init (&err);
+  CHECK ("temp file", temp_path (path, sizeof path, "rt") == 0);
+  int rc = mmio_write (path, A, &err);
+  CHECK ("write", rc == 0);
+  spm *B = NULL;
+  rc = mmio_read (path, &B, &err);
+  CHECK ("read back", rc == 0 && B != NULL);
+  if (rc == 0 && B) {
+    CHECK ("shape and count", B->nrows == 7 && B->ncols == 1000 && B->nnz == A->nnz);
+    int same = B->nnz == A->nnz;
+    for (long k = 0; same && k < A->nnz; k++)
+      same = A->row[k] == B->row[k] && A->col[k] == B->col[k]
+             && memcmp (&A->val[k], &B->val[k], sizeof (double)) == 0;
+    CHECK ("every value bit for bit (17 significant digits)", same);
+  }
+  /* the text itself: 0.1 is 0.1000000000000000055511151231257827... (exact binary value),
+     which is 0.10000000000000001 to 17 significant digits */
+  FILE *f = fopen (path, "r");
+  char line[256] = "";
+  int banner = f && fgets (line, sizeof line, f)
+               && strcmp (line, "%%MatrixMarket matrix coordinate real general\n") == 0;
+  CHECK ("banner written", banner);
+  int size = f && fgets (line, sizeof line, f) && strcmp (line, "7 1000 2017\n") == 0;
+  CHECK ("size line written", size);
+  int first = f && fgets (line, sizeof line, f)
+              && strcmp (line, "1 1 0.10000000000000001\n") == 0;
+  CHECK ("0.1 written with 17 significant digits", first);
+  if (f) fclose (f);
+  remove (path);
+  spm_free (A);
+  spm_free (B);
+}
+
+static void test_files (void)
+{
+  spm *A = NULL;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = mmio_read ("/nonexistent/dir/K.mtx", &A, &err);
+  CHECK ("missing file: MB_EIO cannot open", rc == MB_EIO && A == NULL
+         && strstr (err.msg, "cannot open")
+         && strcmp (err.where, "/nonexistent/dir/K.mtx") == 0);
+  mb_err_init (&err);
+  rc = mmio_read ("/tmp", &A, &err);
+  CHECK ("directory: MB_EIO cannot read", rc == MB_EIO && A == NULL
+         && strstr (err.msg, "cannot read"));
+
+  char path[128];
+  CHECK ("temp file", temp_path (path, sizeof path, "bad") == 0);
+  FILE *f = fopen (path, "w");
+  if (f) {
+    fputs (SYM "% stiffness\n2 2 2\n1 1 4\n1 2 -1\n", f);
+    fclose (f);
+  }
+  mb_err_init (&err);
+  rc = mmio_read (path, &A, &err);
+  char where[160];
+  snprintf (where, sizeof where, "%s:5", path);
+  CHECK ("file content error names path:line", rc == MB_EDECK && A == NULL
+         && strcmp (err.where, where) == 0 && strstr (err.msg, "upper triangle"));
+  remove (path);
+
+  spm *S = spm_create (2, 2, 1);
+  mb_err_init (&err);
+  rc = S ? mmio_write ("/nonexistent/dir/out.mtx", S, &err) : -1;
+  CHECK ("write to a missing folder: MB_EIO", rc == MB_EIO
+         && strstr (err.msg, "cannot open for writing")
+         && strcmp (err.where, "/nonexistent/dir/out.mtx") == 0);
+  spm_free (S);
+}
+
+/* A million entries through a file: correct, and timed (printed, not asserted). */
+static void test_large (void)
+{
+  const int n = 1000;  /* n x n, every entry (i, j) = i + j, 1-based */
+  char path[128];
+  CHECK ("temp file", temp_path (path, sizeof path, "big") == 0);
+  FILE *f = fopen (path, "w");
+  if (!f) return;
+  fprintf (f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %ld\n", n, n,
+           (long) n * n);
+  for (int i = 1; i <= n; i++)
+    for (int j = 1; j <= n; j++) fprintf (f, "%d %d %d.0\n", i, j, i + j);
+  fclose (f);
+  spm *A = NULL;
+  mb_err err;
+  mb_err_init (&err);
+  clock_t t0 = clock ();
+  int rc = mmio_read (path, &A, &err);
+  double secs = (double) (clock () - t0) / CLOCKS_PER_SEC;
+  CHECK ("a million entries read", rc == 0 && A && A->nnz == (long) n * n);
+  if (rc == 0 && A) {
+    /* sum of (i + j) over i, j = 2 n (n (n + 1) / 2) = n^2 (n + 1) = 1001000000 */
+    double sum = 0.0;
+    int ok = 1;
+    for (long k = 0; k < A->nnz; k++) {
+      sum += A->val[k];
+      ok &= A->val[k] == (double) (A->row[k] + A->col[k] + 2);
+    }
+    CHECK ("a million entries: values match their indices", ok);
+    CHECK ("a million entries: sum n^2 (n + 1)", sum == 1001000000.0);
+    printf ("  read 1e6 entries in %.3f s\n", secs);
+  }
+  spm_free (A);
+  remove (path);
+}
+
+int main (void)
+{
+  test_good ();
+  test_bad ();
+  test_unterminated ();
+  test_round_trip ();
+  test_files ();
+  test_large ();
+  return CHECK_DONE ();
+}
