@@ -137,12 +137,13 @@ for t in $targets; do
     continue
   fi
   # the targets link without MPI: their sources must not include it
+  # shellcheck disable=SC2086  # $files is a list on purpose
   if grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]mpi' $files; then
     echo "fuzz_$t: FAILED: the files above include an MPI header"
     status=1
     continue
   fi
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086,SC2046  # flag and file lists split on purpose
   if ! $CC $CFLAGS $files $(libs "$t") -o "$OUT/fuzz_$t"; then
     echo "fuzz_$t: FAILED: build"
     status=1

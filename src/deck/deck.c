@@ -569,6 +569,48 @@ static int yaml_failure (ctx *c, const yaml_parser_t *p, const char *text, size_
   }
 }
 
+enum { MAX_DEPTH = 32,     /* a deck needs 3 levels; libyaml's scanner is quadratic in depth */
+       MAX_ANCHORS = 64 };  /* libyaml looks aliases up linearly */
+
+/* Event pass before loading the document: reports the first syntax error, rejects a second
+   document, nesting deeper than MAX_DEPTH and more than MAX_ANCHORS anchors, so that
+   hostile text cannot make yaml_parser_load run for minutes. */
+static int prescan (ctx *c, const char *text, size_t len)
+{
+  yaml_parser_t p;
+  yaml_event_t ev;
+  int depth = 0, docs = 0, anchors = 0, rc = 0;
+  if (!yaml_parser_initialize (&p)) return no_memory (c);
+  yaml_parser_set_input_string (&p, (const unsigned char *) text, len);
+  for (;;) {
+    if (!yaml_parser_parse (&p, &ev)) {
+      rc = yaml_failure (c, &p, text, len);
+      break;
+    }
+    yaml_event_type_t type = ev.type;
+    const yaml_char_t *anchor = type == YAML_SCALAR_EVENT ? ev.data.scalar.anchor
+      : type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.anchor
+      : type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor : NULL;
+    size_t line = ev.start_mark.line + 1, col = ev.start_mark.column + 1;
+    if (anchor && ++anchors > MAX_ANCHORS)
+      rc = mb_fail_at (c->err, MB_EDECK, c->path, line, col,
+                       "YAML: more than %d anchors in the deck", MAX_ANCHORS);
+    else if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
+             && ++depth > MAX_DEPTH)
+      rc = mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: nested more than %d"
+                       " levels deep (a deck needs 3)", MAX_DEPTH);
+    else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+      depth--;
+    else if (type == YAML_DOCUMENT_START_EVENT && ++docs > 1)
+      rc = mb_fail_at (c->err, MB_EDECK, c->path, line, col,
+                       "the deck holds more than one YAML document; keep only the first");
+    yaml_event_delete (&ev);
+    if (rc < 0 || type == YAML_STREAM_END_EVENT) break;
+  }
+  yaml_parser_delete (&p);
+  return rc;
+}
+
 int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err *err)
 {
   yaml_parser_t parser;
@@ -586,12 +628,17 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
   c.dirlen = slash ? (size_t) (slash - c.path) + 1 : 0;
   if (!text && len) return mb_fail (err, MB_EDECK, "no deck text for %s", c.path);
   if (!(t.path = dup_n (c.path, strlen (c.path)))) return no_memory (&c);
+  if (!text) text = "";
+  if ((rc = prescan (&c, text, len)) < 0) {
+    deck_clear (&t);
+    return rc;
+  }
 
   if (!yaml_parser_initialize (&parser)) {
     deck_clear (&t);
     return no_memory (&c);
   }
-  yaml_parser_set_input_string (&parser, (const unsigned char *) (text ? text : ""), len);
+  yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
   if (!yaml_parser_load (&parser, &doc)) {
     rc = yaml_failure (&c, &parser, text, len);
     goto done;

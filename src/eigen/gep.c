@@ -744,6 +744,7 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
     md->kind = cabs (l) <= rigid_tol ? MODE_RIGID
              : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
              : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+    if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     md->residual = residual_damped (sys, l, x, xi, anorm, bnorm, work);
     out->max_residual = fmax (out->max_residual, md->residual);
     if (keep_vectors) {

@@ -393,7 +393,7 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err)
       else memcpy (copy, b, bytes);
     }
   }
-  if (agree (f->comm, f->rank, rc, &mine, err) < 0) goto done;
+  if ((rc = agree (f->comm, f->rank, rc, &mine, err)) < 0) goto done;
   if (!f->factored) {
     rc = mb_fail (err, MB_ESOLVE, "solve with matrix '%s': its factorization was lost "
                   "after an earlier failure", f->name);

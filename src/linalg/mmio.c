@@ -30,11 +30,13 @@ typedef struct tokens {
   char *b[MAXTOK], *e[MAXTOK];   /* token i is the bytes [b[i], e[i]) */
 } tokens;
 
+/* Blanks separate tokens; '\r' is one, so CRLF files read as LF files. */
 static int is_blank (char c)
 {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* An ASCII decimal digit (isdigit depends on the locale). */
 static int is_digit (char c)
 {
   return c >= '0' && c <= '9';
@@ -322,11 +324,12 @@ done:
   return rc;
 }
 
+/* Copies the text to add the NUL that strtol/strtod need, then parses the copy. */
 int mmio_parse (const char *text, size_t len, const char *name, spm **A, mb_err *err)
 {
   if (!text) len = 0;
-  if (len == SIZE_MAX) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", name);
-  char *copy = malloc (len + 1);  /* NUL-terminated, so strtol/strtod stop inside it */
+  if (!name) name = "(matrix)";
+  char *copy = len < SIZE_MAX ? malloc (len + 1) : NULL;  /* NUL-terminated: strtod stops */
   if (!copy) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", name);
   if (len) memcpy (copy, text, len);
   copy[len] = '\0';
@@ -335,8 +338,10 @@ int mmio_parse (const char *text, size_t len, const char *name, spm **A, mb_err 
   return rc;
 }
 
+/* fread of the whole file into one buffer (sized by fstat, grown if the file grows). */
 int mmio_read (const char *path, spm **A, mb_err *err)
 {
+  if (!path) return mb_fail (err, MB_EIO, "cannot open a matrix file: no file name");
   FILE *f = fopen (path, "rb");
   if (!f) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open: %s", strerror (errno));
   struct stat st;
@@ -374,8 +379,10 @@ int mmio_read (const char *path, spm **A, mb_err *err)
   return rc;
 }
 
+/* fprintf per entry; the first failing call (or fclose) gives the message. */
 int mmio_write (const char *path, const spm *A, mb_err *err)
 {
+  if (!path) return mb_fail (err, MB_EIO, "cannot write a matrix file: no file name");
   if (!A) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write: no matrix");
   FILE *f = fopen (path, "w");
   if (!f)

@@ -12,23 +12,26 @@
    "rows cols entries" and exactly that many lines "i j value" (1-based indices).
    Symmetric files must hold the lower triangle only (i >= j); they are expanded to both
    triangles, A(i,j) = A(j,i) = value, the diagonal once. Duplicates are kept (spm sums
-   them). name is used in messages ("K.mtx:12").
+   them). Values are decimal (strtod syntax without hex, NaN or Inf) and must be finite;
+   array, complex, pattern, hermitian and skew-symmetric files are rejected by name. A
+   leading UTF-8 byte order mark is skipped. name is used in messages ("K.mtx:12").
    Returns 0 with a new matrix (0-based indices) in *A, caller frees with spm_free;
    MB_EDECK with err->where = "name:LINE" (1-based line of the offending text; for an
    early end of file, the file's last line); MB_ENOMEM. On failure *A is untouched.
-   Rank 0 only (no MPI): any rank may call it on the same text. */
+   No MPI: any rank may call it. */
 int mmio_parse (const char *text, size_t len, const char *name, spm **A, mb_err *err);
 
 /* Reads the whole file at path and parses it as mmio_parse (name = path).
    Returns 0 with a new matrix in *A (caller frees); MB_EIO "cannot open"/"cannot read"
-   with err->where = path; MB_EDECK on content; MB_ENOMEM. Rank 0 only. */
+   with err->where = path; MB_EDECK on content; MB_ENOMEM. No MPI: the caller picks the
+   rank that reads (rank 0, then broadcast). */
 int mmio_read (const char *path, spm **A, mb_err *err);
 
 /* Writes A to path as "%%MatrixMarket matrix coordinate real general": size line
    "nrows ncols nnz", then "i j value" per stored entry (1-based, values with 17 significant
    digits, so mmio_read gives back every double bit for bit; NaN/Inf are written as such
    and will not read back). Duplicates are written as stored. Returns 0 or MB_EIO with
-   err->where = path. Rank 0 only. */
+   err->where = path. No MPI: call it on one rank (rank 0). */
 int mmio_write (const char *path, const spm *A, mb_err *err);
 
 #endif

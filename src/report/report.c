@@ -64,10 +64,13 @@ static void format_number (char *buf, double v)
     strcpy (buf, "null");
     return;
   }
-  for (int p = 15; p <= 17; p++) {
-    snprintf (buf, 40, "%.*g", p, v);
-    if (strtod (buf, NULL) == v) break;
+  snprintf (buf, 40, "%.16g", v);  /* 16 first: at most two tries */
+  if (strtod (buf, NULL) == v) {
+    char b15[40];
+    snprintf (b15, sizeof b15, "%.15g", v);
+    if (strtod (b15, NULL) == v) strcpy (buf, b15);
   }
+  else snprintf (buf, 40, "%.17g", v);
   char *e = strchr (buf, 'e');
   if (e && !memchr (buf, '.', (size_t) (e - buf))) {
     memmove (e + 2, e, strlen (e) + 1);  /* room: at most 24 + 2 chars in 40 */
@@ -106,10 +109,11 @@ static int utf8_decode (const unsigned char *s, size_t len, uint32_t *cp)
 }
 
 /* Characters a YAML stream may hold unescaped (YAML 1.1 c-printable, as libyaml checks),
-   minus line breaks and the two that double quotes must escape. */
+   minus line breaks (YAML 1.1 also breaks at U+2028, U+2029) and the two that double
+   quotes must escape. */
 static int yaml_plain_char (uint32_t c)
 {
-  if (c == '"' || c == '\\') return 0;
+  if (c == '"' || c == '\\' || c == 0x2028 || c == 0x2029) return 0;
   return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF)
          || (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
 }
@@ -135,7 +139,7 @@ static void put_quoted (FILE *f, const char *s)
     else if (c == '\t') fputs ("\\t", f);
     else if (c == '\r') fputs ("\\r", f);
     else if (c <= 0xFF) fprintf (f, "\\x%02X", (unsigned) c);
-    else fprintf (f, "\\u%04X", (unsigned) c);  /* U+FEFF, U+FFFE, U+FFFF */
+    else fprintf (f, "\\u%04X", (unsigned) c);  /* U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF */
     p += n;
     len -= (size_t) n;
   }

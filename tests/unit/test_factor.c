@@ -13,7 +13,7 @@
 static int rank, nranks;
 static const double PI = 3.14159265358979323846;
 
-/* CHECK on rank 0 only: the values compared live there. */
+/* CHECK on rank 0 only: the values compared live there. Collective calls go before it. */
 #define CHECK0(descr, c) do { if (rank == 0) CHECK (descr, c); } while (0)
 
 /* Triplets of a test matrix, built identically on every rank; only rank 0 hands them on. */
@@ -248,8 +248,10 @@ static void test_saddle_solve (void)
           && st.memory_mb >= 0 && st.time_factor >= 0 && st.time_analysis >= 0);
   /* Sylvester: K SPD, C full row rank m: exactly m negative eigenvalues */
   CHECK0 ("saddle point with SPD K has m negative pivots", st.negative_pivots == m);
-  CHECK0 ("stats identical on every rank", same_everywhere (st.negative_pivots)
-          && same_everywhere (st.nnz_factors) && same_everywhere (st.retries));
+  int same = same_everywhere (st.negative_pivots);   /* collective: outside CHECK0 */
+  same &= same_everywhere (st.nnz_factors);
+  same &= same_everywhere (st.retries);
+  CHECK0 ("stats identical on every rank", same);
   trip_clear (&t);
 }
 
@@ -273,7 +275,8 @@ static void test_inertia_tridiagonal (void)
     snprintf (d, sizeof d, "tridiagonal n=%d shift %g: %ld negative pivots (gap %.1e)", n, s,
               want, gap);
     CHECK0 (d, f && gap > 1e-8 && st.negative_pivots == want);
-    CHECK0 ("negative pivots identical on every rank", same_everywhere (st.negative_pivots));
+    int same = same_everywhere (st.negative_pivots);
+    CHECK0 ("negative pivots identical on every rank", same);
     f = factor_free (f);
     trip_clear (&t);
   }
@@ -383,8 +386,9 @@ static void test_singular (void)
             && strstr (err.msg, "INFOG(1)="));
     if (rank == 0 && f) printf ("  (unexpected success)\n");
     if (rank == 0 && !strstr (err.msg, "singular")) printf ("  got: %s\n", err.msg);
-    CHECK0 ("same code and message on every rank",
-            same_everywhere (err.code) && same_message (&err));
+    int same = same_everywhere (err.code);
+    same &= same_message (&err);
+    CHECK0 ("same code and message on every rank", same);
     f = factor_free (f);
     trip_clear (&t);
   }
@@ -416,7 +420,8 @@ static void test_retry (void)
   CHECK0 ("workspace failure was retried (retries > 0, ICNTL(14) grown)",
           st.retries > 0 && st.icntl14 >= 10);
   CHECK0 ("solve after retries matches dense dgesv", d >= 0 && d < 1e-8);
-  CHECK0 ("retries identical on every rank", same_everywhere (st.retries));
+  int same = same_everywhere (st.retries);
+  CHECK0 ("retries identical on every rank", same);
   unsetenv ("MBMODAL_ICNTL14");
   trip_clear (&t);
 }
@@ -443,8 +448,9 @@ static void test_bad_input (void)
                                rank == 0 ? cases[c].v : NULL, "A - sigma B", &err);
     CHECK0 (cases[c].descr, !f && err.code == MB_ESOLVE && strstr (err.msg, cases[c].says)
             && strstr (err.msg, "'A - sigma B'"));
-    CHECK0 ("bad input: same code and message on every rank",
-            same_everywhere (err.code) && same_message (&err));
+    int same = same_everywhere (err.code);
+    same &= same_message (&err);
+    CHECK0 ("bad input: same code and message on every rank", same);
     f = factor_free (f);
   }
 
@@ -458,12 +464,14 @@ static void test_bad_input (void)
   int rc = factor_solve (f, NULL, &err);
   CHECK0 ("solve without a right-hand side: MB_ESOLVE", f && rc == MB_ESOLVE
           && err.code == MB_ESOLVE);
-  CHECK0 ("solve without a right-hand side: same on every rank", same_everywhere (rc));
+  int same = same_everywhere (rc);
+  CHECK0 ("solve without a right-hand side: same on every rank", same);
   double b0[20];
   for (int i = 0; i < 20; i++) b0[i] = 1;
   mb_err_init (&err);
   rc = factor_solve_many (f, rank == 0 ? b0 : NULL, 0, &err);
-  CHECK0 ("nrhs = 0: MB_ESOLVE", rc == MB_ESOLVE && same_everywhere (rc));
+  same = same_everywhere (rc);
+  CHECK0 ("nrhs = 0: MB_ESOLVE on every rank", rc == MB_ESOLVE && same);
   f = factor_free (f);
   trip_clear (&t);
 

@@ -233,7 +233,8 @@ static void test_unterminated (void)
   mb_err_init (&err);
   rc = mmio_parse (NULL, 0, NULL, &A, &err);
   CHECK ("NULL text is an empty file", rc == MB_EDECK && A == NULL
-         && strstr (err.msg, "empty file") != NULL);
+         && strstr (err.msg, "empty file") != NULL
+         && strcmp (err.where, "(matrix):1") == 0);
   free (text);
 }
 

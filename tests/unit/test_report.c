@@ -375,14 +375,16 @@ static void test_variants (void)
   r.modes[1].residual = NAN;
   const char *path = tmp_path ("novec.yaml");
   mb_err_init (&err);
-  CHECK ("report without vectors written", report_write_yaml (path, &r, "d.yaml", "t", 0, &err) == 0);
+  CHECK ("report without vectors written",
+         report_write_yaml (path, &r, "d.yaml", "t", 0, &err) == 0);
   if (load_doc (path, &d)) {
     yaml_node_t *md = item (&d, at (&d, "modes"), 1);
     CHECK ("no vectors when with_vectors = 0", md && !get (&d, md, "vector")
                                                 && !get (&d, md, "multipliers"));
     CHECK ("missed_mode_check ok", strcmp (str (at (&d, "missed_mode_check.status")), "ok") == 0
                                      && num_is (at (&d, "missed_mode_check.eigenvalues_below"), 2));
-    CHECK ("a NaN residual is written as null", strcmp (str (get (&d, md, "residual")), "null") == 0);
+    CHECK ("a NaN residual is written as null",
+           strcmp (str (get (&d, md, "residual")), "null") == 0);
     CHECK ("title key present", strcmp (str (at (&d, "title")), "t") == 0);
     yaml_document_delete (&d);
   }
@@ -421,6 +423,21 @@ static void test_variants (void)
     yaml_document_delete (&d);
   }
   else CHECK ("empty report is valid YAML", 0);
+
+  /* text YAML cannot hold raw: an invalid UTF-8 byte (written as \xFF, read as U+00FF),
+     NEL U+0085 and line separator U+2028 (line breaks in YAML 1.1), BOM U+FEFF */
+  path = tmp_path ("strings.yaml");
+  CHECK ("odd strings written",
+         report_write_yaml (path, &r, "bad\xff.yaml",
+                            "a\xc2\x85" "b\xe2\x80\xa8" "c\xef\xbb\xbf" "d", 0, &err) == 0);
+  if (load_doc (path, &d)) {
+    CHECK ("invalid byte read back as U+00FF",
+           strcmp (str (at (&d, "deck")), "bad\xc3\xbf.yaml") == 0);
+    CHECK ("NEL, LS and BOM read back unchanged",
+           strcmp (str (at (&d, "title")), "a\xc2\x85" "b\xe2\x80\xa8" "c\xef\xbb\xbf" "d") == 0);
+    yaml_document_delete (&d);
+  }
+  else CHECK ("odd strings: valid YAML", 0);
 
   mb_err_init (&err);
   char bad[700];

@@ -1,0 +1,105 @@
+#!/bin/sh
+# run.sh: every test of mbmodal: unit tests (the MPI ones on 1 and 2 ranks), bad decks,
+# deck tests against their references on 1 and 2 ranks, and the 1-vs-2-rank agreement.
+# usage: sh tests/run.sh BUILD_DIR MBMODAL_BINARY     (make test calls it)
+# The last line is "N passed, N failed"; the exit status is non-zero when one failed.
+build=${1:-build}
+bin=${2:-./mbmodal}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case "$bin" in /*) ;; *) bin="$top/$bin" ;; esac
+cd "$top" || exit 2
+out="$build/test-out"
+rm -rf "$out"
+mkdir -p "$out"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+mpirun="timeout 600 mpirun --oversubscribe"   # a hang fails, never blocks
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# add the "N passed, N failed" line of a unit test's log to the totals
+count_unit() {  # name logfile status
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n 1)
+  if [ -z "$line" ]; then bad "$1: no result line (status $3)"; tail -n 20 "$2"; return; fi
+  p=${line%% passed*}
+  f=${line#*, }; f=${f%% failed*}
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$f" != 0 ] || [ "$3" != 0 ]; then
+    [ "$f" = 0 ] && failed=$((failed + 1))
+    echo "FAIL $1 (status $3):"; grep FAIL "$2" | head -n 20
+  fi
+}
+
+echo "== unit tests"
+for t in "$build"/tests/test_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  if grep -q "MPI_Init" "tests/unit/$name.c" 2>/dev/null; then
+    for np in 1 2; do
+      $mpirun -np $np "$t" > "$out/$name.np$np.log" 2>&1
+      st=$?
+      count_unit "$name (np $np)" "$out/$name.np$np.log" $st
+      echo "  $name np $np: $(tail -n 1 "$out/$name.np$np.log")"
+    done
+  else
+    timeout 600 "$t" > "$out/$name.log" 2>&1
+    st=$?
+    count_unit "$name" "$out/$name.log" $st
+    echo "  $name: $(tail -n 1 "$out/$name.log")"
+  fi
+done
+
+echo "== bad decks (each: expected position and message, exit status 2)"
+for d in tests/bad/*.yaml; do
+  [ -f "$d" ] || continue
+  expect=$(sed -n 's/^# expect: //p' "$d" | head -n 1)
+  where=${expect%%: *}
+  what=${expect#*: }
+  for np in 1 2; do
+    $mpirun -np $np "$bin" -q "$d" -o "$out/bad" > "$out/bad.out" 2> "$out/bad.err"
+    st=$?
+    if [ $st -eq 2 ] && grep -qF "$where" "$out/bad.err" && grep -qF "$what" "$out/bad.err"; then ok
+    else bad "$d (np $np): status $st, wanted 2 and '$expect'; got: $(head -c 300 "$out/bad.err")"; fi
+  done
+done
+
+echo "== deck tests (references from closed forms and independent codes; 1 and 2 ranks)"
+for deck in tests/decks/*.yaml decks/*.yaml; do
+  case "$deck" in *.ref.*) continue ;; esac
+  [ -f "$deck" ] || continue
+  name=$(basename "$deck" .yaml)
+  for np in 1 2; do
+    $mpirun -np $np "$bin" "$deck" -o "$out/np$np" > "$out/$name.np$np.log" 2>&1
+    st=$?
+    if [ $st -eq 0 ]; then ok; else bad "$deck (np $np): exit status $st"; tail -n 5 "$out/$name.np$np.log"; fi
+  done
+  for stage in modal complex; do
+    ref="${deck%.yaml}.ref.$stage.yaml"
+    [ -f "$out/np1/$name.$stage.yaml" ] || continue
+    if [ -f "$ref" ]; then
+      if timeout 600 "$bin" compare "$ref" "$out/np1/$name.$stage.yaml" > "$out/$name.$stage.ref.log" 2>&1; then
+        ok; echo "  $name $stage vs $(basename "$ref"): $(tail -n 1 "$out/$name.$stage.ref.log")"
+      else bad "$deck $stage against $ref"; cat "$out/$name.$stage.ref.log"; fi
+    fi
+    if "$bin" compare --rtol 1e-8 --mac 0.999999 "$out/np1/$name.$stage.yaml" "$out/np2/$name.$stage.yaml" \
+         > "$out/$name.$stage.np.log" 2>&1; then ok
+    else bad "$deck $stage: 1 and 2 ranks disagree"; cat "$out/$name.$stage.np.log"; fi
+  done
+done
+
+for s in tests/scripts/*.sh; do
+  [ -f "$s" ] || continue
+  echo "== $(basename "$s")"
+  if sh "$s" "$bin" "$out" > "$out/$(basename "$s").log" 2>&1; then ok; tail -n 1 "$out/$(basename "$s").log"
+  else bad "$s"; tail -n 20 "$out/$(basename "$s").log"; fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
