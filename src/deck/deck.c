@@ -12,6 +12,7 @@
                  sigma = real [rad^2/s^2] in modal, [real [1/s], real [rad/s]] in complex;
                  shift and target_frequency exclude each other.
      output   := { directory?: text, name?: text without '/', eigenvectors?: bool }
+     (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
      deck's folder unless it starts with '/'; bool = plain true/false/yes/no/on/off (any
@@ -95,18 +96,22 @@ static int is_plain (const yaml_node_t *v)
   return v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 }
 
-/* 1 when the scalar's bytes equal s, ASCII case ignored */
-static int same_nocase (const yaml_node_t *v, const char *s)
+/* 1 when the n bytes at a equal the string b, ASCII case ignored */
+static int eq_nocase (const unsigned char *a, size_t n, const char *b)
 {
-  size_t n = strlen (s);
-  if (v->data.scalar.length != n) return 0;
+  if (strlen (b) != n) return 0;
   for (size_t i = 0; i < n; i++) {
-    int a = v->data.scalar.value[i], b = (unsigned char) s[i];
-    if (a >= 'A' && a <= 'Z') a += 'a' - 'A';
-    if (b >= 'A' && b <= 'Z') b += 'a' - 'A';
-    if (a != b) return 0;
+    int x = a[i], y = (unsigned char) b[i];
+    if (x >= 'A' && x <= 'Z') x += 'a' - 'A';
+    if (y >= 'A' && y <= 'Z') y += 'a' - 'A';
+    if (x != y) return 0;
   }
   return 1;
+}
+
+static int same_nocase (const yaml_node_t *v, const char *s)
+{
+  return eq_nocase (v->data.scalar.value, v->data.scalar.length, s);
 }
 
 /* 1 for a YAML null: empty plain scalar, ~, null (any case) */
@@ -116,19 +121,17 @@ static int is_null (const yaml_node_t *v)
                           || same_nocase (v, "null"));
 }
 
-/* at most ~40 bytes of a scalar for a message: controls as '?', cut on a UTF-8 boundary */
+/* at most 40 bytes of a scalar for a message (size >= 44): controls shown as '?', a long
+   value cut before a whole UTF-8 character and followed by "..." */
 static const char *shown (const yaml_node_t *v, char *buf, size_t size)
 {
-  size_t n = v->data.scalar.length, k = 0, i;
+  size_t n = v->data.scalar.length, k = n;
   const unsigned char *s = v->data.scalar.value;
-  size_t cap = size - 4 < 40 ? size - 4 : 40;
-  for (i = 0; i < n && k < cap; i++) {
-    if (i + 1 < n && k + 1 == cap && (s[i + 1] & 0xC0) == 0x80) break;
-    buf[k++] = s[i] < 0x20 || s[i] == 0x7f ? '?' : (char) s[i];
-  }
-  while (k > 0 && i < n && ((unsigned char) buf[k - 1] & 0xC0) == 0x80) k--; /* whole chars */
-  while (k > 0 && i < n && ((unsigned char) buf[k - 1] & 0xC0) == 0xC0) k--;
-  if (i < n) buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
+  if (n > 40 && size >= 44)
+    for (k = 40; k > 0 && (s[k] & 0xC0) == 0x80; k--) {}  /* s[k] starts a character */
+  else if (n + 1 > size) k = size - 1;
+  for (size_t i = 0; i < k; i++) buf[i] = s[i] < 0x20 || s[i] == 0x7f ? '?' : (char) s[i];
+  if (k < n && size >= 44) memcpy (buf + k, "...", 3), k += 3;
   buf[k] = 0;
   return buf;
 }
@@ -171,6 +174,7 @@ static void prefix (char *buf, size_t size, const char *sec)
   else buf[0] = 0;
 }
 
+/* "sec: 'key' must be WHAT (got ...)" at the value, or at the key when it is empty */
 static int type_error (ctx *c, const char *sec, const field *f, const yaml_node_t *v,
                        const char *what, const char *name)
 {
@@ -180,6 +184,7 @@ static int type_error (ctx *c, const char *sec, const field *f, const yaml_node_
                   name ? name : f->key, what, describe (v, g, sizeof g));
 }
 
+/* lo <= x <= hi, or lo < x <= hi when lo_open */
 static int range_ok (const field *f, double x)
 {
   return (f->lo_open ? x > f->lo : x >= f->lo) && x <= f->hi;
@@ -217,6 +222,7 @@ static int get_text (ctx *c, const char *sec, field *f)
   return 0;
 }
 
+/* plain true/yes/on -> 1, false/no/off -> 0, any case */
 static int get_bool (ctx *c, const char *sec, field *f)
 {
   static const char *yes[] = { "true", "yes", "on" }, *no[] = { "false", "no", "off" };
@@ -229,6 +235,7 @@ static int get_bool (ctx *c, const char *sec, field *f)
   return type_error (c, sec, f, v, "true or false", NULL);
 }
 
+/* plain [+-]?[0-9]+ -> int, overflow and range checked */
 static int get_int (ctx *c, const char *sec, field *f)
 {
   const yaml_node_t *v = f->v;
@@ -263,12 +270,11 @@ static int get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
   if (!is_plain (v) || is_null (v)) return type_error (c, sec, f, v, "a number", name);
   const char *s = (const char *) v->data.scalar.value;
   size_t n = v->data.scalar.length, i = (s[0] == '+' || s[0] == '-');
+  static const char *nonfinite[] = { ".inf", ".nan", "inf", "nan", "infinity" };
+  int bad = 0;
+  for (int j = 0; j < 5; j++) bad |= eq_nocase (v->data.scalar.value + i, n - i, nonfinite[j]);
   prefix (p, sizeof p, sec);
-  if (same_nocase (v, s[0] == '+' ? "+.inf" : s[0] == '-' ? "-.inf" : ".inf")
-      || same_nocase (v, ".nan") || (n - i >= 3 && (!strncmp (s + i, "inf", 3)
-      || !strncmp (s + i, "nan", 3) || !strncmp (s + i, "INF", 3)
-      || !strncmp (s + i, "NAN", 3) || !strncmp (s + i, "Inf", 3)
-      || !strncmp (s + i, "NaN", 3))))
+  if (bad)
     return fail_at (c, v, "%s'%s' must be a finite number (got '%s')", p, name,
                     shown (v, g, sizeof g));
   if (n >= sizeof buf || strspn (s, "0123456789+-.eE") != n)
@@ -406,6 +412,7 @@ static int walk (ctx *c, const yaml_node_t *map, const char *sec, field *f, int 
 
 /* ---- sections ---- */
 
+/* matrices: file names resolved against the deck folder; key positions kept */
 static int matrices_section (ctx *c, const yaml_node_t *map, const char *sec)
 {
   deck_matrices *m = &c->d->matrices;
@@ -426,6 +433,7 @@ static int matrices_section (ctx *c, const yaml_node_t *map, const char *sec)
   return 0;
 }
 
+/* stage defaults: enabled, 10 modes, tolerance 1e-10, 300 restarts, automatic ncv */
 static void stage_defaults (deck_stage *s)
 {
   memset (s, 0, sizeof *s);
@@ -482,6 +490,7 @@ static int complex_section (ctx *c, const yaml_node_t *map, const char *sec)
   return stage_section (c, map, sec, 1);
 }
 
+/* output: report directory, base name, eigenvectors switch */
 static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
 {
   deck_output *o = &c->d->output;
@@ -515,6 +524,8 @@ static char *default_name (const char *path)
   return dup_n (b, n);
 }
 
+/* the root mapping; then the rules that span sections and the defaults that
+   depend on other keys (complex.enabled on R, output.name on the path) */
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;

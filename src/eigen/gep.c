@@ -47,14 +47,20 @@ typedef struct shift_invert {
   double *rwork;            /* size n, for M x of the complex operator */
   double *iwork;
   mb_err *err;
+  double t_solve;           /* wall time spent in solves [s] */
+  int solves;               /* solves done */
 } shift_invert;
 
 /* Collective solve issued by rank 0: tells the servers to join, then solves in place. */
 static int solve_on_all (shift_invert *si, void *b)
 {
   int cmd = CMD_SOLVE;
+  double t = now ();
   MPI_Bcast (&cmd, 1, MPI_INT, 0, si->comm);
-  return factor_solve (si->f, b, si->err);
+  int rc = factor_solve (si->f, b, si->err);
+  si->t_solve += now () - t;
+  si->solves++;
+  return rc;
 }
 
 /* Ranks other than 0: join every solve until rank 0 says stop. */
@@ -160,16 +166,23 @@ static spm *pencil_undamped (const gep_system *sys, double sigma, double s, int 
   return rc == 0 ? A : spm_free (A);
 }
 
-/* A - sigma B = [-sigma I, I, 0; -K, -R - sigma M, -s Cq^T; -s Cq, 0, 0] (order 2n + m). */
-static int pencil_damped (const gep_system *sys, double complex sigma, double s, ztrip *t)
+/* A - sigma B for GEP (31) in balanced form (order 2n + m). With u~ = w u (w a power of two
+   near sqrt(max|K| / max|M|), a typical omega) and xi = s xi~, the rows
+       w v = lambda u~,   -(K/w) u~ - R v - s Cq^T xi~ = lambda M v,   -(s/w) Cq u~ = 0
+   have entries of one size, while lambda is unchanged:
+       A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0].
+   Unbalanced, the identity blocks beside K make some eigenvalues far more sensitive than
+   the Krylov-Schur tolerance says. */
+static int pencil_damped (const gep_system *sys, double complex sigma, double s, double w,
+                          ztrip *t)
 {
   int n = sys->n;
   for (int i = 0; i < n; i++) {
     MB_TRY (ztrip_add (t, i, i, -sigma));
-    MB_TRY (ztrip_add (t, i, n + i, 1.0));
+    MB_TRY (ztrip_add (t, i, n + i, w));
   }
   for (long k = 0; k < sys->K->nnz; k++)
-    MB_TRY (ztrip_add (t, n + sys->K->row[k], sys->K->col[k], -sys->K->val[k]));
+    MB_TRY (ztrip_add (t, n + sys->K->row[k], sys->K->col[k], -sys->K->val[k] / w));
   if (sys->R)
     for (long k = 0; k < sys->R->nnz; k++)
       MB_TRY (ztrip_add (t, n + sys->R->row[k], n + sys->R->col[k], -sys->R->val[k]));
@@ -178,9 +191,17 @@ static int pencil_damped (const gep_system *sys, double complex sigma, double s,
   if (sys->Cq)
     for (long k = 0; k < sys->Cq->nnz; k++) {
       MB_TRY (ztrip_add (t, n + sys->Cq->col[k], 2 * n + sys->Cq->row[k], -s * sys->Cq->val[k]));
-      MB_TRY (ztrip_add (t, 2 * n + sys->Cq->row[k], sys->Cq->col[k], -s * sys->Cq->val[k]));
+      MB_TRY (ztrip_add (t, 2 * n + sys->Cq->row[k], sys->Cq->col[k], -s / w * sys->Cq->val[k]));
     }
   return 0;
+}
+
+/* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
+static double omega_scale_for (const gep_system *sys)
+{
+  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  if (!(kmax > 0.0) || !(mmax > 0.0)) return 1.0;
+  return ldexp (1.0, (int) lround (0.5 * log2 (kmax / mmax)));
 }
 
 /* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
@@ -352,46 +373,6 @@ static int by_freq (const void *a, const void *b)
   return (cimag (x->lambda) < cimag (y->lambda)) - (cimag (x->lambda) > cimag (y->lambda));
 }
 
-/* Rank 0: x <- OP x / mu for each candidate, which removes what is left of the infinite
-   eigenvalues' directions (purification). Real operator: OP (a + i b) = OP a + i OP b. */
-static int purify_real (shift_invert *si, candidate *c, int nc, int N, double sigma)
-{
-  double *part = mb_calloc ((size_t) N, sizeof *part), *y = mb_calloc ((size_t) N, sizeof *y);
-  double complex *acc = mb_calloc ((size_t) N, sizeof *acc);
-  int rc = (part && y && acc) ? 0 : MB_ENOMEM;
-  for (int i = 0; i < nc && rc == 0; i++) {
-    double complex mu = 1.0 / (c[i].lambda - sigma);
-    memset (acc, 0, (size_t) N * sizeof *acc);
-    for (int im = 0; im < 2 && rc == 0; im++) {
-      double nrm = 0.0;
-      for (int k = 0; k < N; k++) {
-        part[k] = im ? cimag (c[i].x[k]) : creal (c[i].x[k]);
-        nrm = fmax (nrm, fabs (part[k]));
-      }
-      if (nrm == 0.0) continue;
-      rc = apply_undamped (si, part, y);
-      for (int k = 0; k < N; k++) acc[k] += im ? I * y[k] : y[k];
-    }
-    for (int k = 0; k < N && rc == 0; k++) c[i].x[k] = acc[k] / mu;
-  }
-  free (part); free (y); free (acc);
-  return rc;
-}
-
-static int purify_complex (shift_invert *si, candidate *c, int nc, int N, double complex sigma)
-{
-  double complex *y = mb_calloc ((size_t) N, sizeof *y);
-  if (!y) return MB_ENOMEM;
-  int rc = 0;
-  for (int i = 0; i < nc && rc == 0; i++) {
-    double complex mu = 1.0 / (c[i].lambda - sigma);
-    rc = apply_damped (si, c[i].x, y);
-    for (int k = 0; k < N && rc == 0; k++) c[i].x[k] = y[k] / mu;
-  }
-  free (y);
-  return rc;
-}
-
 /* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
    parts, carrying the xi parts along; then phi^T M phi = 1. Real vectors. */
 static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
@@ -416,10 +397,54 @@ static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, in
   }
 }
 
+/* Number of leading candidates (sorted by lambda) that are rigid-body. */
+static int ncand_rigid_prefix (const candidate *c, int nc, double rigid_tol)
+{
+  int k = 0;
+  while (k < nc && fabs (creal (c[k].lambda)) <= rigid_tol) k++;
+  return k;
+}
+
+/* Candidate i (an elastic mode of a symmetric pencil) made M-orthogonal to the rigid-body
+   modes 0..nrigid-1 (M-orthonormal), then its eigenvalue taken as the Rayleigh quotient
+       lambda = x^T A x / x^T B x = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi.
+   With a shift near zero, OP is ~1/|sigma| on rigid modes and ~1/lambda on elastic ones, so
+   rounding leaves rigid components of relative size eps lambda / |sigma| in elastic Ritz
+   vectors; exact eigenvectors have none (M-orthogonality), and the Rayleigh quotient of the
+   cleaned vector is accurate to the square of its error. */
+static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigid, int i, int N,
+                                  double s, double *work)
+{
+  int n = sys->n, m = sys->m;
+  double *phi = work, *mphi = work + n;
+  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  spm_matvec (sys->M, phi, mphi);
+  for (int r = 0; r < nrigid; r++) {
+    double proj = 0.0;  /* phi_r^T M phi_i */
+    for (int k = 0; k < n; k++) proj += creal (c[r].x[k]) * mphi[k];
+    for (int k = 0; k < N; k++) c[i].x[k] -= proj * c[r].x[k];
+  }
+  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  spm_matvec (sys->M, phi, mphi);
+  double q = 0.0, kq = 0.0, cq = 0.0;
+  for (int k = 0; k < n; k++) q += phi[k] * mphi[k];
+  spm_matvec (sys->K, phi, mphi);
+  for (int k = 0; k < n; k++) kq += phi[k] * mphi[k];
+  if (sys->Cq && m > 0)
+    for (long k = 0; k < sys->Cq->nnz; k++)
+      cq += creal (c[i].x[n + sys->Cq->row[k]]) * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
+  if (q > 0.0) {
+    c[i].lambda = (kq + 2.0 * cq) / q;
+    for (int k = 0; k < N; k++) c[i].x[k] /= sqrt (q);
+  }
+}
+
 /* ---- undamped stage ----------------------------------------------------------------- */
 
-int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
-               const gep_log *log, eigen_result *out, mb_err *err)
+/* Collective. The undamped stage at one shift sigma (see gep_modal). */
+static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stage *st,
+                           int keep_vectors, const gep_log *log, double sigma,
+                           eigen_result *out, mb_err *err)
 {
   int rank, nranks;
   MPI_Comm_rank (comm, &rank);
@@ -430,10 +455,6 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
   out->stage = STAGE_MODAL;
   out->n = n;
   out->m = m;
-
-  /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
-  double sigma = st->has_shift ? st->shift_re
-               : st->has_target ? pow (TWO_PI * st->target_hz, 2) : -1e-3;
   out->shift = sigma;
   out->tolerance = st->tolerance;
   out->max_restarts = st->max_restarts;
@@ -468,7 +489,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
   logf_rank0 (log, "modal: factored in %.2f s: %ld entries in factors, %.1f MB\n",
               out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
 
-  shift_invert si = { comm, f, sys, 0, NULL, NULL, err };
+  shift_invert si = { comm, f, sys, 0, NULL, NULL, err, 0.0, 0 };
   candidate *cand = NULL;
   int ncand = 0;
   ks_result ks;
@@ -514,8 +535,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
       }
       c->dist = cabs (c->lambda - sigma);
     }
-    if (rc == 0) rc = purify_real (&si, cand, ncand, N, sigma);
-    out->op_applies = ks.applies + ncand;
+    out->op_applies = ks.applies;
     stop_servers (&si);
   } else {
     serve_solves (&si);
@@ -535,8 +555,8 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
   double sturm_hi = 0.0, sturm_lo = 0.0;
   int need_lo = 0, nfound_interval = 0;
   if (rank == 0) {
-    logf_rank0 (log, "modal: %d Ritz pairs converged after %d restarts, %d solves, %.2f s\n",
-                ks.nconv, ks.restarts, out->op_applies, now () - t0);
+    logf_rank0 (log, "modal: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
+                "%.2f s)\n", ks.nconv, ks.restarts, now () - t0, si.solves, si.t_solve);
     double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
     double rigid_tol = RIGID_RTOL * (mmax > 0.0 ? kmax / mmax : kmax);
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
@@ -567,6 +587,10 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
         mass_orthonormalize (sys, cand, i0, i1, N, mwork);
         i0 = i1;
       }
+      int nrigid = 0;
+      while (nrigid < ncand && fabs (creal (cand[nrigid].lambda)) <= rigid_tol) nrigid++;
+      if (nrigid > 0 && nrigid < ncand && nrigid == ncand_rigid_prefix (cand, ncand, rigid_tol))
+        for (int i = nrigid; i < ncand; i++) refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
       qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
     }
     for (int i = 0; i < nsel && rc == 0; i++) {
@@ -682,6 +706,40 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int k
   return 0;
 }
 
+int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
+               const gep_log *log, eigen_result *out, mb_err *err)
+{
+  /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
+  double sigma = st->has_shift ? st->shift_re
+               : st->has_target ? pow (TWO_PI * st->target_hz, 2) : -1e-3;
+  int rc = modal_at_shift (comm, sys, st, keep_vectors, log, sigma, out, err);
+  if (rc < 0 || st->has_shift || st->has_target) return rc;
+  /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/lambda on elastic modes: when
+     lambda / |sigma| is huge, rounding caps the elastic modes' accuracy above the
+     tolerance although Krylov-Schur's estimate says converged. The true residuals show
+     it; then the stage runs again with sigma a tenth of the lowest elastic eigenvalue
+     below zero, where both kinds converge accurately. */
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  double next = 0.0;
+  if (rank == 0 && out->max_residual > 10.0 * st->tolerance) {
+    double lowest = 0.0;
+    for (int i = 0; i < out->nmodes; i++)
+      if (out->modes[i].kind != MODE_RIGID && creal (out->modes[i].lambda) > 0.0) {
+        lowest = creal (out->modes[i].lambda);
+        break;
+      }
+    if (-0.1 * lowest < 10.0 * sigma) next = -0.1 * lowest;
+  }
+  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
+  if (next == 0.0) return rc;
+  logf_rank0 (log, "modal: residual %.1e above the tolerance at shift %.3g (rigid-body modes "
+              "dominate the operator): again at shift %.6g rad^2/s^2\n", out->max_residual,
+              sigma, next);
+  eigen_result_clear (out);
+  return modal_at_shift (comm, sys, st, keep_vectors, log, next, out, err);
+}
+
 /* ---- damped stage ------------------------------------------------------------------- */
 
 /* Rank 0: candidates -> physical modes of GEP (31): one per conjugate pair (Im >= 0),
@@ -782,11 +840,12 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   out->tolerance = st->tolerance;
   out->max_restarts = st->max_restarts;
 
-  double s = 1.0;
+  double s = 1.0, w = 1.0;
   ztrip t = { 0, 0, NULL, NULL, NULL };
   if (rank == 0) {
-    s = cq_scale_for (sys);
-    rc = pencil_damped (sys, sigma, s, &t);
+    w = omega_scale_for (sys);
+    s = cq_scale_for (sys) / w;  /* Cq^T's block beside K / w */
+    rc = pencil_damped (sys, sigma, s, w, &t);
     if (rc < 0) rc = mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)", N);
   }
   out->cq_scale = s;
@@ -806,7 +865,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   logf_rank0 (log, "complex: factored in %.2f s: %ld entries in factors, %.1f MB\n",
               out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
 
-  shift_invert si = { comm, f, sys, 1, NULL, NULL, err };
+  shift_invert si = { comm, f, sys, 1, NULL, NULL, err, 0.0, 0 };
   candidate *cand = NULL;
   int ncand = 0;
   ks_result ks;
@@ -841,9 +900,9 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
       c->x = mb_calloc ((size_t) N, sizeof *c->x);
       if (!c->x) { rc = mb_fail (err, MB_ENOMEM, "out of memory for modes"); break; }
       memcpy (c->x, ks.x + (size_t) i * N, (size_t) N * sizeof *c->x);
+      for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
     }
-    if (rc == 0) rc = purify_complex (&si, cand, ncand, N, sigma);
-    out->op_applies = ks.applies + ncand;
+    out->op_applies = ks.applies;
     stop_servers (&si);
   } else {
     serve_solves (&si);
@@ -859,8 +918,8 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   }
   double t_post = now ();
   if (rank == 0) {
-    logf_rank0 (log, "complex: %d Ritz pairs converged after %d restarts, %d solves, %.2f s\n",
-                out->nconv, out->restarts, out->op_applies, out->time_iterate);
+    logf_rank0 (log, "complex: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
+                "%.2f s)\n", out->nconv, out->restarts, out->time_iterate, si.solves, si.t_solve);
     rc = damped_modes (sys, sigma, s, st->modes, keep_vectors, cand, ncand, out, err);
   }
   rc = share_status (comm, rc, err);

@@ -199,6 +199,31 @@ static void gemm_c (int n, int q, int mm, const double complex *V, const double 
                C, n);
 }
 
+/* X (n x p, complex) = V (n x p) Y (p x p, complex): two real products for a real basis.
+   Returns 0 or -1 when out of memory. */
+static int ritz_r (int n, int p, const double *V, const double complex *Y, double complex *X)
+{
+  double *yr = mb_calloc ((size_t) p * p, sizeof *yr), *yi = mb_calloc ((size_t) p * p, sizeof *yi);
+  double *xr = mb_calloc ((size_t) n * p, sizeof *xr), *xi = mb_calloc ((size_t) n * p, sizeof *xi);
+  int rc = (yr && yi && xr && xi) ? 0 : -1;
+  if (rc == 0) {
+    for (size_t k = 0; k < (size_t) p * p; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, 1.0, V, n, yr, p, 0.0, xr, n);
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, 1.0, V, n, yi, p, 0.0, xi, n);
+    for (size_t k = 0; k < (size_t) n * p; k++) X[k] = xr[k] + I * xi[k];
+  }
+  free (yr); free (yi); free (xr); free (xi);
+  return rc;
+}
+
+static int ritz_c (int n, int p, const double complex *V, const double complex *Y,
+                   double complex *X)
+{
+  const double complex one = 1.0, zero = 0.0;
+  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, &one, V, n, Y, p, &zero, X, n);
+  return 0;
+}
+
 static double nrm2_r (int n, const double *x) { return cblas_dnrm2 (n, x, 1); }
 static double nrm2_c (int n, const double complex *x) { return cblas_dznrm2 (n, x, 1); }
 

@@ -12,6 +12,7 @@
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_RESIDUALS KS_SUFFIX (residuals)
+#define KS_RITZ KS_SUFFIX (ritz)
 
 /* V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (used for the start vector and
    after a breakdown). Returns 0, or -1 when no such vector could be made. */
@@ -195,17 +196,24 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
           rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)", info);
           goto done;
         }
-        for (int i = 0; i < p; i++) {  /* x_i = V(:, 0:p-1) y_i, unit norm */
-          double complex *x = res->x + (size_t) i * n;
-          for (int q = 0; q < p; q++) {
-            double complex y = Y[q + (size_t) i * p];
-            if (y == 0.0) continue;
-            const KS_SCALAR *vq = V + (size_t) q * n;
-            for (int r = 0; r < n; r++) x[r] += vq[r] * y;
+        if (KS_RITZ (n, p, V, Y, res->x) < 0) {
+          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
+          goto done;
+        }
+        for (int i = 0; i < p; i++) {
+          /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
+             x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along
+             the infinite eigenvalues of a singular B (b is zero on locked columns) */
+          double complex *x = res->x + (size_t) i * n, by = 0.0;
+          res->mu[i] = KS_MU (m, H, ldh, i);
+          for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
+          if (res->mu[i] != 0.0 && by != 0.0) {
+            double complex c = by / res->mu[i];
+            const KS_SCALAR *vm = V + (size_t) m * n;
+            for (int r = 0; r < n; r++) x[r] += vm[r] * c;
           }
           double nx = cblas_dznrm2 (n, x, 1);
           if (nx > 0.0) for (int r = 0; r < n; r++) x[r] /= nx;
-          res->mu[i] = KS_MU (m, H, ldh, i);
           res->resid[i] = locked_rel[i];
         }
       }
@@ -246,3 +254,4 @@ done:
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
 #undef KS_RESIDUALS
+#undef KS_RITZ

@@ -1,0 +1,1097 @@
+/* test_gep.c: gep_modal and gep_complex against dense LAPACK (dggev, dsygv), any rank count. */
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+#include <mpi.h>
+
+#include "check.h"
+#include "eigen/gep.h"
+
+static int rank, nranks;
+static const double TWO_PI = 6.283185307179586476925286766559;
+
+/* CHECK on rank 0 only (the values compared live there), with a printf-style description
+   that is formatted only when needed. Collective calls go before it. */
+#define CHECK0(c, ...) do { if (rank == 0) { char d_[512]; int ok_ = (c); \
+  if (ok_) d_[0] = '\0'; else snprintf (d_, sizeof d_, __VA_ARGS__); CHECK (d_, ok_); } } while (0)
+
+static void *xcalloc (size_t count, size_t size)
+{
+  void *p = calloc (count ? count : 1, size);
+  if (!p) { fprintf (stderr, "test_gep: out of memory\n"); MPI_Abort (MPI_COMM_WORLD, 2); }
+  return p;
+}
+
+/* ---- deterministic pseudo-random numbers (64-bit LCG, Knuth's MMIX constants) ------- */
+
+static unsigned long long rng_state;
+
+static void rng_seed (unsigned long long s) { rng_state = s * 0x9E3779B97F4A7C15ULL + 1; }
+
+static double urand (void)  /* uniform in [0, 1) */
+{
+  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double) (rng_state >> 11) * 0x1.0p-53;
+}
+
+static double urange (double a, double b) { return a + (b - a) * urand (); }
+
+/* ---- problems: dense column-major matrices on rank 0 -------------------------------- */
+
+typedef struct problem {
+  const char *name;
+  int n, m;         /* DOFs, constraint rows */
+  double *K, *M;    /* n x n, rank 0 only */
+  double *R;        /* n x n or NULL (undamped), rank 0 only */
+  double *Cq;       /* m x n (leading dimension m) or NULL when m = 0, rank 0 only */
+} problem;
+
+#define AT(A, ld, i, j) ((A)[(size_t) (j) * (ld) + (i)])
+
+/* New problem: zero matrices on rank 0, only the sizes elsewhere. Caller frees. */
+static problem problem_new (const char *name, int n, int m, int damped)
+{
+  problem p = { name, n, m, NULL, NULL, NULL, NULL };
+  if (rank != 0) return p;
+  p.K = xcalloc ((size_t) n * n, sizeof *p.K);
+  p.M = xcalloc ((size_t) n * n, sizeof *p.M);
+  if (damped) p.R = xcalloc ((size_t) n * n, sizeof *p.R);
+  if (m > 0) p.Cq = xcalloc ((size_t) m * n, sizeof *p.Cq);
+  return p;
+}
+
+static void problem_free (problem *p)
+{
+  free (p->K); free (p->M); free (p->R); free (p->Cq);
+  p->K = p->M = p->R = p->Cq = NULL;
+}
+
+/* A += k (e_i - e_j)(e_i - e_j)^T: a spring (or dashpot) between DOFs i and j. */
+static void spring (double *A, int n, int i, int j, double k)
+{
+  AT (A, n, i, i) += k; AT (A, n, j, j) += k;
+  AT (A, n, i, j) -= k; AT (A, n, j, i) -= k;
+}
+
+/* K += a chain of springs [1, 2] MN/m over DOFs first..last-1, plus `extra` random cross
+   springs [0.1, 0.5] MN/m inside the range; grounded ends when ground. PSD; SPD when
+   grounded. */
+static void chain (double *K, int n, int first, int last, int extra, int ground)
+{
+  for (int i = first; i + 1 < last; i++) spring (K, n, i, i + 1, urange (1e6, 2e6));
+  for (int e = 0; e < extra; e++) {
+    int i = first + (int) (urand () * (last - first)), j = first + (int) (urand () * (last - first));
+    if (i != j) spring (K, n, i, j, urange (1e5, 5e5));
+  }
+  if (ground) {
+    AT (K, n, first, first) += urange (1e6, 2e6);
+    AT (K, n, last - 1, last - 1) += urange (1e6, 2e6);
+  }
+}
+
+/* M += diag [0.5, 1.5] kg over DOFs first..last-1 with neighbour coupling <= 0.05 (diagonally
+   dominant, so SPD), skipping the DOFs with massless[i] != 0 (zero rows and columns). */
+static void masses (double *M, int n, int first, int last, const int *massless)
+{
+  for (int i = first; i < last; i++)
+    if (!massless || !massless[i]) AT (M, n, i, i) += urange (0.5, 1.5);
+  for (int i = first; i + 1 < last; i++)
+    if (!massless || (!massless[i] && !massless[i + 1])) {
+      double c = 0.05 * urand ();
+      AT (M, n, i, i + 1) += c;
+      AT (M, n, i + 1, i) += c;
+    }
+}
+
+static double max_abs (int len, const double *a)
+{
+  double s = 0.0;
+  for (int i = 0; i < len; i++) s = fmax (s, fabs (a[i]));
+  return s;
+}
+
+/* max_i sum_j |A(i,j)| of an nr x nc matrix (leading dimension nr); transposed: of A^T. */
+static double norm_inf (int nr, int nc, const double *A, int transposed)
+{
+  double s = 0.0;
+  for (int i = 0; i < (transposed ? nc : nr); i++) {
+    double r = 0.0;
+    for (int j = 0; j < (transposed ? nr : nc); j++)
+      r += fabs (transposed ? AT (A, nr, j, i) : AT (A, nr, i, j));
+    s = fmax (s, r);
+  }
+  return s;
+}
+
+/* y = A x (transposed: A^T x) for a real nr x nc matrix and complex x. */
+static void matvec (int nr, int nc, const double *A, int transposed, const double complex *x,
+                    double complex *y)
+{
+  int ny = transposed ? nc : nr;
+  for (int i = 0; i < ny; i++) y[i] = 0.0;
+  for (int j = 0; j < nc; j++)
+    for (int i = 0; i < nr; i++) {
+      if (transposed) y[j] += AT (A, nr, i, j) * x[i];
+      else y[i] += AT (A, nr, i, j) * x[j];
+    }
+}
+
+static double norm_c (int len, const double complex *x)
+{
+  double s = 0.0;
+  for (int i = 0; i < len; i++) s = fmax (s, cabs (x[i]));
+  return s;
+}
+
+/* Sparse triplet copy of a dense nr x nc matrix (nonzeros only), compressed; caller frees. */
+static spm *to_spm (int nr, int nc, const double *A)
+{
+  spm *S = spm_create (nr, nc, 16);
+  if (!S) abort ();
+  for (int j = 0; j < nc; j++)
+    for (int i = 0; i < nr; i++)
+      if (AT (A, nr, i, j) != 0.0 && spm_add (S, i, j, AT (A, nr, i, j)) != 0) abort ();
+  if (spm_compress (S) != 0) abort ();
+  return S;
+}
+
+/* ---- dense references (rank 0) ------------------------------------------------------ */
+
+/* Dense GEP (18): A = [K Cq^T; Cq 0], B = [M 0; 0 0], order n + m; caller frees both. */
+static void pencil_18 (const problem *p, double **A, double **B)
+{
+  int n = p->n, m = p->m, N = n + m;
+  *A = xcalloc ((size_t) N * N, sizeof **A);
+  *B = xcalloc ((size_t) N * N, sizeof **B);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      AT (*A, N, i, j) = AT (p->K, n, i, j);
+      AT (*B, N, i, j) = AT (p->M, n, i, j);
+    }
+  for (int r = 0; r < m; r++)
+    for (int j = 0; j < n; j++) {
+      AT (*A, N, n + r, j) = AT (p->Cq, m, r, j);
+      AT (*A, N, j, n + r) = AT (p->Cq, m, r, j);
+    }
+}
+
+/* Dense GEP (31): A = [0 I 0; -K -R -Cq^T; -Cq 0 0], B = diag (I, M, 0), order 2n + m. */
+static void pencil_31 (const problem *p, double **A, double **B)
+{
+  int n = p->n, m = p->m, N = 2 * n + m;
+  *A = xcalloc ((size_t) N * N, sizeof **A);
+  *B = xcalloc ((size_t) N * N, sizeof **B);
+  for (int i = 0; i < n; i++) {
+    AT (*A, N, i, n + i) = 1.0;
+    AT (*B, N, i, i) = 1.0;
+  }
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) {
+      AT (*A, N, n + i, j) = -AT (p->K, n, i, j);
+      AT (*A, N, n + i, n + j) = p->R ? -AT (p->R, n, i, j) : 0.0;
+      AT (*B, N, n + i, n + j) = AT (p->M, n, i, j);
+    }
+  for (int r = 0; r < m; r++)
+    for (int j = 0; j < n; j++) {
+      AT (*A, N, n + j, 2 * n + r) = -AT (p->Cq, m, r, j);
+      AT (*A, N, 2 * n + r, j) = -AT (p->Cq, m, r, j);
+    }
+}
+
+/* The finite eigenvalues alpha/beta of the real pencil (A, B) of order N by LAPACKE_dggev
+   (A, B overwritten and freed): those with |beta| > 1e-10 |alpha|. Returns a new array
+   (caller frees) and their count in *nf, or NULL if LAPACK failed. */
+static double complex *dense_ggev (int N, double *A, double *B, int *nf)
+{
+  double *ar = xcalloc ((size_t) N, sizeof *ar), *ai = xcalloc ((size_t) N, sizeof *ai);
+  double *be = xcalloc ((size_t) N, sizeof *be);
+  double complex *lam = xcalloc ((size_t) N, sizeof *lam);
+  lapack_int info = LAPACKE_dggev (LAPACK_COL_MAJOR, 'N', 'N', N, A, N, B, N, ar, ai, be,
+                                   NULL, 1, NULL, 1);
+  *nf = 0;
+  for (int j = 0; j < N && info == 0; j++)
+    if (be[j] != 0.0 && fabs (be[j]) > 1e-10 * hypot (ar[j], ai[j]))
+      lam[(*nf)++] = (ar[j] + I * ai[j]) / be[j];
+  free (ar); free (ai); free (be); free (A); free (B);
+  if (info != 0) { free (lam); return NULL; }
+  return lam;
+}
+
+static double complex *ggev_18 (const problem *p, int *nf)
+{
+  double *A, *B;
+  pencil_18 (p, &A, &B);
+  return dense_ggev (p->n + p->m, A, B, nf);
+}
+
+static double complex *ggev_31 (const problem *p, int *nf)
+{
+  double *A, *B;
+  pencil_31 (p, &A, &B);
+  return dense_ggev (2 * p->n + p->m, A, B, nf);
+}
+
+/* Z (n x (n - m), orthonormal columns) spanning the null space of Cq, from the last n - m
+   right singular vectors (LAPACKE_dgesvd); *smin = the smallest singular value of Cq.
+   Caller frees. */
+static double *null_space (const problem *p, double *smin)
+{
+  int n = p->n, m = p->m;
+  double *C = xcalloc ((size_t) m * n, sizeof *C), *VT = xcalloc ((size_t) n * n, sizeof *VT);
+  double *sv = xcalloc ((size_t) m, sizeof *sv), *superb = xcalloc ((size_t) m, sizeof *superb);
+  memcpy (C, p->Cq, (size_t) m * n * sizeof *C);
+  lapack_int info = LAPACKE_dgesvd (LAPACK_COL_MAJOR, 'N', 'A', m, n, C, m, sv, NULL, 1, VT, n,
+                                    superb);
+  double *Z = xcalloc ((size_t) n * (n - m), sizeof *Z);
+  for (int c = 0; c < n - m; c++)
+    for (int i = 0; i < n; i++) AT (Z, n, i, c) = AT (VT, n, m + c, i);
+  *smin = info == 0 ? sv[m - 1] : 0.0;
+  free (C); free (VT); free (sv); free (superb);
+  return Z;
+}
+
+/* Z^T A Z for n x n A and n x r Z; caller frees. */
+static double *project (int n, int r, const double *A, const double *Z)
+{
+  double *AZ = xcalloc ((size_t) n * r, sizeof *AZ), *P = xcalloc ((size_t) r * r, sizeof *P);
+  for (int c = 0; c < r; c++)
+    for (int k = 0; k < n; k++) {
+      double z = AT (Z, n, k, c);
+      if (z != 0.0) for (int i = 0; i < n; i++) AT (AZ, n, i, c) += AT (A, n, i, k) * z;
+    }
+  for (int c = 0; c < r; c++)
+    for (int i = 0; i < r; i++) {
+      double s = 0.0;
+      for (int k = 0; k < n; k++) s += AT (Z, n, k, i) * AT (AZ, n, k, c);
+      AT (P, r, i, c) = s;
+    }
+  free (AZ);
+  return P;
+}
+
+/* The problem restricted to the null space of Cq: K_r = Z^T K Z, M_r, R_r, no constraints
+   (q = Z y satisfies Cq q = 0 exactly). Caller frees with problem_free. */
+static problem reduce (const problem *p, const double *Z)
+{
+  int r = p->n - p->m;
+  problem q = { "reduced", r, 0, NULL, NULL, NULL, NULL };
+  q.K = project (p->n, r, p->K, Z);
+  q.M = project (p->n, r, p->M, Z);
+  if (p->R) q.R = project (p->n, r, p->R, Z);
+  return q;
+}
+
+/* Eigenvalues of the symmetric-definite pair (A, B) of order r, ascending (LAPACKE_dsygv);
+   caller frees; NULL if LAPACK failed. A, B are kept. */
+static double complex *dense_sygv (int r, const double *A, const double *B)
+{
+  double *a = xcalloc ((size_t) r * r, sizeof *a), *b = xcalloc ((size_t) r * r, sizeof *b);
+  double *w = xcalloc ((size_t) r, sizeof *w);
+  memcpy (a, A, (size_t) r * r * sizeof *a);
+  memcpy (b, B, (size_t) r * r * sizeof *b);
+  lapack_int info = LAPACKE_dsygv (LAPACK_COL_MAJOR, 1, 'N', 'U', r, a, r, b, r, w);
+  double complex *lam = NULL;
+  if (info == 0) {
+    lam = xcalloc ((size_t) r, sizeof *lam);
+    for (int i = 0; i < r; i++) lam[i] = w[i];
+  }
+  free (a); free (b); free (w);
+  return lam;
+}
+
+/* Sorts lam[0..len) by |lam - sigma| ascending (then by real part, then imaginary). */
+static void sort_by_distance (double complex *lam, int len, double complex sigma)
+{
+  for (int i = 1; i < len; i++)
+    for (int j = i; j > 0; j--) {
+      double complex a = lam[j - 1], b = lam[j];
+      double da = cabs (a - sigma), db = cabs (b - sigma);
+      int swap = da > db || (da == db && (creal (a) > creal (b) ||
+                                          (creal (a) == creal (b) && cimag (a) > cimag (b))));
+      if (!swap) break;
+      lam[j - 1] = b; lam[j] = a;
+    }
+}
+
+static void sort_by_real (double complex *lam, int len)
+{
+  for (int i = 1; i < len; i++)
+    for (int j = i; j > 0 && creal (lam[j - 1]) > creal (lam[j]); j--) {
+      double complex t = lam[j]; lam[j] = lam[j - 1]; lam[j - 1] = t;
+    }
+}
+
+/* Reference values with real part in [lo, hi). */
+static long count_in (const double complex *lam, int len, double lo, double hi)
+{
+  long c = 0;
+  for (int i = 0; i < len; i++) c += creal (lam[i]) >= lo && creal (lam[i]) < hi;
+  return c;
+}
+
+/* ---- running a stage ---------------------------------------------------------------- */
+
+static deck_stage stage (int modes)
+{
+  deck_stage s;
+  memset (&s, 0, sizeof s);
+  s.enabled = 1;
+  s.modes = modes;
+  s.tolerance = 1e-10;
+  s.max_restarts = 100;
+  s.subspace = 0;
+  return s;
+}
+
+/* Collective: gep_modal or gep_complex on p (matrices handed on by rank 0 only, as main.c
+   does), quiet log. Checks that every rank got the same status and returns it. */
+static int run_stage (int damped, const problem *p, const deck_stage *st, int keep,
+                      eigen_result *r, mb_err *err)
+{
+  spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
+  if (rank == 0) {
+    K = to_spm (p->n, p->n, p->K);
+    M = to_spm (p->n, p->n, p->M);
+    if (p->R) R = to_spm (p->n, p->n, p->R);
+    if (p->m > 0) Cq = to_spm (p->m, p->n, p->Cq);
+  }
+  gep_system sys = { p->n, p->m, K, M, R, Cq };
+  gep_log quiet = { NULL };
+  mb_err_init (err);
+  int rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, st, keep, &quiet, r, err)
+                  : gep_modal (MPI_COMM_WORLD, &sys, st, keep, &quiet, r, err);
+  spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+  int lo, hi;
+  MPI_Allreduce (&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK0 (lo == hi, "%s (%s): same status on every rank (got %d .. %d)", p->name,
+          damped ? "complex" : "modal", lo, hi);
+  return rc;
+}
+
+/* ---- checks of the results (rank 0) ------------------------------------------------- */
+
+/* Modal stage: r holds `want` modes, the ones nearest the shift among the reference
+   eigenvalues ref (sorted by distance to the shift by this call; real parts compared when
+   symmetric), to 1e-8 relative (plus 1e-12 max|K|/max|M| absolute for zeros); kinds,
+   frequencies, residual field. Vectors (keep): mass-normalized (symmetric), largest entry
+   positive, M-orthogonal, residual of K x + Cq^T xi - lambda M x and of Cq x recomputed
+   here. */
+static void check_modal (const char *name, const problem *p, const eigen_result *r,
+                         double complex *ref, int nref, int want, int keep, int symmetric)
+{
+  if (rank != 0) return;
+  int n = p->n, m = p->m;
+  double kscale = max_abs (n * n, p->K) / max_abs (n * n, p->M);
+  double rigid_tol = 1e-9 * kscale;
+  CHECK0 (r->nmodes == want, "%s: %d modes reported, %d wanted", name, r->nmodes, want);
+  CHECK0 (nref >= want, "%s: reference has %d finite eigenvalues (< %d)", name, nref, want);
+  int k = r->nmodes < want ? r->nmodes : want;
+  if (k > nref) k = nref;
+  sort_by_distance (ref, nref, r->shift);
+  double complex *near = xcalloc ((size_t) k, sizeof *near), *got = xcalloc ((size_t) k, sizeof *got);
+  for (int i = 0; i < k; i++) { near[i] = ref[i]; got[i] = r->modes[i].lambda; }
+  sort_by_real (near, k);
+  sort_by_real (got, k);
+  double worst = 0.0;
+  for (int i = 0; i < k; i++) {
+    double d = symmetric ? fabs (creal (got[i]) - creal (near[i])) : cabs (got[i] - near[i]);
+    worst = fmax (worst, d / (1e-8 * cabs (near[i]) + 1e-12 * kscale));
+  }
+  CHECK0 (worst <= 1.0, "%s: eigenvalues vs dense LAPACK off by %.2f x tolerance", name, worst);
+  if (k > 0 && k < nref)  /* the selection is unambiguous: a gap after the k-th */
+    CHECK0 (cabs (ref[k] - r->shift) > cabs (ref[k - 1] - r->shift) * (1 + 1e-6),
+            "%s: (test setup) reference tie at the %d-th eigenvalue", name, k);
+  free (near); free (got);
+
+  int fields_ok = 1, order_ok = 1, nan_free = 1;
+  double worst_res = 0.0;
+  for (int i = 0; i < r->nmodes; i++) {
+    const mode *md = &r->modes[i];
+    double l = creal (md->lambda);
+    mode_kind kind = fabs (l) <= rigid_tol ? MODE_RIGID : MODE_OSCILLATORY;
+    if (!isfinite (creal (md->lambda)) || !isfinite (cimag (md->lambda)) ||
+        !isfinite (md->residual) || !isfinite (md->freq_hz)) nan_free = 0;
+    if (symmetric && cimag (md->lambda) != 0.0) fields_ok = 0;
+    if (md->kind != kind) fields_ok = 0;
+    if (fabs (md->freq_hz - sqrt (cabs (md->lambda)) / TWO_PI) > 1e-12 * (md->freq_hz + 1e-300))
+      fields_ok = 0;
+    if (md->damped_freq_hz != md->freq_hz || md->zeta != 0.0) fields_ok = 0;
+    if (i > 0 && md->freq_hz < r->modes[i - 1].freq_hz) order_ok = 0;
+    worst_res = fmax (worst_res, md->residual);
+  }
+  CHECK0 (nan_free, "%s: NaN or Inf in a reported mode", name);
+  CHECK0 (fields_ok, "%s: kind / freq_hz / damped_freq_hz / zeta inconsistent with lambda", name);
+  CHECK0 (order_ok, "%s: modes not in ascending frequency", name);
+  CHECK0 (worst_res < r->tolerance, "%s: residual field %.2e >= tolerance %.0e", name,
+          worst_res, r->tolerance);
+  if (!keep) return;
+
+  double kn = norm_inf (n, n, p->K, 0), mn = norm_inf (n, n, p->M, 0);
+  double ctn = m > 0 ? norm_inf (m, n, p->Cq, 1) : 0.0, cn = m > 0 ? norm_inf (m, n, p->Cq, 0) : 0.0;
+  double complex *t = xcalloc ((size_t) n, sizeof *t), *u = xcalloc ((size_t) n, sizeof *u);
+  double complex *c = xcalloc ((size_t) m + 1, sizeof *c);
+  int have = 1, real = 1, sign_ok = 1, xi_ok = 1;
+  double worst_mass = 0.0, worst_orth = 0.0, worst_eq = 0.0, worst_con = 0.0;
+  for (int i = 0; i < r->nmodes; i++) {
+    const mode *md = &r->modes[i];
+    const double complex *x = md->x, *xi = md->xi;
+    if (!x) { have = 0; continue; }
+    if ((m > 0) != (xi != NULL)) { xi_ok = 0; continue; }
+    double xn = norm_c (n, x);
+    for (int j = 0; j < n; j++) if (cimag (x[j]) != 0.0) real = 0;
+    int big = 0;
+    while (big < n && cabs (x[big]) < xn * (1.0 - 1e-8)) big++;
+    if (big == n || !(creal (x[big]) > 0.0) || fabs (cimag (x[big])) > 1e-14 * xn) sign_ok = 0;
+    /* K x + Cq^T xi - lambda M x, normwise backward error */
+    matvec (n, n, p->K, 0, x, t);
+    matvec (n, n, p->M, 0, x, u);
+    double complex mass = 0.0;
+    for (int j = 0; j < n; j++) { t[j] -= md->lambda * u[j]; mass += conj (x[j]) * u[j]; }
+    double xin = 0.0;
+    if (m > 0) {
+      double complex *f = xcalloc ((size_t) n, sizeof *f);
+      matvec (m, n, p->Cq, 1, xi, f);
+      for (int j = 0; j < n; j++) t[j] += f[j];
+      free (f);
+      xin = norm_c (m, xi);
+      matvec (m, n, p->Cq, 0, x, c);
+      worst_con = fmax (worst_con, norm_c (m, c) / (cn * xn));
+    }
+    worst_eq = fmax (worst_eq, norm_c (n, t) / ((kn + cabs (md->lambda) * mn) * xn + ctn * xin));
+    if (symmetric) worst_mass = fmax (worst_mass, cabs (mass - 1.0));
+    for (int j = 0; j < i && symmetric; j++) {  /* x_j^T M x_i */
+      const double complex *y = r->modes[j].x;
+      if (!y) continue;
+      double complex s = 0.0;
+      for (int q = 0; q < n; q++) s += conj (y[q]) * u[q];
+      worst_orth = fmax (worst_orth, cabs (s));
+    }
+  }
+  CHECK0 (have, "%s: eigenvector missing with keep_vectors", name);
+  CHECK0 (xi_ok, "%s: multipliers xi %s", name, m > 0 ? "missing (m > 0)" : "present with m = 0");
+  if (symmetric) {
+    CHECK0 (real, "%s: modal eigenvector has an imaginary part", name);
+    CHECK0 (worst_mass < 1e-8, "%s: x^T M x - 1 = %.2e", name, worst_mass);
+    /* between distinct eigenvalues only as good as the vectors: residual 1e-10 times
+       ||K|| / gap (~ 5e6 / 2e4 here) ~ 3e-8; within a cluster the code makes it exact */
+    CHECK0 (worst_orth < 1e-7, "%s: M-orthogonality |x_j^T M x_i| = %.2e", name, worst_orth);
+  }
+  CHECK0 (sign_ok, "%s: largest eigenvector entry not real positive", name);
+  /* normwise backward error, infinity norms: 10 x tolerance for the norm conversions */
+  CHECK0 (worst_eq < 10 * r->tolerance, "%s: ||K x + Cq^T xi - lambda M x|| relative %.2e",
+          name, worst_eq);
+  if (m > 0) CHECK0 (worst_con < 1e-9, "%s: ||Cq x|| relative %.2e", name, worst_con);
+  free (t); free (u); free (c);
+}
+
+/* Missed-mode check fields: done, and sturm_count = the reference eigenvalues in
+   [lo, sturm_lambda). */
+static void check_sturm (const char *name, const eigen_result *r, const double complex *ref,
+                         int nref, double lo)
+{
+  if (rank != 0) return;
+  CHECK0 (r->sturm_done == 1, "%s: missed-mode check did not run", name);
+  if (!r->sturm_done) return;
+  double hi = 0.0;
+  for (int i = 0; i < r->nmodes; i++) hi = fmax (hi, creal (r->modes[i].lambda));
+  CHECK0 (r->sturm_lambda > hi && r->sturm_lambda <= hi + 1e-4 * fabs (hi) + 1e-6,
+          "%s: sturm_lambda %.10g not just above the highest mode %.10g", name,
+          r->sturm_lambda, hi);
+  long want = count_in (ref, nref, lo, r->sturm_lambda);
+  CHECK0 (r->sturm_count == want, "%s: sturm_count %ld, dense LAPACK counts %ld in [%.6g, %.10g)",
+          name, r->sturm_count, want, lo, r->sturm_lambda);
+}
+
+/* Complex stage: r holds `want` modes, Im lambda >= 0, each matching a distinct one of the
+   `want` reference eigenvalues (Im >= 0 members) nearest the shift to 1e-8 relative; zeta,
+   frequencies and kind agree with lambda; residual field; vectors (keep): largest position
+   entry 1, (lambda^2 M + lambda R + K) x + Cq^T xi = 0 recomputed here. Returns the number
+   of overdamped (real negative) reference values among the wanted ones. */
+static int check_complex (const char *name, const problem *p, const eigen_result *r,
+                          const double complex *ref_all, int nall, int want, int keep)
+{
+  if (rank != 0) return 0;
+  int n = p->n, m = p->m;
+  double complex *ref = xcalloc ((size_t) nall, sizeof *ref);
+  int nref = 0;
+  for (int i = 0; i < nall; i++)
+    if (cimag (ref_all[i]) >= 0.0) ref[nref++] = ref_all[i];
+  sort_by_distance (ref, nref, r->shift);
+  CHECK0 (r->nmodes == want, "%s: %d modes reported, %d wanted", name, r->nmodes, want);
+  if (want < nref)
+    CHECK0 (cabs (ref[want] - r->shift) > cabs (ref[want - 1] - r->shift) * (1 + 1e-6),
+            "%s: (test setup) reference tie at the %d-th eigenvalue", name, want);
+  int n_over = 0;
+  for (int i = 0; i < want && i < nref; i++) n_over += cimag (ref[i]) == 0.0 && creal (ref[i]) < 0.0;
+  int *used = xcalloc ((size_t) nref + 1, sizeof *used);
+  int upper = 1, matched = 1, fields_ok = 1, kind_ok = 1, nan_free = 1;
+  double worst = 0.0, worst_res = 0.0;
+  for (int i = 0; i < r->nmodes; i++) {
+    const mode *md = &r->modes[i];
+    double complex l = md->lambda;
+    if (!isfinite (creal (l)) || !isfinite (cimag (l)) || !isfinite (md->residual)) nan_free = 0;
+    if (cimag (l) < 0.0) upper = 0;
+    int best = -1;
+    double bd = INFINITY;
+    for (int j = 0; j < nref; j++)
+      if (!used[j] && cabs (ref[j] - l) < bd) { bd = cabs (ref[j] - l); best = j; }
+    if (best < 0 || best >= want) { matched = 0; continue; }
+    used[best] = 1;
+    worst = fmax (worst, bd / (1e-8 * cabs (ref[best])));
+    double al = cabs (l);
+    if (fabs (md->zeta + creal (l) / al) > 1e-12 || fabs (md->freq_hz - al / TWO_PI) > 1e-12 * al
+        || fabs (md->damped_freq_hz - fabs (cimag (l)) / TWO_PI) > 1e-12 * al) fields_ok = 0;
+    mode_kind kind = cimag (ref[best]) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+    if (creal (ref[best]) >= 0.0 || md->kind != kind) kind_ok = 0;
+    if (kind == MODE_OVERDAMPED && cimag (l) != 0.0) kind_ok = 0;
+    worst_res = fmax (worst_res, md->residual);
+  }
+  CHECK0 (nan_free, "%s: NaN or Inf in a reported mode", name);
+  CHECK0 (upper, "%s: a mode with Im lambda < 0 (conjugate reported instead of Im >= 0)", name);
+  CHECK0 (matched, "%s: a mode is not one of the %d dense eigenvalues nearest the shift, or is "
+          "reported twice", name, want);
+  CHECK0 (worst <= 1.0, "%s: eigenvalues vs dense LAPACK off by %.2f x tolerance", name, worst);
+  CHECK0 (fields_ok, "%s: zeta / freq_hz / damped_freq_hz inconsistent with lambda", name);
+  CHECK0 (kind_ok, "%s: kind (OSCILLATORY / OVERDAMPED) disagrees with the dense eigenvalue", name);
+  CHECK0 (worst_res < r->tolerance, "%s: residual field %.2e >= tolerance %.0e", name,
+          worst_res, r->tolerance);
+  free (used);
+  free (ref);
+  if (!keep) return n_over;
+
+  double kn = norm_inf (n, n, p->K, 0), mn = norm_inf (n, n, p->M, 0);
+  double rn = p->R ? norm_inf (n, n, p->R, 0) : 0.0;
+  double ctn = m > 0 ? norm_inf (m, n, p->Cq, 1) : 0.0, cn = m > 0 ? norm_inf (m, n, p->Cq, 0) : 0.0;
+  double complex *t = xcalloc ((size_t) n, sizeof *t), *u = xcalloc ((size_t) n, sizeof *u);
+  double complex *c = xcalloc ((size_t) m + 1, sizeof *c);
+  int have = 1, unit = 1, xi_ok = 1;
+  double worst_eq = 0.0, worst_con = 0.0;
+  for (int i = 0; i < r->nmodes; i++) {
+    const mode *md = &r->modes[i];
+    const double complex *x = md->x, *xi = md->xi;
+    double complex l = md->lambda;
+    if (!x) { have = 0; continue; }
+    if ((m > 0) != (xi != NULL)) { xi_ok = 0; continue; }
+    double xn = norm_c (n, x);
+    int one = 0;
+    for (int j = 0; j < n; j++) one |= cabs (x[j] - 1.0) < 1e-12;
+    if (!one || xn > 1.0 + 1e-8) unit = 0;
+    /* (K + lambda R + lambda^2 M) x + Cq^T xi */
+    matvec (n, n, p->K, 0, x, t);
+    matvec (n, n, p->M, 0, x, u);
+    for (int j = 0; j < n; j++) t[j] += l * l * u[j];
+    if (p->R) {
+      matvec (n, n, p->R, 0, x, u);
+      for (int j = 0; j < n; j++) t[j] += l * u[j];
+    }
+    double xin = 0.0;
+    if (m > 0) {
+      double complex *f = xcalloc ((size_t) n, sizeof *f);
+      matvec (m, n, p->Cq, 1, xi, f);
+      for (int j = 0; j < n; j++) t[j] += f[j];
+      free (f);
+      xin = norm_c (m, xi);
+      matvec (m, n, p->Cq, 0, x, c);
+      worst_con = fmax (worst_con, norm_c (m, c) / (cn * xn));
+    }
+    double al = cabs (l);
+    worst_eq = fmax (worst_eq, norm_c (n, t) / ((kn + al * rn + al * al * mn) * xn + ctn * xin));
+  }
+  CHECK0 (have, "%s: eigenvector missing with keep_vectors", name);
+  CHECK0 (xi_ok, "%s: multipliers xi %s", name, m > 0 ? "missing (m > 0)" : "present with m = 0");
+  CHECK0 (unit, "%s: largest position entry is not 1", name);
+  CHECK0 (worst_eq < 1e-8, "%s: ||(lambda^2 M + lambda R + K) x + Cq^T xi|| relative %.2e",
+          name, worst_eq);
+  if (m > 0) CHECK0 (worst_con < 1e-9, "%s: ||Cq x|| relative %.2e", name, worst_con);
+  free (t); free (u); free (c);
+  return n_over;
+}
+
+/* Status, convergence and the echoed settings, after a run meant to succeed. */
+static void check_ok (const char *name, int rc, const mb_err *err, const eigen_result *r,
+                      const problem *p, int damped)
+{
+  if (rc != 0 && rank == 0) printf ("  %s: rc %d: %s\n", name, rc, err->msg);
+  CHECK0 (rc == 0, "%s: status %d, expected 0", name, rc);
+  CHECK0 (r->converged == 1, "%s: not converged", name);
+  CHECK0 (r->stage == (damped ? STAGE_COMPLEX : STAGE_MODAL) && r->n == p->n && r->m == p->m,
+          "%s: stage / n / m not echoed", name);
+  CHECK0 (r->factor.ranks == nranks, "%s: factor.ranks %d, %d MPI ranks", name, r->factor.ranks,
+          nranks);
+}
+
+/* ---- the problems -------------------------------------------------------------------- */
+
+/* 1: K SPD, M SPD, no constraints: the lowest modes. Returns the problem (used again by 8
+   and 10). */
+static problem make_spd (int n, unsigned long long seed)
+{
+  problem p = problem_new ("spd", n, 0, 0);
+  if (rank != 0) return p;
+  rng_seed (seed);
+  chain (p.K, n, 0, n, n / 3, 1);
+  masses (p.M, n, 0, n, NULL);
+  return p;
+}
+
+static void test_spd (void)
+{
+  problem p = make_spd (60, 1);
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;  /* dggev on GEP (18) */
+  CHECK0 (ref && nref == p.n, "spd: (setup) dggev gave %d of %d finite eigenvalues", nref, p.n);
+  deck_stage st = stage (8);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("spd", rc, &err, &r, &p, 0);
+  CHECK0 (creal (r.shift) == -1e-3, "spd: default shift %g, expected -1e-3", creal (r.shift));
+  CHECK0 (r.factor.symmetric == 1, "spd: symmetric pencil not factored LDL^T");
+  check_modal ("spd", &p, &r, ref, nref, 8, 1, 1);
+  check_sturm ("spd", &r, ref, nref, creal (r.shift));
+  eigen_result_clear (&r);
+
+  /* 8: target frequency in the middle of the spectrum: the modes nearest sigma = (2 pi f)^2 */
+  if (rank == 0) {
+    sort_by_real (ref, nref);
+    double lt = 0.5 * (creal (ref[20]) + creal (ref[21]));  /* between the 21st and 22nd */
+    st.target_hz = sqrt (lt) / TWO_PI;
+  }
+  MPI_Bcast (&st.target_hz, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  st.has_target = 1;
+  st.modes = 6;
+  rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("spd target", rc, &err, &r, &p, 0);
+  double sig = pow (TWO_PI * st.target_hz, 2);
+  CHECK0 (fabs (creal (r.shift) - sig) <= 1e-12 * sig, "spd target: shift %.10g, expected "
+          "(2 pi f)^2 = %.10g", creal (r.shift), sig);
+  check_modal ("spd target", &p, &r, ref, nref, 6, 1, 1);
+  if (rank == 0 && r.nmodes > 0) {
+    /* the reported interval: from the lowest reported mode up to sturm_lambda */
+    double lo = creal (r.modes[0].lambda);
+    check_sturm ("spd target", &r, ref, nref, lo * (1.0 - 1e-7));
+  }
+  eigen_result_clear (&r);
+  free (ref);
+  problem_free (&p);
+}
+
+/* 2 and 8: two free components (K = sum of spring Laplacians, null space of dimension 2):
+   2 rigid modes, then elastic ones; the missed-mode count includes the zeros.
+   With the default shift sigma = -1e-3 rad^2/s^2, OP = (K - sigma M)^-1 M is 1e3 on the
+   rigid modes and ~7e-6 on the elastic ones (lambda ~ 1.4e5): rounding caps the elastic
+   pairs near eps lambda / |sigma| ~ 1e-8 while the Krylov-Schur estimate says converged.
+   gep_modal sees it in the true residuals and runs again at a tenth of the lowest elastic
+   eigenvalue; this test guards that (residual field below the tolerance). */
+static void test_rigid (void)
+{
+  int n = 50;
+  problem p = problem_new ("rigid", n, 0, 0);
+  if (rank == 0) {
+    rng_seed (2);
+    chain (p.K, n, 0, 30, 10, 0);
+    chain (p.K, n, 30, n, 6, 0);
+    masses (p.M, n, 0, n, NULL);
+  }
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;
+  CHECK0 (ref && nref == n, "rigid: (setup) dggev gave %d of %d finite eigenvalues", nref, n);
+  if (rank == 0) {
+    sort_by_real (ref, nref);
+    double ks = max_abs (n * n, p.K) / max_abs (n * n, p.M);
+    CHECK0 (fabs (creal (ref[1])) < 1e-12 * ks && creal (ref[2]) > 1e-3 * ks * 1e-3,
+            "rigid: (setup) dense spectrum has not exactly 2 zeros: %g %g %g",
+            creal (ref[0]), creal (ref[1]), creal (ref[2]));
+  }
+  deck_stage st = stage (6);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("rigid", rc, &err, &r, &p, 0);
+  if (rank == 0) {
+    int nrigid = 0;
+    for (int i = 0; i < r.nmodes; i++) nrigid += r.modes[i].kind == MODE_RIGID;
+    CHECK0 (nrigid == 2, "rigid: %d modes of kind MODE_RIGID, expected 2", nrigid);
+    CHECK0 (r.nmodes >= 2 && r.modes[0].kind == MODE_RIGID && r.modes[1].kind == MODE_RIGID,
+            "rigid: the two lowest modes are not MODE_RIGID");
+  }
+  check_modal ("rigid", &p, &r, ref, nref, 6, 1, 1);
+  check_sturm ("rigid", &r, ref, nref, creal (r.shift));
+  eigen_result_clear (&r);
+
+  /* control: the same pencil with a shift of -1 rad^2/s^2 */
+  st.has_shift = 1;
+  st.shift_re = -1.0;
+  rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("rigid, shift -1", rc, &err, &r, &p, 0);
+  CHECK0 (creal (r.shift) == -1.0, "rigid, shift -1: shift %g not taken", creal (r.shift));
+  check_modal ("rigid, shift -1", &p, &r, ref, nref, 6, 1, 1);
+  check_sturm ("rigid, shift -1", &r, ref, nref, creal (r.shift));
+  eigen_result_clear (&r);
+  free (ref);
+  problem_free (&p);
+}
+
+/* 3 and 5b: random sparse full-rank Cq (entries ~1, K ~1e6): modal vs dsygv on the null
+   space and dggev on GEP (18); multipliers; then light damping, complex stage vs dggev on
+   the null-space-reduced GEP (31). */
+static void test_constrained (void)
+{
+  int n = 80, m = 10;
+  problem p = problem_new ("constrained", n, m, 1);
+  if (rank == 0) {
+    rng_seed (3);
+    chain (p.K, n, 0, n, n / 4, 1);
+    masses (p.M, n, 0, n, NULL);
+    for (int r = 0; r < m; r++)
+      for (int e = 0; e < 6; e++) {
+        int j = (int) (urand () * n);
+        AT (p.Cq, m, r, j) = (urand () < 0.5 ? -1.0 : 1.0) * urange (0.5, 1.5);
+      }
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+    for (int i = 0; i < n; i += 7) AT (p.R, n, i, i) += urange (5.0, 50.0);
+  }
+  double smin = 0.0;
+  double *Z = rank == 0 ? null_space (&p, &smin) : NULL;
+  CHECK0 (smin > 1e-3, "constrained: (setup) Cq not of full rank: sigma_min %.2e", smin);
+  problem q = rank == 0 ? reduce (&p, Z) : problem_new ("reduced", n - m, 0, 0);
+  double complex *ref = rank == 0 ? dense_sygv (n - m, q.K, q.M) : NULL;  /* dsygv on Z^T K Z */
+  int nref = n - m, ngg = 0;
+  double complex *gg = rank == 0 ? ggev_18 (&p, &ngg) : NULL;           /* dggev on GEP (18) */
+  CHECK0 (ref != NULL, "constrained: (setup) dsygv failed");
+  CHECK0 (gg != NULL, "constrained: (setup) dggev failed");
+  if (rank == 0 && ref && gg) {  /* the two references agree on the lowest 12 */
+    sort_by_real (gg, ngg);
+    double d = 0.0;
+    int k = 0;
+    while (k < ngg && creal (gg[k]) < -1e-3) k++;  /* (none expected) */
+    for (int i = 0; i < 12 && k + i < ngg; i++)
+      d = fmax (d, cabs (gg[k + i] - ref[i]) / cabs (ref[i]));
+    CHECK0 (k == 0 && d < 1e-8, "constrained: (setup) dggev and dsygv disagree: %.2e", d);
+  }
+  deck_stage st = stage (8);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("constrained modal", rc, &err, &r, &p, 0);
+  check_modal ("constrained modal", &p, &r, ref, nref, 8, 1, 1);
+  check_sturm ("constrained modal", &r, ref, nref, creal (r.shift));
+  if (ref) check_modal ("constrained modal vs dggev", &p, &r, gg, ngg, 8, 0, 1);
+  eigen_result_clear (&r);
+
+  /* 5b: damped and constrained: GEP (31) of order 2n + m vs dggev on the reduced pencil */
+  int nred = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&q, &nred) : NULL;
+  CHECK0 (zref && nred == 2 * (n - m), "constrained: (setup) reduced GEP (31): %d finite", nred);
+  st = stage (5);
+  rc = run_stage (1, &p, &st, 1, &r, &err);
+  check_ok ("constrained complex", rc, &err, &r, &p, 1);
+  CHECK0 (creal (r.shift) == 1e-3 && cimag (r.shift) == 0.0, "constrained complex: default "
+          "shift %g%+gi, expected 1e-3", creal (r.shift), cimag (r.shift));
+  CHECK0 (r.factor.complex_arith == 1, "constrained complex: not factored in complex arithmetic");
+  check_complex ("constrained complex", &p, &r, zref, nred, 5, 1);
+  eigen_result_clear (&r);
+  free (zref); free (gg); free (ref); free (Z);
+  problem_free (&q);
+  problem_free (&p);
+}
+
+/* 4: singular B: every third DOF massless (zero row and column of M), held by springs.
+   Many modes asked, so that the subspace reaches the infinite eigenvalues. */
+static void test_massless (void)
+{
+  int n = 30;
+  problem p = problem_new ("massless", n, 0, 1);
+  int massless[30];
+  for (int i = 0; i < n; i++) massless[i] = i % 3 == 2;
+  if (rank == 0) {
+    rng_seed (4);
+    chain (p.K, n, 0, n, 8, 1);
+    masses (p.M, n, 0, n, massless);
+    for (int i = 0; i + 1 < n; i++)
+      if (!massless[i] && !massless[i + 1]) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+  }
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;
+  CHECK0 (ref && nref == 20, "massless: (setup) dggev gave %d finite eigenvalues, expected 20",
+          nref);
+  deck_stage st = stage (16);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("massless modal", rc, &err, &r, &p, 0);
+  check_modal ("massless modal", &p, &r, ref, nref, 16, 1, 1);
+  check_sturm ("massless modal", &r, ref, nref, creal (r.shift));
+  if (rank == 0) {
+    double top = 0.0;
+    for (int i = 0; i < nref; i++) top = fmax (top, cabs (ref[i]));
+    int finite = 1;
+    for (int i = 0; i < r.nmodes; i++) finite &= cabs (r.modes[i].lambda) <= 1.01 * top;
+    CHECK0 (finite, "massless modal: an infinite eigenvalue was reported");
+  }
+  eigen_result_clear (&r);
+  free (ref);
+
+  /* the damped stage on the same singular M: B = diag (I, M) singular too */
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;
+  CHECK0 (zref != NULL, "massless: (setup) dggev on GEP (31) failed");
+  st = stage (6);
+  rc = run_stage (1, &p, &st, 1, &r, &err);
+  check_ok ("massless complex", rc, &err, &r, &p, 1);
+  check_complex ("massless complex", &p, &r, zref, nz, 6, 1);
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&p);
+}
+
+/* 5: light random damping network (dashpots of 5..50 N s/m, PSD): complex pairs. */
+static void test_damped (void)
+{
+  int n = 40;
+  problem p = problem_new ("damped", n, 0, 1);
+  if (rank == 0) {
+    rng_seed (5);
+    chain (p.K, n, 0, n, n / 4, 1);
+    masses (p.M, n, 0, n, NULL);
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+    for (int e = 0; e < 10; e++) {
+      int i = (int) (urand () * n), j = (int) (urand () * n);
+      if (i != j) spring (p.R, n, i, j, urange (1.0, 10.0));
+      AT (p.R, n, i, i) += urange (1.0, 10.0);
+    }
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;  /* dggev on GEP (31) */
+  CHECK0 (zref && nz == 2 * n, "damped: (setup) dggev gave %d of %d finite", nz, 2 * n);
+  deck_stage st = stage (6);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (1, &p, &st, 1, &r, &err);
+  check_ok ("damped", rc, &err, &r, &p, 1);
+  int nover = check_complex ("damped", &p, &r, zref, nz, 6, 1);
+  CHECK0 (nover == 0, "damped: (setup) light damping gave %d real eigenvalues", nover);
+  if (rank == 0) {
+    int pairs = 1;
+    for (int i = 0; i < r.nmodes; i++)
+      for (int j = 0; j < i; j++)
+        if (cabs (r.modes[i].lambda - conj (r.modes[j].lambda)) < 1e-8 * cabs (r.modes[j].lambda))
+          pairs = 0;
+    CHECK0 (pairs, "damped: both members of a conjugate pair reported");
+  }
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&p);
+}
+
+/* 6: dashpots of 2e5 N s/m to ground at three DOFs (critical ~2 sqrt (k m) ~ 4e3): slow real
+   eigenvalues ~ -k/c, nearer the shift than the oscillatory pairs.
+   Unbalanced, the linearization (31) (identity blocks beside K ~ 5e6) made the pair near
+   -3.506 + 749.34i 4e-7 off at tolerance 1e-10; gep_complex balances the pencil with
+   w ~ sqrt (max|K| / max|M|), and this test guards that (eigenvalues within 1e-8). */
+static void test_overdamped (void)
+{
+  int n = 30;
+  problem p = problem_new ("overdamped", n, 0, 1);
+  if (rank == 0) {
+    rng_seed (6);
+    chain (p.K, n, 0, n, 6, 1);
+    masses (p.M, n, 0, n, NULL);
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 20.0));
+    AT (p.R, n, 4, 4) += 2e5;
+    AT (p.R, n, 15, 15) += 3e5;
+    AT (p.R, n, 25, 25) += 2.5e5;
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;
+  CHECK0 (zref && nz == 2 * n, "overdamped: (setup) dggev gave %d of %d finite", nz, 2 * n);
+  deck_stage st = stage (6);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (1, &p, &st, 1, &r, &err);
+  check_ok ("overdamped", rc, &err, &r, &p, 1);
+  int nover = check_complex ("overdamped", &p, &r, zref, nz, 6, 1);
+  CHECK0 (nover >= 1, "overdamped: (setup) no real eigenvalue among the 6 nearest the shift");
+  if (rank == 0) {
+    int got = 0;
+    for (int i = 0; i < r.nmodes; i++) got += r.modes[i].kind == MODE_OVERDAMPED;
+    CHECK0 (got == nover, "overdamped: %d MODE_OVERDAMPED reported, dense LAPACK has %d", got,
+            nover);
+  }
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&p);
+}
+
+/* 7: two identical uncoupled blocks: every eigenvalue twice. */
+static void test_repeated (void)
+{
+  int h = 25, n = 2 * h;
+  problem p = problem_new ("repeated", n, 0, 0);
+  if (rank == 0) {
+    rng_seed (7);
+    chain (p.K, n, 0, h, 8, 1);
+    masses (p.M, n, 0, h, NULL);
+    for (int j = 0; j < h; j++)
+      for (int i = 0; i < h; i++) {
+        AT (p.K, n, h + i, h + j) = AT (p.K, n, i, j);
+        AT (p.M, n, h + i, h + j) = AT (p.M, n, i, j);
+      }
+  }
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;
+  CHECK0 (ref && nref == n, "repeated: (setup) dggev gave %d of %d finite", nref, n);
+  if (ref) for (int i = 0; i < nref; i++) ref[i] = creal (ref[i]);  /* QZ may split a double
+                                                                        eigenvalue by ~eps i */
+  deck_stage st = stage (6);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("repeated", rc, &err, &r, &p, 0);
+  check_modal ("repeated", &p, &r, ref, nref, 6, 1, 1);
+  if (rank == 0 && r.nmodes == 6) {
+    int twice = 1;
+    for (int i = 0; i < 6; i += 2)
+      twice &= fabs (creal (r.modes[i].lambda - r.modes[i + 1].lambda))
+               <= 1e-8 * creal (r.modes[i].lambda);
+    CHECK0 (twice, "repeated: the six modes are not three double eigenvalues");
+  }
+  check_sturm ("repeated", &r, ref, nref, creal (r.shift));
+  eigen_result_clear (&r);
+  free (ref);
+  problem_free (&p);
+}
+
+/* 9: K with a small skew part (1e-4 of its size): not symmetric, so LU. */
+static void test_nonsymmetric (void)
+{
+  int n = 40;
+  problem p = problem_new ("nonsymmetric", n, 0, 0);
+  if (rank == 0) {
+    rng_seed (9);
+    chain (p.K, n, 0, n, n / 4, 1);
+    masses (p.M, n, 0, n, NULL);
+    for (int i = 0; i + 1 < n; i++) {
+      double s = urange (-100.0, 100.0);
+      AT (p.K, n, i, i + 1) += s;
+      AT (p.K, n, i + 1, i) -= s;
+    }
+  }
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;
+  CHECK0 (ref && nref == n, "nonsymmetric: (setup) dggev gave %d of %d finite", nref, n);
+  if (rank == 0 && ref) {
+    sort_by_real (ref, nref);
+    int real = 1;
+    for (int i = 0; i < 8; i++) real &= cimag (ref[i]) == 0.0;
+    CHECK0 (real, "nonsymmetric: (setup) lowest eigenvalues not real");
+  }
+  deck_stage st = stage (6);
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  check_ok ("nonsymmetric", rc, &err, &r, &p, 0);
+  CHECK0 (r.factor.symmetric == 0, "nonsymmetric: factor.symmetric = %d, expected LU (0)",
+          r.factor.symmetric);
+  CHECK0 (r.sturm_done == 0, "nonsymmetric: missed-mode check ran without LDL^T");
+  check_modal ("nonsymmetric", &p, &r, ref, nref, 6, 1, 0);
+  eigen_result_clear (&r);
+  free (ref);
+  problem_free (&p);
+}
+
+/* 10: no restarts, tolerance 1e-15, subspace barely above the modes: MB_ENOCONV everywhere. */
+static void test_noconv (void)
+{
+  problem p = make_spd (60, 10);
+  deck_stage st = stage (8);
+  st.max_restarts = 0;
+  st.tolerance = 1e-15;
+  st.subspace = 9;
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+  int conv_hi, conv = r.converged;
+  MPI_Allreduce (&conv, &conv_hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK0 (rc == MB_ENOCONV, "noconv modal: status %d, expected MB_ENOCONV (%d)", rc, MB_ENOCONV);
+  CHECK0 (conv_hi == 0, "noconv modal: converged = 1 on some rank");
+  CHECK0 (r.nmodes <= 8, "noconv modal: %d modes for 8 wanted", r.nmodes);
+  eigen_result_clear (&r);
+  problem_free (&p);
+
+  problem q = problem_new ("noconv damped", 40, 0, 1);
+  if (rank == 0) {
+    rng_seed (11);
+    chain (q.K, 40, 0, 40, 10, 1);
+    masses (q.M, 40, 0, 40, NULL);
+    for (int i = 0; i + 1 < 40; i++) spring (q.R, 40, i, i + 1, urange (5.0, 50.0));
+  }
+  rc = run_stage (1, &q, &st, 1, &r, &err);
+  conv = r.converged;
+  MPI_Allreduce (&conv, &conv_hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK0 (rc == MB_ENOCONV, "noconv complex: status %d, expected MB_ENOCONV (%d)", rc,
+          MB_ENOCONV);
+  CHECK0 (conv_hi == 0, "noconv complex: converged = 1 on some rank");
+  eigen_result_clear (&r);
+  problem_free (&q);
+}
+
+/* 11: shift exactly on an eigenvalue: K = diag (1..20), M = I, sigma = 2 makes A - sigma B
+   exactly singular. MB_ESOLVE (MUMPS finds the zero pivot) or success with correct modes
+   are both accepted; the status must agree on every rank and nothing may hang. */
+
+
+static void test_singular_shift (void)
+{
+  int n = 20;
+  problem p = problem_new ("singular shift", n, 0, 0);
+  if (rank == 0)
+    for (int i = 0; i < n; i++) { AT (p.K, n, i, i) = i + 1.0; AT (p.M, n, i, i) = 1.0; }
+  deck_stage st = stage (3);
+  st.has_shift = 1;
+  st.shift_re = 2.0;
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (0, &p, &st, 1, &r, &err);
+
+  if (rank == 0) printf ("  singular shift: status %d%s%s\n", rc, rc ? ": " : "", rc ? err.msg : "");
+  CHECK0 (rc == 0 || rc == MB_ESOLVE, "singular shift: status %d, expected 0 or MB_ESOLVE", rc);
+  if (rc == 0) {  /* closed form: eigenvalues 1..20; nearest 2: 2, then 1 and 3 */
+    double complex ref[20];
+    for (int i = 0; i < n; i++) ref[i] = i + 1.0;
+    check_modal ("singular shift", &p, &r, ref, n, 3, 1, 1);
+  } else {
+    CHECK0 (r.nmodes == 0, "singular shift: %d modes reported with a failure", r.nmodes);
+  }
+  eigen_result_clear (&r);
+  problem_free (&p);
+}
+
+int main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &nranks);
+
+  test_spd ();
+  test_rigid ();
+  test_constrained ();
+  test_massless ();
+  test_damped ();
+  test_overdamped ();
+  test_repeated ();
+  test_nonsymmetric ();
+  test_noconv ();
+  test_singular_shift ();
+
+  int status = 0;
+  if (rank == 0) status = CHECK_DONE ();
+  MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize ();
+  return status;
+}
