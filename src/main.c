@@ -166,7 +166,8 @@ static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_e
   const deck_matrices *dm = &d->matrices;
   MB_TRY (load_matrix (d, "K", dm->K, dm->line_K, dm->col_K, K, err));
   MB_TRY (load_matrix (d, "M", dm->M, dm->line_M, dm->col_M, M, err));
-  if (dm->R) MB_TRY (load_matrix (d, "R", dm->R, dm->line_R, dm->col_R, R, err));
+  if (dm->R && d->damped.enabled)  /* R serves the damped stage only */
+    MB_TRY (load_matrix (d, "R", dm->R, dm->line_R, dm->col_R, R, err));
   if (dm->Cq) MB_TRY (load_matrix (d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
   int n = (*K)->nrows;
   if ((*K)->ncols != n)

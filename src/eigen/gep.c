@@ -115,7 +115,6 @@ typedef struct ztrip { long nnz, cap; int *row, *col; double complex *val; } ztr
 
 static int ztrip_add (ztrip *t, int i, int j, double complex v)
 {
-  if (v == 0.0) return 0;
   if (t->nnz == t->cap) {
     long cap = 2 * t->cap + 64;
     int *r = realloc (t->row, (size_t) cap * sizeof *r);
@@ -351,12 +350,12 @@ static int share_status (MPI_Comm comm, int rc, mb_err *err)
 typedef struct candidate {
   double complex lambda;
   double dist;             /* |lambda - sigma| ordering key: larger |mu| first */
-  double complex *x;       /* full pencil vector, owned */
+  double complex *x;       /* full pencil vector, borrowed from (and edited in) ks_result */
 } candidate;
 
 static void free_candidates (candidate *c, int nc)
 {
-  for (int i = 0; i < nc; i++) free (c[i].x);
+  (void) nc;  /* the vectors are borrowed from the Krylov-Schur result */
   free (c);
 }
 
@@ -523,15 +522,12 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
       double complex lambda = sigma + 1.0 / ks.mu[i];
       int real_pair = symmetric && fabs (cimag (ks.mu[i])) > 0.0;
       candidate *c = &cand[ncand++];
-      c->x = mb_calloc ((size_t) N, sizeof *c->x);
-      if (!c->x) { rc = mb_fail (err, MB_ENOMEM, "out of memory for modes"); break; }
-      const double complex *x = ks.x + (size_t) i * N;
-      if (symmetric) {  /* real eigenvalues: real vectors */
+      c->x = ks.x + (size_t) i * N;
+      if (symmetric) {  /* real eigenvalues: real vectors (a split pair: Re and Im parts) */
         c->lambda = creal (lambda);
-        for (int k = 0; k < N; k++) c->x[k] = real_pair && cimag (ks.mu[i]) < 0 ? cimag (x[k]) : creal (x[k]);
+        for (int k = 0; k < N; k++) c->x[k] = real_pair && cimag (ks.mu[i]) < 0 ? cimag (c->x[k]) : creal (c->x[k]);
       } else {
         c->lambda = lambda;
-        memcpy (c->x, x, (size_t) N * sizeof *x);
       }
       c->dist = cabs (c->lambda - sigma);
     }
@@ -620,13 +616,12 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
       md->residual = residual_undamped (sys, c->lambda, phi, xi, anorm, bnorm, work);
       out->max_residual = fmax (out->max_residual, md->residual);
       if (keep_vectors) {
-        md->x = c->x;
-        c->x = NULL;
-        if (m > 0) {
-          md->xi = mb_calloc ((size_t) m, sizeof *md->xi);
-          if (md->xi) memcpy (md->xi, md->x + n, (size_t) m * sizeof *md->xi);
-          double complex *shrunk = realloc (md->x, (size_t) n * sizeof *shrunk);
-          if (shrunk) md->x = shrunk;
+        md->x = mb_calloc ((size_t) n, sizeof *md->x);
+        md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+        if (!md->x || (m > 0 && !md->xi)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+        else {
+          memcpy (md->x, phi, (size_t) n * sizeof *md->x);
+          if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *md->xi);
         }
       }
       out->nmodes++;
@@ -774,10 +769,8 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
     c->dist = cabs (c->lambda - sigma);
   }
   int kept = 0;
-  for (int i = 0; i < ncand; i++) {
+  for (int i = 0; i < ncand; i++)
     if (keep[i]) cand[kept++] = cand[i];
-    else free (cand[i].x);
-  }
   free (keep);
   qsort (cand, (size_t) kept, sizeof *cand, by_dist);
   double anorm, bnorm;
@@ -897,9 +890,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
       candidate *c = &cand[ncand++];
       c->lambda = sigma + 1.0 / ks.mu[i];
       c->dist = cabs (c->lambda - sigma);
-      c->x = mb_calloc ((size_t) N, sizeof *c->x);
-      if (!c->x) { rc = mb_fail (err, MB_ENOMEM, "out of memory for modes"); break; }
-      memcpy (c->x, ks.x + (size_t) i * N, (size_t) N * sizeof *c->x);
+      c->x = ks.x + (size_t) i * N;
       for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
     }
     out->op_applies = ks.applies;
@@ -911,8 +902,8 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   out->time_iterate = now () - t0;
   MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
   f = factor_free (f);
-  ks_result_clear (&ks);
   if (rc < 0) {
+    ks_result_clear (&ks);
     free_candidates (cand, ncand);
     return rc;
   }
@@ -922,6 +913,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
                 "%.2f s)\n", out->nconv, out->restarts, out->time_iterate, si.solves, si.t_solve);
     rc = damped_modes (sys, sigma, s, st->modes, keep_vectors, cand, ncand, out, err);
   }
+  ks_result_clear (&ks);
   rc = share_status (comm, rc, err);
   if (rc < 0) return rc;
   out->time_post = now () - t_post;

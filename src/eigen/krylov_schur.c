@@ -185,32 +185,43 @@ static void project_out_c (int n, int j, const double complex *V, double complex
   cblas_zgemv (CblasColMajor, CblasNoTrans, n, j, &mone, V, n, h, 1, &one, w, 1);
 }
 
-/* C (n x q) = V (n x mm) Z (mm x q, ld ldz). */
-static void gemm_r (int n, int q, int mm, const double *V, const double *Z, int ldz, double *C)
+/* Rows of the basis rotated per block by KS_ROTATE: 8 MB or less of workspace. */
+#define KS_ROW_BLOCK 2048
+
+/* C (rows x q, ld ldc) = V (rows x mm, ld ldv) Z (mm x q, ld ldz). */
+static void gemm_ld_r (int rows, int q, int mm, const double *V, int ldv, const double *Z,
+                       int ldz, double *C, int ldc)
 {
-  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, q, mm, 1.0, V, n, Z, ldz, 0.0, C, n);
+  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, rows, q, mm, 1.0, V, ldv, Z, ldz, 0.0,
+               C, ldc);
 }
 
-static void gemm_c (int n, int q, int mm, const double complex *V, const double complex *Z,
-                    int ldz, double complex *C)
+static void gemm_ld_c (int rows, int q, int mm, const double complex *V, int ldv,
+                       const double complex *Z, int ldz, double complex *C, int ldc)
 {
   const double complex one = 1.0, zero = 0.0;
-  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, q, mm, &one, V, n, Z, ldz, &zero,
-               C, n);
+  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, rows, q, mm, &one, V, ldv, Z, ldz,
+               &zero, C, ldc);
 }
 
-/* X (n x p, complex) = V (n x p) Y (p x p, complex): two real products for a real basis.
-   Returns 0 or -1 when out of memory. */
+/* X (n x p, complex) = V (n x p) Y (p x p, complex): two real products for a real basis,
+   by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out of memory. */
 static int ritz_r (int n, int p, const double *V, const double complex *Y, double complex *X)
 {
   double *yr = mb_calloc ((size_t) p * p, sizeof *yr), *yi = mb_calloc ((size_t) p * p, sizeof *yi);
-  double *xr = mb_calloc ((size_t) n * p, sizeof *xr), *xi = mb_calloc ((size_t) n * p, sizeof *xi);
+  double *xr = mb_calloc ((size_t) KS_ROW_BLOCK * p, sizeof *xr);
+  double *xi = mb_calloc ((size_t) KS_ROW_BLOCK * p, sizeof *xi);
   int rc = (yr && yi && xr && xi) ? 0 : -1;
   if (rc == 0) {
     for (size_t k = 0; k < (size_t) p * p; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
-    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, 1.0, V, n, yr, p, 0.0, xr, n);
-    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, 1.0, V, n, yi, p, 0.0, xi, n);
-    for (size_t k = 0; k < (size_t) n * p; k++) X[k] = xr[k] + I * xi[k];
+    for (int r0 = 0; r0 < n; r0 += KS_ROW_BLOCK) {
+      int rows = n - r0 < KS_ROW_BLOCK ? n - r0 : KS_ROW_BLOCK;
+      gemm_ld_r (rows, p, p, V + r0, n, yr, p, xr, rows);
+      gemm_ld_r (rows, p, p, V + r0, n, yi, p, xi, rows);
+      for (int j = 0; j < p; j++)
+        for (int r = 0; r < rows; r++)
+          X[r0 + r + (size_t) j * n] = xr[r + (size_t) j * rows] + I * xi[r + (size_t) j * rows];
+    }
   }
   free (yr); free (yi); free (xr); free (xi);
   return rc;

@@ -7,12 +7,13 @@
 #define KS_SCHUR KS_SUFFIX (schur_sorted)
 #define KS_EIGVECS KS_SUFFIX (eigvecs)
 #define KS_PROJECT KS_SUFFIX (project_out)
-#define KS_GEMM KS_SUFFIX (gemm)
+#define KS_GEMM_LD KS_SUFFIX (gemm_ld)
 #define KS_NRM2 KS_SUFFIX (nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_RESIDUALS KS_SUFFIX (residuals)
 #define KS_RITZ KS_SUFFIX (ritz)
+#define KS_ROTATE KS_SUFFIX (rotate)
 
 /* V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (used for the start vector and
    after a breakdown). Returns 0, or -1 when no such vector could be made. */
@@ -35,8 +36,10 @@ static int KS_RANDOM_UNIT (int n, int j, KS_SCALAR *V, KS_SCALAR *h, unsigned lo
   return -1;
 }
 
-/* Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized twice against
-   V(:, 0:j) (classical Gram-Schmidt with one full re-orthogonalization), H(0:j+1, j) = [h; |v|],
+/* Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized against V(:, 0:j)
+   by classical Gram-Schmidt, and once more when the first pass removed more than
+   1 - 1/sqrt(2) of its norm (the DGKS criterion: only then can orthogonality be lost),
+   H(0:j+1, j) = [h; |v|],
    V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant subspace) gets H(j+1, j) = 0 and a new
    random direction. */
 static int KS_EXPAND (int n, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
@@ -49,9 +52,12 @@ static int KS_EXPAND (int n, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
     if (rc < 0) return rc;
     double wnorm = KS_NRM2 (n, w);
     KS_PROJECT (n, j + 1, V, w, h);   /* h = V^H w, w -= V h */
-    KS_PROJECT (n, j + 1, V, w, h2);  /* again: w is now orthogonal to working precision */
-    for (int i = 0; i <= j; i++) h[i] += h2[i];
     double beta = KS_NRM2 (n, w);
+    if (beta < 0.7071067811865476 * wnorm) {  /* cancellation (DGKS test): once more */
+      KS_PROJECT (n, j + 1, V, w, h2);
+      for (int i = 0; i <= j; i++) h[i] += h2[i];
+      beta = KS_NRM2 (n, w);
+    }
     if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
       h[j + 1] = 0.0;
       if (KS_RANDOM_UNIT (n, j + 1, V, h2, state) < 0)  /* the basis spans the whole space: */
@@ -62,6 +68,20 @@ static int KS_EXPAND (int n, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
     }
   }
   return 0;
+}
+
+/* W(:, 0:q-1) = W(:, 0:mm-1) Z(:, 0:q-1) in place (W is n x mm with leading dimension n),
+   one block of KS_ROW_BLOCK rows at a time through tmp (KS_ROW_BLOCK x q), so that the
+   rotation needs no second n x m basis. */
+static void KS_ROTATE (int n, int q, int mm, KS_SCALAR *W, const KS_SCALAR *Z, int ldz,
+                       KS_SCALAR *tmp)
+{
+  for (int r0 = 0; r0 < n; r0 += KS_ROW_BLOCK) {
+    int rows = n - r0 < KS_ROW_BLOCK ? n - r0 : KS_ROW_BLOCK;
+    KS_GEMM_LD (rows, q, mm, W + r0, n, Z, ldz, tmp, rows);
+    for (int j = 0; j < q; j++)
+      memcpy (W + r0 + (size_t) j * n, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
+  }
 }
 
 /* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with residual row
@@ -104,7 +124,7 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
   KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
   KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);
   KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
-  KS_SCALAR *tmp = mb_calloc ((size_t) n * m, sizeof *tmp);
+  KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
@@ -178,8 +198,7 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
       int p = nconv < nev ? nconv : nev;
       if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
       if (p > l) {  /* V(:, l:p-1) = V(:, l:m-1) Z(:, 0:p-l-1) */
-        KS_GEMM (n, p - l, mm, V + (size_t) l * n, Z, ldh, tmp);
-        memcpy (V + (size_t) l * n, tmp, (size_t) n * (p - l) * sizeof *V);
+        KS_ROTATE (n, p - l, mm, V + (size_t) l * n, Z, ldh, tmp);
       }
       res->converged = nconv >= nev;
       res->nconv = p;
@@ -227,8 +246,7 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
     if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
       k = (k + 1 <= m - 1) ? k + 1 : k - 1;
     if (k > l) {  /* V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1) */
-      KS_GEMM (n, k - l, mm, V + (size_t) l * n, Z, ldh, tmp);
-      memcpy (V + (size_t) l * n, tmp, (size_t) n * (k - l) * sizeof *V);
+      KS_ROTATE (n, k - l, mm, V + (size_t) l * n, Z, ldh, tmp);
     }
     memcpy (V + (size_t) k * n, V + (size_t) m * n, (size_t) n * sizeof *V);  /* v_{k+1} = v_{m+1} */
     for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
@@ -249,9 +267,10 @@ done:
 #undef KS_SCHUR
 #undef KS_EIGVECS
 #undef KS_PROJECT
-#undef KS_GEMM
+#undef KS_GEMM_LD
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
 #undef KS_RESIDUALS
 #undef KS_RITZ
+#undef KS_ROTATE

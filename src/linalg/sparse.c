@@ -97,14 +97,7 @@ int spm_compress (spm *A)
       v[out] = A->val[k];
     }
   }
-  long kept = 0;
-  for (long k = 0; k <= out; k++)
-    if (v[k] != 0.0) {
-      r[kept] = r[k];
-      c[kept] = c[k];
-      v[kept] = v[k];
-      kept++;
-    }
+  long kept = out + 1;
   free (A->row); free (A->col); free (A->val);
   A->row = r; A->col = c; A->val = v;
   A->nnz = kept;

@@ -24,7 +24,9 @@ spm *spm_free (spm *A);
 /* Appends A(i,j) += v (grows storage). Returns 0 or MB_ENOMEM. */
 int spm_add (spm *A, int i, int j, double v);
 
-/* Sums duplicates and drops exact zeros, sorting by (row, col). Returns 0 or MB_ENOMEM. */
+/* Sums duplicates, sorting by (row, col). Stored zeros are kept: they are structure, and
+   a pattern with whole node blocks gives MUMPS coarser elimination trees and faster solves
+   than the bare nonzeros. Returns 0 or MB_ENOMEM. */
 int spm_compress (spm *A);
 
 /* y = A x (y is overwritten; sizes ncols, nrows). */
