@@ -478,9 +478,11 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   logf_rank0 (log, "modal: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n",
               symmetric ? "LDL^T" : "LU", nranks, nranks > 1 ? "s" : "");
   double t0 = now ();
+  char name[128];
+  snprintf (name, sizeof name, "A - sigma B (modal stage, sigma = %.6g rad^2/s^2)", sigma);
   factor *f = factor_create (comm, symmetric ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL, N,
                              A ? A->nnz : 0, A ? A->row : NULL, A ? A->col : NULL,
-                             A ? A->val : NULL, "A - sigma B", err);
+                             A ? A->val : NULL, name, err);
   A = spm_free (A);
   if (!f) return err->code ? err->code : MB_ESOLVE;
   factor_get_stats (f, &out->factor);
@@ -849,8 +851,11 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   logf_rank0 (log, "complex: factoring A - sigma B (complex LU, MUMPS, %d rank%s) ...\n",
               nranks, nranks > 1 ? "s" : "");
   double t0 = now ();
+  char name[128];
+  snprintf (name, sizeof name, "A - sigma B (complex stage, sigma = %.6g%+.6gi 1/s)",
+            creal (sigma), cimag (sigma));
   factor *f = factor_create (comm, FACTOR_COMPLEX_GENERAL, N, t.nnz, t.row, t.col, t.val,
-                             "A - sigma B", err);
+                             name, err);
   ztrip_clear (&t);
   if (!f) return err->code ? err->code : MB_ESOLVE;
   factor_get_stats (f, &out->factor);
