@@ -35,59 +35,81 @@ void eigen_result_clear (eigen_result *r)
 
 static double now (void) { return MPI_Wtime (); }
 
-/* ---- shift-invert operator: rank 0 applies it, the other ranks serve the solves -------- */
+/* ---- shift-invert operator, collective: OP = (A - sigma B)^-1 B ------------------------ */
 
-enum { CMD_STOP = 0, CMD_SOLVE = 1 };
-
+/* The Krylov vectors are distributed by rows (ks_dist); OP gathers x on rank 0, forms B x
+   there (M lives on rank 0), solves with MUMPS on every rank and scatters the result. */
 typedef struct shift_invert {
   MPI_Comm comm;
   factor *f;
   const gep_system *sys;
-  int damped;               /* 0: B = diag(M, 0) (order n+m); 1: B = diag(I, M, 0) (2n+m) */
-  double *rwork;            /* size n, for M x of the complex operator */
-  double *iwork;
+  ks_dist dist;             /* rows of this rank */
+  int *counts, *displs;     /* rank 0: rows of every rank */
+  void *full, *full2;       /* rank 0: two whole vectors (double or double complex) */
   mb_err *err;
   double t_solve;           /* wall time spent in solves [s] */
   int solves;               /* solves done */
 } shift_invert;
 
-/* Collective solve issued by rank 0: tells the servers to join, then solves in place. */
-static int solve_on_all (shift_invert *si, void *b)
+/* Collective. Sets up the distribution of order N and the buffers (vsize bytes an entry).
+   Returns 0 or MB_ENOMEM on every rank. */
+static int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
+                              int N, size_t vsize, mb_err *err)
 {
-  int cmd = CMD_SOLVE;
+  int rank, size;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  memset (si, 0, sizeof *si);
+  si->comm = comm;
+  si->f = f;
+  si->sys = sys;
+  si->err = err;
+  ks_dist_init (&si->dist, comm, N);
+  int ok = 1, all;
+  if (rank == 0) {
+    si->counts = mb_calloc ((size_t) size, sizeof *si->counts);
+    si->displs = mb_calloc ((size_t) size, sizeof *si->displs);
+    si->full = mb_calloc ((size_t) N, vsize);
+    si->full2 = mb_calloc ((size_t) N, vsize);
+    ok = si->counts && si->displs && si->full && si->full2;
+  }
+  MPI_Gather (&si->dist.nloc, 1, MPI_INT, si->counts, 1, MPI_INT, 0, comm);
+  MPI_Gather (&si->dist.row0, 1, MPI_INT, si->displs, 1, MPI_INT, 0, comm);
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for the shift-invert vectors");
+}
+
+static void shift_invert_clear (shift_invert *si)
+{
+  free (si->counts); free (si->displs); free (si->full); free (si->full2);
+  memset (si, 0, sizeof *si);
+}
+
+/* Collective. z (rank 0, whole) solved in place, then scattered into y (this rank's rows). */
+static int solve_and_scatter (shift_invert *si, void *z, void *y, MPI_Datatype type)
+{
   double t = now ();
-  MPI_Bcast (&cmd, 1, MPI_INT, 0, si->comm);
-  int rc = factor_solve (si->f, b, si->err);
+  int rc = factor_solve (si->f, z, si->err);
+  if (rc == 0)
+    MPI_Scatterv (z, si->counts, si->displs, type, y, si->dist.nloc, type, 0, si->comm);
   si->t_solve += now () - t;
   si->solves++;
   return rc;
 }
 
-/* Ranks other than 0: join every solve until rank 0 says stop. */
-static void serve_solves (shift_invert *si)
-{
-  for (;;) {
-    int cmd;
-    MPI_Bcast (&cmd, 1, MPI_INT, 0, si->comm);
-    if (cmd == CMD_STOP) return;
-    factor_solve (si->f, NULL, si->err);  /* the status is rank 0's to act on */
-  }
-}
-
-static void stop_servers (shift_invert *si)
-{
-  int cmd = CMD_STOP;
-  MPI_Bcast (&cmd, 1, MPI_INT, 0, si->comm);
-}
-
-/* y = (A - sigma B)^-1 B x for the undamped pencil: z = [M x_q; 0], y = solve (z). */
+/* Collective. y = (A - sigma B)^-1 B x for the undamped pencil: z = [M x_q; 0], solve. */
 static int apply_undamped (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
-  int n = si->sys->n, m = si->sys->m;
-  spm_matvec (si->sys->M, x, y);
-  memset (y + n, 0, (size_t) m * sizeof *y);
-  return solve_on_all (si, y);
+  int n = si->sys->n, m = si->sys->m, rank;
+  MPI_Comm_rank (si->comm, &rank);
+  double *xf = si->full, *z = si->full2;
+  MPI_Gatherv (x, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
+  if (rank == 0) {
+    spm_matvec (si->sys->M, xf, z);
+    memset (z + n, 0, (size_t) m * sizeof *z);
+  }
+  return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_DOUBLE);
 }
 
 /* y = M x for complex x with real M. */
@@ -97,15 +119,21 @@ static void matvec_complex (const spm *A, const double complex *x, double comple
   for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
 }
 
-/* y = (A - sigma B)^-1 B x for the damped pencil: z = [x_u; M x_v; 0], y = solve (z). */
+/* Collective. y = (A - sigma B)^-1 B x for the damped pencil: z = [x_u; M x_v; 0], solve. */
 static int apply_damped (void *ctx, const double complex *x, double complex *y)
 {
   shift_invert *si = ctx;
-  int n = si->sys->n, m = si->sys->m;
-  memcpy (y, x, (size_t) n * sizeof *y);
-  matvec_complex (si->sys->M, x + n, y + n);
-  memset (y + 2 * n, 0, (size_t) m * sizeof *y);
-  return solve_on_all (si, y);
+  int n = si->sys->n, m = si->sys->m, rank;
+  MPI_Comm_rank (si->comm, &rank);
+  double complex *xf = si->full, *z = si->full2;
+  MPI_Gatherv (x, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, xf, si->counts, si->displs,
+               MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+  if (rank == 0) {
+    memcpy (z, xf, (size_t) n * sizeof *z);
+    matvec_complex (si->sys->M, xf + n, z + n);
+    memset (z + 2 * n, 0, (size_t) m * sizeof *z);
+  }
+  return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_C_DOUBLE_COMPLEX);
 }
 
 /* ---- pencils ------------------------------------------------------------------------ */
@@ -490,7 +518,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   logf_rank0 (log, "modal: factored in %.2f s: %ld entries in factors, %.1f MB\n",
               out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
 
-  shift_invert si = { comm, f, sys, 0, NULL, NULL, err, 0.0, 0 };
+  shift_invert si;
   candidate *cand = NULL;
   int ncand = 0;
   ks_result ks;
@@ -498,15 +526,16 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   double ks_worst = 0.0;
   int extra = st->modes / 10 > 2 ? st->modes / 10 : 2;  /* a few more, for the missed-mode check */
   t0 = now ();
+  progress_ctx pc = { log ? log->out : NULL, t0, t0 };
+  ks_opts o = { .nev = st->modes + extra, .ncv = st->subspace, .tol = st->tolerance,
+                .max_restarts = st->max_restarts, .seed = 1,
+                .progress = progress_print, .progress_ctx = &pc };
+  if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
+  logf_rank0 (log, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
+              o.nev, st->modes, extra);
+  rc = shift_invert_init (&si, comm, f, sys, N, sizeof (double), err);
+  if (rc == 0) rc = ks_solve_real (&si.dist, apply_undamped, &si, &o, &ks, err);
   if (rank == 0) {
-    progress_ctx pc = { log ? log->out : NULL, t0, t0 };
-    ks_opts o = { .nev = st->modes + extra, .ncv = st->subspace, .tol = st->tolerance,
-                  .max_restarts = st->max_restarts, .seed = 1,
-                  .progress = progress_print, .progress_ctx = &pc };
-    if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-    logf_rank0 (log, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
-                o.nev, st->modes, extra);
-    rc = ks_solve_real (N, apply_undamped, &si, &o, &ks, err);
     out->nev = o.nev;
     out->ncv = ks.ncv;
     out->restarts = ks.restarts;
@@ -534,14 +563,14 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
       c->dist = cabs (c->lambda - sigma);
     }
     out->op_applies = ks.applies;
-    stop_servers (&si);
-  } else {
-    serve_solves (&si);
   }
   rc = share_status (comm, rc, err);
   out->time_iterate = now () - t0;
   MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
   f = factor_free (f);
+  double t_solve = si.t_solve;
+  int solves = si.solves;
+  shift_invert_clear (&si);
   if (rc < 0) {
     ks_result_clear (&ks);
     free_candidates (cand, ncand);
@@ -554,7 +583,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   int need_lo = 0, nfound_interval = 0;
   if (rank == 0) {
     logf_rank0 (log, "modal: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
-                "%.2f s)\n", ks.nconv, ks.restarts, now () - t0, si.solves, si.t_solve);
+                "%.2f s)\n", ks.nconv, ks.restarts, now () - t0, solves, t_solve);
     double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
     double rigid_tol = RIGID_RTOL * (mmax > 0.0 ? kmax / mmax : kmax);
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
@@ -863,23 +892,24 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   logf_rank0 (log, "complex: factored in %.2f s: %ld entries in factors, %.1f MB\n",
               out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
 
-  shift_invert si = { comm, f, sys, 1, NULL, NULL, err, 0.0, 0 };
+  shift_invert si;
   candidate *cand = NULL;
   int ncand = 0;
   ks_result ks;
   memset (&ks, 0, sizeof ks);
   double ks_worst = 0.0;
   t0 = now ();
+  progress_ctx pc = { log ? log->out : NULL, t0, t0 };
+  /* both members of a conjugate pair are eigenvalues of the complex operator */
+  ks_opts o = { .nev = 2 * st->modes, .ncv = st->subspace, .tol = st->tolerance,
+                .max_restarts = st->max_restarts, .seed = 2,
+                .progress = progress_print, .progress_ctx = &pc };
+  if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
+  logf_rank0 (log, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
+              o.nev, st->modes);
+  rc = shift_invert_init (&si, comm, f, sys, N, sizeof (double complex), err);
+  if (rc == 0) rc = ks_solve_complex (&si.dist, apply_damped, &si, &o, &ks, err);
   if (rank == 0) {
-    progress_ctx pc = { log ? log->out : NULL, t0, t0 };
-    /* both members of a conjugate pair are eigenvalues of the complex operator */
-    ks_opts o = { .nev = 2 * st->modes, .ncv = st->subspace, .tol = st->tolerance,
-                  .max_restarts = st->max_restarts, .seed = 2,
-                  .progress = progress_print, .progress_ctx = &pc };
-    if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-    logf_rank0 (log, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
-                o.nev, st->modes);
-    rc = ks_solve_complex (N, apply_damped, &si, &o, &ks, err);
     out->nev = o.nev;
     out->ncv = ks.ncv;
     out->restarts = ks.restarts;
@@ -899,14 +929,14 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
       for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
     }
     out->op_applies = ks.applies;
-    stop_servers (&si);
-  } else {
-    serve_solves (&si);
   }
   rc = share_status (comm, rc, err);
   out->time_iterate = now () - t0;
   MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
   f = factor_free (f);
+  double t_solve = si.t_solve;
+  int solves = si.solves;
+  shift_invert_clear (&si);
   if (rc < 0) {
     ks_result_clear (&ks);
     free_candidates (cand, ncand);
@@ -915,7 +945,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   double t_post = now ();
   if (rank == 0) {
     logf_rank0 (log, "complex: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
-                "%.2f s)\n", out->nconv, out->restarts, out->time_iterate, si.solves, si.t_solve);
+                "%.2f s)\n", out->nconv, out->restarts, out->time_iterate, solves, t_solve);
     rc = damped_modes (sys, sigma, s, st->modes, keep_vectors, cand, ncand, out, err);
   }
   ks_result_clear (&ks);

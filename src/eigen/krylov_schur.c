@@ -32,6 +32,44 @@ static double uniform (unsigned long long *state)
   return (double) ((x * 2685821657736338717ULL) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 
+void ks_dist_init (ks_dist *d, MPI_Comm comm, int n)
+{
+  int rank, size;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  d->comm = comm;
+  d->n = n;
+  d->row0 = (int) ((long long) n * rank / size);
+  d->nloc = (int) ((long long) n * (rank + 1) / size) - d->row0;
+}
+
+/* buf (count doubles) = its sum over the ranks, bitwise the same on every rank (reduced on
+   rank 0, then broadcast: an allreduce may round differently per rank). */
+static void allsum (const ks_dist *d, double *buf, int count)
+{
+  int rank, size;
+  MPI_Comm_size (d->comm, &size);
+  if (size == 1 || count == 0) return;
+  MPI_Comm_rank (d->comm, &rank);
+  MPI_Reduce (rank == 0 ? MPI_IN_PLACE : buf, buf, count, MPI_DOUBLE, MPI_SUM, 0, d->comm);
+  MPI_Bcast (buf, count, MPI_DOUBLE, 0, d->comm);
+}
+
+/* Rank 0's count doubles to every rank. */
+static void share (const ks_dist *d, void *buf, int count)
+{
+  int size;
+  MPI_Comm_size (d->comm, &size);
+  if (size > 1 && count > 0) MPI_Bcast (buf, count, MPI_DOUBLE, 0, d->comm);
+}
+
+static int is_root (const ks_dist *d)
+{
+  int rank;
+  MPI_Comm_rank (d->comm, &rank);
+  return rank == 0;
+}
+
 void ks_result_clear (ks_result *res)
 {
   if (!res) return;
@@ -170,19 +208,26 @@ static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
   return (int) info;
 }
 
-/* h = V(:, 0:j-1)^H w and w -= V(:, 0:j-1) h, in real and complex. */
-static void project_out_r (int n, int j, const double *V, double *w, double *h)
+/* h = V(:, 0:j-1)^H w (summed over the ranks) and w -= V(:, 0:j-1) h, on the local rows
+   (V has leading dimension ld = max (nloc, 1)), in real and complex. */
+static void project_out_r (const ks_dist *d, int j, const double *V, double *w, double *h)
 {
-  cblas_dgemv (CblasColMajor, CblasTrans, n, j, 1.0, V, n, w, 1, 0.0, h, 1);
-  cblas_dgemv (CblasColMajor, CblasNoTrans, n, j, -1.0, V, n, h, 1, 1.0, w, 1);
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_dgemv (CblasColMajor, CblasTrans, nl, j, 1.0, V, ld, w, 1, 0.0, h, 1);
+  else memset (h, 0, (size_t) j * sizeof *h);
+  allsum (d, h, j);
+  if (nl > 0) cblas_dgemv (CblasColMajor, CblasNoTrans, nl, j, -1.0, V, ld, h, 1, 1.0, w, 1);
 }
 
-static void project_out_c (int n, int j, const double complex *V, double complex *w,
+static void project_out_c (const ks_dist *d, int j, const double complex *V, double complex *w,
                            double complex *h)
 {
   const double complex one = 1.0, zero = 0.0, mone = -1.0;
-  cblas_zgemv (CblasColMajor, CblasConjTrans, n, j, &one, V, n, w, 1, &zero, h, 1);
-  cblas_zgemv (CblasColMajor, CblasNoTrans, n, j, &mone, V, n, h, 1, &one, w, 1);
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_zgemv (CblasColMajor, CblasConjTrans, nl, j, &one, V, ld, w, 1, &zero, h, 1);
+  else memset (h, 0, (size_t) j * sizeof *h);
+  allsum (d, (double *) h, 2 * j);
+  if (nl > 0) cblas_zgemv (CblasColMajor, CblasNoTrans, nl, j, &mone, V, ld, h, 1, &one, w, 1);
 }
 
 /* Rows of the basis rotated per block by KS_ROTATE: 8 MB or less of workspace. */
@@ -204,9 +249,11 @@ static void gemm_ld_c (int rows, int q, int mm, const double complex *V, int ldv
                &zero, C, ldc);
 }
 
-/* X (n x p, complex) = V (n x p) Y (p x p, complex): two real products for a real basis,
-   by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out of memory. */
-static int ritz_r (int n, int p, const double *V, const double complex *Y, double complex *X)
+/* X (rows x p, complex, leading dimension ld) = V (rows x p, ld) Y (p x p, complex): two real
+   products for a real basis, by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out of
+   memory. */
+static int ritz_r (int rows, int ld, int p, const double *V, const double complex *Y,
+                   double complex *X)
 {
   double *yr = mb_calloc ((size_t) p * p, sizeof *yr), *yi = mb_calloc ((size_t) p * p, sizeof *yi);
   double *xr = mb_calloc ((size_t) KS_ROW_BLOCK * p, sizeof *xr);
@@ -214,29 +261,45 @@ static int ritz_r (int n, int p, const double *V, const double complex *Y, doubl
   int rc = (yr && yi && xr && xi) ? 0 : -1;
   if (rc == 0) {
     for (size_t k = 0; k < (size_t) p * p; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
-    for (int r0 = 0; r0 < n; r0 += KS_ROW_BLOCK) {
-      int rows = n - r0 < KS_ROW_BLOCK ? n - r0 : KS_ROW_BLOCK;
-      gemm_ld_r (rows, p, p, V + r0, n, yr, p, xr, rows);
-      gemm_ld_r (rows, p, p, V + r0, n, yi, p, xi, rows);
+    for (int r0 = 0; r0 < rows; r0 += KS_ROW_BLOCK) {
+      int nr = rows - r0 < KS_ROW_BLOCK ? rows - r0 : KS_ROW_BLOCK;
+      gemm_ld_r (nr, p, p, V + r0, ld, yr, p, xr, nr);
+      gemm_ld_r (nr, p, p, V + r0, ld, yi, p, xi, nr);
       for (int j = 0; j < p; j++)
-        for (int r = 0; r < rows; r++)
-          X[r0 + r + (size_t) j * n] = xr[r + (size_t) j * rows] + I * xi[r + (size_t) j * rows];
+        for (int r = 0; r < nr; r++)
+          X[r0 + r + (size_t) j * ld] = xr[r + (size_t) j * nr] + I * xi[r + (size_t) j * nr];
     }
   }
   free (yr); free (yi); free (xr); free (xi);
   return rc;
 }
 
-static int ritz_c (int n, int p, const double complex *V, const double complex *Y,
+static int ritz_c (int rows, int ld, int p, const double complex *V, const double complex *Y,
                    double complex *X)
 {
-  const double complex one = 1.0, zero = 0.0;
-  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, p, &one, V, n, Y, p, &zero, X, n);
+  if (rows > 0) gemm_ld_c (rows, p, p, V, ld, Y, p, X, ld);
   return 0;
 }
 
-static double nrm2_r (int n, const double *x) { return cblas_dnrm2 (n, x, 1); }
-static double nrm2_c (int n, const double complex *x) { return cblas_dznrm2 (n, x, 1); }
+static double nrm2_r (const ks_dist *d, const double *x)
+{
+  double s = d->nloc > 0 ? cblas_dnrm2 (d->nloc, x, 1) : 0.0;
+  s *= s;
+  allsum (d, &s, 1);
+  return sqrt (s);
+}
+
+static double nrm2_c (const ks_dist *d, const double complex *x)
+{
+  double s = d->nloc > 0 ? cblas_dznrm2 (d->nloc, x, 1) : 0.0;
+  s *= s;
+  allsum (d, &s, 1);
+  return sqrt (s);
+}
+
+/* Scalars per entry of each arithmetic, for messages of doubles. */
+#define KS_DOUBLES_r 1
+#define KS_DOUBLES_c 2
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */
 

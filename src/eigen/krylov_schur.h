@@ -5,14 +5,28 @@
 #define MB_KRYLOV_SCHUR_H
 
 #include <complex.h>
+#include <mpi.h>
 #include "../error.h"
 
-/* y = OP x (sizes n). Returns 0 or a negative MB_E* code, which stops the iteration. */
+/* The Krylov basis is distributed by rows: each rank of comm holds rows [row0, row0 + nloc)
+   of every vector; the small projected matrices are computed on rank 0 and broadcast, so
+   every rank takes the same decisions. */
+typedef struct ks_dist {
+  MPI_Comm comm;   /* the ranks that call the solver and the operator together */
+  int n;           /* global vector length */
+  int row0, nloc;  /* this rank's rows */
+} ks_dist;
+
+/* Block distribution of n rows over the ranks of comm (rank r gets about n / size rows). */
+void ks_dist_init (ks_dist *d, MPI_Comm comm, int n);
+
+/* Collective. y = OP x on this rank's rows (x and y have d->nloc entries). Returns 0 or a
+   negative MB_E* code, the same on every rank, which stops the iteration. */
 typedef int (*ks_apply_real) (void *ctx, const double *x, double *y);
 typedef int (*ks_apply_complex) (void *ctx, const double complex *x, double complex *y);
 
-/* Called after each restart: restarts so far, converged Ritz pairs, nev, and the largest
-   relative Ritz residual among the nev wanted ones. */
+/* Called on rank 0 after each restart: restarts so far, converged Ritz pairs, nev, and the
+   largest relative Ritz residual among the nev wanted ones. */
 typedef void (*ks_progress) (void *ctx, int restart, int nconv, int nev, double worst);
 
 typedef struct ks_opts {
@@ -37,18 +51,19 @@ typedef struct ks_result {
   double worst;          /* largest relative residual among the first min(nconv, nev) */
   double complex *mu;    /* Ritz values, size nconv */
   double *resid;         /* relative Ritz residual estimates, size nconv */
-  double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm */
+  double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm; gathered on
+                            rank 0, NULL on the other ranks */
 } ks_result;
 
-/* Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks for complex pairs).
-   Fills *res (caller frees with ks_result_clear). Returns 0 (also when not converged:
-   see res->converged), or the operator's error, MB_ENOMEM, MB_ESOLVE (LAPACK failure).
-   Not collective by itself: the operator may be. */
-int ks_solve_real (int n, ks_apply_real op, void *ctx, const ks_opts *opts,
+/* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks
+   for complex pairs). Fills *res (caller frees with ks_result_clear). Returns 0 (also when
+   not converged: see res->converged), or the operator's error, MB_ENOMEM, MB_ESOLVE
+   (LAPACK failure); the same on every rank. */
+int ks_solve_real (const ks_dist *d, ks_apply_real op, void *ctx, const ks_opts *opts,
                    ks_result *res, mb_err *err);
 
-/* The same in complex arithmetic (complex Schur form). */
-int ks_solve_complex (int n, ks_apply_complex op, void *ctx, const ks_opts *opts,
+/* Collective. The same in complex arithmetic (complex Schur form). */
+int ks_solve_complex (const ks_dist *d, ks_apply_complex op, void *ctx, const ks_opts *opts,
                       ks_result *res, mb_err *err);
 
 /* Frees the arrays of res and zeroes it. */

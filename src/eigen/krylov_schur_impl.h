@@ -1,6 +1,8 @@
 /* krylov_schur_impl.h: the Krylov-Schur algorithm body, included by krylov_schur.c once per
    arithmetic with KS_SCALAR (double or double complex), KS_SUFFIX (helper names),
-   KS_APPLY (operator type) and KS_ENTRY (the public function) defined. */
+   KS_APPLY (operator type) and KS_ENTRY (the public function) defined.
+   Vectors are distributed by rows (ks_dist); H, its Schur form and every decision are
+   computed on rank 0 and broadcast. */
 
 #define KS_BLOCK KS_SUFFIX (block)
 #define KS_MU KS_SUFFIX (diag_mu)
@@ -14,78 +16,88 @@
 #define KS_RESIDUALS KS_SUFFIX (residuals)
 #define KS_RITZ KS_SUFFIX (ritz)
 #define KS_ROTATE KS_SUFFIX (rotate)
+#define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 
-/* V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (used for the start vector and
-   after a breakdown). Returns 0, or -1 when no such vector could be made. */
-static int KS_RANDOM_UNIT (int n, int j, KS_SCALAR *V, KS_SCALAR *h, unsigned long long *state)
+/* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
+   and after a breakdown). The random sequence runs over all n rows on every rank, so the
+   vector is the same whatever the number of ranks. Returns 0, or -1 when no such vector
+   could be made (the basis spans the whole space). */
+static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
+                           unsigned long long *state)
 {
-  KS_SCALAR *v = V + (size_t) j * n;
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *v = V + (size_t) j * ld;
   for (int attempt = 0; attempt < 5; attempt++) {
-    for (int i = 0; i < n; i++) v[i] = uniform (state);
-    double before = KS_NRM2 (n, v);
-    if (j > 0) {
-      KS_PROJECT (n, j, V, v, h);
-      KS_PROJECT (n, j, V, v, h);
+    for (int i = 0; i < d->n; i++) {
+      double r = uniform (state);
+      if (i >= d->row0 && i < d->row0 + d->nloc) v[i - d->row0] = r;
     }
-    double nv = KS_NRM2 (n, v);
+    double before = KS_NRM2 (d, v);
+    if (j > 0) {
+      KS_PROJECT (d, j, V, v, h);
+      KS_PROJECT (d, j, V, v, h);
+    }
+    double nv = KS_NRM2 (d, v);
     if (nv > 1e-8 * before) {
-      for (int i = 0; i < n; i++) v[i] /= nv;
+      for (int i = 0; i < d->nloc; i++) v[i] /= nv;
       return 0;
     }
   }
   return -1;
 }
 
-/* Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized against V(:, 0:j)
-   by classical Gram-Schmidt, and once more when the first pass removed more than
-   1 - 1/sqrt(2) of its norm (the DGKS criterion: only then can orthogonality be lost),
-   H(0:j+1, j) = [h; |v|],
-   V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant subspace) gets H(j+1, j) = 0 and a new
-   random direction. */
-static int KS_EXPAND (int n, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
-                      int ldh, KS_SCALAR *h2, unsigned long long *state, int *applies)
+/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized
+   against V(:, 0:j) by classical Gram-Schmidt, and once more when the first pass removed
+   more than 1 - 1/sqrt(2) of its norm (the DGKS criterion: only then can orthogonality be
+   lost), H(0:j+1, j) = [h; |v|], V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant
+   subspace) gets H(j+1, j) = 0 and a new random direction. */
+static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
+                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, unsigned long long *state,
+                      int *applies)
 {
+  int ld = d->nloc > 0 ? d->nloc : 1;
   for (int j = k; j < m; j++) {
-    KS_SCALAR *w = V + (size_t) (j + 1) * n, *h = H + (size_t) j * ldh;
-    int rc = op (ctx, V + (size_t) j * n, w);
+    KS_SCALAR *w = V + (size_t) (j + 1) * ld, *h = H + (size_t) j * ldh;
+    int rc = op (ctx, V + (size_t) j * ld, w);
     (*applies)++;
     if (rc < 0) return rc;
-    double wnorm = KS_NRM2 (n, w);
-    KS_PROJECT (n, j + 1, V, w, h);   /* h = V^H w, w -= V h */
-    double beta = KS_NRM2 (n, w);
+    double wnorm = KS_NRM2 (d, w);
+    KS_PROJECT (d, j + 1, V, w, h);   /* h = V^H w, w -= V h */
+    double beta = KS_NRM2 (d, w);
     if (beta < 0.7071067811865476 * wnorm) {  /* cancellation (DGKS test): once more */
-      KS_PROJECT (n, j + 1, V, w, h2);
+      KS_PROJECT (d, j + 1, V, w, h2);
       for (int i = 0; i <= j; i++) h[i] += h2[i];
-      beta = KS_NRM2 (n, w);
+      beta = KS_NRM2 (d, w);
     }
     if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
       h[j + 1] = 0.0;
-      if (KS_RANDOM_UNIT (n, j + 1, V, h2, state) < 0)  /* the basis spans the whole space: */
-        memset (w, 0, (size_t) n * sizeof *w);         /* the decomposition is exact */
+      if (KS_RANDOM_UNIT (d, j + 1, V, h2, state) < 0)     /* the basis spans the whole */
+        memset (w, 0, (size_t) d->nloc * sizeof *w);       /* space: the decomposition is exact */
     } else {
       h[j + 1] = beta;
-      for (int i = 0; i < n; i++) w[i] /= beta;
+      for (int i = 0; i < d->nloc; i++) w[i] /= beta;
     }
   }
   return 0;
 }
 
-/* W(:, 0:q-1) = W(:, 0:mm-1) Z(:, 0:q-1) in place (W is n x mm with leading dimension n),
-   one block of KS_ROW_BLOCK rows at a time through tmp (KS_ROW_BLOCK x q), so that the
-   rotation needs no second n x m basis. */
-static void KS_ROTATE (int n, int q, int mm, KS_SCALAR *W, const KS_SCALAR *Z, int ldz,
-                       KS_SCALAR *tmp)
+/* W(:, 0:q-1) = W(:, 0:mm-1) Z(:, 0:q-1) in place on the local rows (W has leading dimension
+   ld), one block of KS_ROW_BLOCK rows at a time through tmp (KS_ROW_BLOCK x q), so that the
+   rotation needs no second basis. */
+static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_SCALAR *Z,
+                       int ldz, KS_SCALAR *tmp)
 {
-  for (int r0 = 0; r0 < n; r0 += KS_ROW_BLOCK) {
-    int rows = n - r0 < KS_ROW_BLOCK ? n - r0 : KS_ROW_BLOCK;
-    KS_GEMM_LD (rows, q, mm, W + r0, n, Z, ldz, tmp, rows);
+  for (int r0 = 0; r0 < nloc; r0 += KS_ROW_BLOCK) {
+    int rows = nloc - r0 < KS_ROW_BLOCK ? nloc - r0 : KS_ROW_BLOCK;
+    KS_GEMM_LD (rows, q, mm, W + r0, ld, Z, ldz, tmp, rows);
     for (int j = 0; j < q; j++)
-      memcpy (W + r0 + (size_t) j * n, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
+      memcpy (W + r0 + (size_t) j * ld, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
   }
 }
 
 /* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with residual row
-   b (size mm): rel[i] = |b^T y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Y is p x p workspace. */
+   b (size mm): rel[i] = |b^T y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Y is mm x mm
+   workspace. Rank 0. Returns 0 or the LAPACK info. */
 static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b, double mu_max,
                          double complex *Y, double *rel)
 {
@@ -104,9 +116,53 @@ static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b,
   return 0;
 }
 
-int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res, mb_err *err)
+/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, purified, unit norm, gathered on
+   rank 0 into res->x (n x p). Returns 0 or MB_ENOMEM. */
+static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, const KS_SCALAR *V,
+                                       const double complex *Y, const KS_SCALAR *b,
+                                       ks_result *res)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
+  MPI_Comm_size (d->comm, &size);
+  MPI_Comm_rank (d->comm, &rank);
+  double complex *X = mb_calloc ((size_t) ld * p, sizeof *X);
+  int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
+  int ok = X && counts && displs && KS_RITZ (nl, ld, p, V, Y, X) == 0, all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+  if (all) {
+    for (int i = 0; i < p; i++) {
+      /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
+         x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along
+         the infinite eigenvalues of a singular B (b is zero on locked columns) */
+      double complex *x = X + (size_t) i * ld, by = 0.0;
+      for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
+      if (res->mu[i] != 0.0 && by != 0.0) {
+        double complex c = by / res->mu[i];
+        const KS_SCALAR *vm = V + (size_t) m * ld;
+        for (int r = 0; r < nl; r++) x[r] += vm[r] * c;
+      }
+      double nx = nl > 0 ? cblas_dznrm2 (nl, x, 1) : 0.0;
+      nx *= nx;
+      allsum (d, &nx, 1);
+      nx = sqrt (nx);
+      if (nx > 0.0) for (int r = 0; r < nl; r++) x[r] /= nx;
+    }
+    MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
+    MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
+    for (int i = 0; i < p; i++)
+      MPI_Gatherv (X + (size_t) i * ld, nl, MPI_C_DOUBLE_COMPLEX,
+                   rank == 0 ? res->x + (size_t) i * d->n : NULL, counts, displs,
+                   MPI_C_DOUBLE_COMPLEX, 0, d->comm);
+  }
+  free (X); free (counts); free (displs);
+  return all ? 0 : MB_ENOMEM;
+}
+
+int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res,
+              mb_err *err)
 {
   memset (res, 0, sizeof *res);
+  int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
   res->n = n;
   int nev = opts->nev;
   int m = opts->ncv > 0 ? opts->ncv : (2 * nev > nev + 15 ? 2 * nev : nev + 15);
@@ -116,9 +172,9 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
     return mb_fail (err, MB_ESOLVE, "Krylov-Schur: problem of order %d is too small for %d "
                     "eigenvalues", n, opts->nev);
   res->ncv = m;
-  int ldh = m + 1, rc = 0;
+  int ldh = m + 1, rc = 0, info = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
-  KS_SCALAR *V = mb_calloc ((size_t) n * (m + 1), sizeof *V);
+  KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
   KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
   KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
   KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
@@ -128,37 +184,44 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
-  if (!V || !H || !S || !Z || !b || !h2 || !tmp || !Y || !rel || !locked_rel) {
+  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis", n, m + 1);
     goto done;
   }
 
   /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
      components along the infinite eigenvalues of a singular B) */
-  KS_RANDOM_UNIT (n, 1, V, h2, &state);
-  rc = op (ctx, V + n, V);
+  KS_RANDOM_UNIT (d, 1, V, h2, &state);
+  rc = op (ctx, V + ldv, V);
   res->applies++;
   if (rc < 0) goto done;
-  double v0 = KS_NRM2 (n, V);
-  if (v0 > 0.0) for (int i = 0; i < n; i++) V[i] /= v0;
-  else KS_RANDOM_UNIT (n, 0, V, h2, &state);
+  double v0 = KS_NRM2 (d, V);
+  if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
+  else KS_RANDOM_UNIT (d, 0, V, h2, &state);
 
   int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
   for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (n, k, m, op, ctx, V, H, ldh, h2, &state, &res->applies);
+    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, &state, &res->applies);
     if (rc < 0) goto done;
 
-    /* T = Z^H H(l:m-1, l:m-1) Z, sorted; the locked rows above follow: H(0:l-1, l:m-1) Z */
+    /* rank 0: T = Z^H H(l:m-1, l:m-1) Z, sorted, and the Ritz residuals; then every rank
+       gets T, Z and the residuals, and updates H and V alike */
     int mm = m - l;
     for (int j = 0; j < mm; j++)
       for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
-    int info = KS_SCHUR (mm, S, ldh, Z);
-    if (info != 0) {
+    info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
+    double infod = info;
+    share (d, &infod, 1);
+    if (infod != 0.0) {
       rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK Schur factorization failed (info %d)",
-                    info);
+                    (int) infod);
       goto done;
     }
-    for (int i = 0; i < l; i++) {
+    share (d, S, KS_DOUBLES * ldh * mm);
+    share (d, Z, KS_DOUBLES * ldh * mm);
+    for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
       for (int j = 0; j < mm; j++) {
         KS_SCALAR s = 0.0;
         for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
@@ -173,11 +236,15 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
 
     double mu_max = 0.0;
     for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
-    info = KS_RESIDUALS (mm, S, ldh, b, mu_max, Y, rel);
-    if (info != 0) {
-      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors of T failed (info %d)", info);
+    info = root ? KS_RESIDUALS (mm, S, ldh, b, mu_max, Y, rel) : 0;
+    infod = info;
+    share (d, &infod, 1);
+    if (infod != 0.0) {
+      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors of T failed (info %d)",
+                    (int) infod);
       goto done;
     }
+    share (d, rel, mm);
     /* converged: the leading run of Ritz pairs whose residual is below tol (pairs whole) */
     nconv = l;
     while (nconv < m) {
@@ -191,49 +258,41 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
     for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
     res->restarts = restart;
     res->worst = worst;
-    if (opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
+    if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
 
     if (nconv >= nev || restart >= opts->max_restarts) {
       /* return the converged ones: p columns, a conjugate pair kept whole */
       int p = nconv < nev ? nconv : nev;
       if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
-      if (p > l) {  /* V(:, l:p-1) = V(:, l:m-1) Z(:, 0:p-l-1) */
-        KS_ROTATE (n, p - l, mm, V + (size_t) l * n, Z, ldh, tmp);
-      }
+      if (p > l) KS_ROTATE (nl, ldv, p - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
       res->converged = nconv >= nev;
       res->nconv = p;
       if (p > 0) {
         res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
         res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
-        res->x = mb_calloc ((size_t) n * p, sizeof *res->x);
-        if (!res->mu || !res->resid || !res->x) {
+        res->x = root ? mb_calloc ((size_t) n * p, sizeof *res->x) : NULL;
+        ok = res->mu && res->resid && (!root || res->x);
+        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+        if (!all_ok) {
           rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
           goto done;
         }
-        info = KS_EIGVECS (p, H, ldh, Y);
-        if (info != 0) {
-          rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)", info);
+        info = root ? KS_EIGVECS (p, H, ldh, Y) : 0;
+        infod = info;
+        share (d, &infod, 1);
+        if (infod != 0.0) {
+          rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)",
+                        (int) infod);
           goto done;
         }
-        if (KS_RITZ (n, p, V, Y, res->x) < 0) {
-          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
-          goto done;
-        }
+        share (d, (double *) Y, 2 * p * p);
         for (int i = 0; i < p; i++) {
-          /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
-             x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along
-             the infinite eigenvalues of a singular B (b is zero on locked columns) */
-          double complex *x = res->x + (size_t) i * n, by = 0.0;
           res->mu[i] = KS_MU (m, H, ldh, i);
-          for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
-          if (res->mu[i] != 0.0 && by != 0.0) {
-            double complex c = by / res->mu[i];
-            const KS_SCALAR *vm = V + (size_t) m * n;
-            for (int r = 0; r < n; r++) x[r] += vm[r] * c;
-          }
-          double nx = cblas_dznrm2 (n, x, 1);
-          if (nx > 0.0) for (int r = 0; r < n; r++) x[r] /= nx;
           res->resid[i] = locked_rel[i];
+        }
+        if (KS_SUFFIX (gather_vectors) (d, p, l, m, V, Y, b, res) < 0) {
+          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
+          goto done;
         }
       }
       break;
@@ -245,10 +304,8 @@ int KS_ENTRY (int n, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res
     if (k > m - 1) k = m - 1;
     if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
       k = (k + 1 <= m - 1) ? k + 1 : k - 1;
-    if (k > l) {  /* V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1) */
-      KS_ROTATE (n, k - l, mm, V + (size_t) l * n, Z, ldh, tmp);
-    }
-    memcpy (V + (size_t) k * n, V + (size_t) m * n, (size_t) n * sizeof *V);  /* v_{k+1} = v_{m+1} */
+    if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+    memcpy (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) nl * sizeof *V);  /* v_{k+1} = v_{m+1} */
     for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
       for (int i = (j < k ? k : 0); i <= m; i++) H[i + (size_t) j * ldh] = 0.0;
     for (int j = 0; j < k; j++) H[k + (size_t) j * ldh] = (j < nconv) ? 0.0 : b[j - l];
@@ -274,3 +331,4 @@ done:
 #undef KS_RESIDUALS
 #undef KS_RITZ
 #undef KS_ROTATE
+#undef KS_DOUBLES

@@ -1,8 +1,11 @@
 /* test_krylov_schur.c: Krylov-Schur against dense LAPACK (dgeev, zgeev) on operators
    given as dense matrices: nonsymmetric real (complex pairs), complex, repeated and zero
-   eigenvalues, a rank-deficient operator, and the non-converged path. */
+   eigenvalues, a rank-deficient operator, and the non-converged path. An MPI test: the
+   basis is distributed by rows over the ranks (run on 1 and 2 ranks); rank 0 checks. */
 #include "eigen/krylov_schur.h"
 #include "check.h"
+
+#include <mpi.h>
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -10,12 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct dense { int n; double *a; double complex *z; } dense;
+/* A dense operator, the whole matrix on every rank; the vectors are distributed by d. */
+typedef struct dense { int n; double *a; double complex *z; ks_dist d; int *counts, *displs; } dense;
 
+static void dense_dist (dense *op)
+{
+  int size;
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  ks_dist_init (&op->d, MPI_COMM_WORLD, op->n);
+  op->counts = calloc ((size_t) size, sizeof (int));
+  op->displs = calloc ((size_t) size, sizeof (int));
+  MPI_Allgather (&op->d.nloc, 1, MPI_INT, op->counts, 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather (&op->d.row0, 1, MPI_INT, op->displs, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
+static void dense_free (dense *op)
+{
+  free (op->a); free (op->z); free (op->counts); free (op->displs);
+}
+
+/* y (local rows) = A(rows, :) x, x gathered whole from every rank's rows */
 static int apply_real (void *ctx, const double *x, double *y)
 {
   dense *d = ctx;
-  cblas_dgemv (CblasColMajor, CblasNoTrans, d->n, d->n, 1.0, d->a, d->n, x, 1, 0.0, y, 1);
+  double *xf = malloc ((size_t) d->n * sizeof *xf);
+  MPI_Allgatherv (x, d->d.nloc, MPI_DOUBLE, xf, d->counts, d->displs, MPI_DOUBLE, MPI_COMM_WORLD);
+  if (d->d.nloc > 0)
+    cblas_dgemv (CblasColMajor, CblasNoTrans, d->d.nloc, d->n, 1.0, d->a + d->d.row0, d->n, xf, 1,
+                 0.0, y, 1);
+  free (xf);
   return 0;
 }
 
@@ -23,9 +49,20 @@ static int apply_complex (void *ctx, const double complex *x, double complex *y)
 {
   dense *d = ctx;
   const double complex one = 1.0, zero = 0.0;
-  cblas_zgemv (CblasColMajor, CblasNoTrans, d->n, d->n, &one, d->z, d->n, x, 1, &zero, y, 1);
+  double complex *xf = malloc ((size_t) d->n * sizeof *xf);
+  MPI_Allgatherv (x, d->d.nloc, MPI_C_DOUBLE_COMPLEX, xf, d->counts, d->displs,
+                  MPI_C_DOUBLE_COMPLEX, MPI_COMM_WORLD);
+  if (d->d.nloc > 0)
+    cblas_zgemv (CblasColMajor, CblasNoTrans, d->d.nloc, d->n, &one, d->z + d->d.row0, d->n, xf,
+                 1, &zero, y, 1);
+  free (xf);
   return 0;
 }
+
+static int rank;
+#undef CHECK
+#define CHECK(descr, c) do { int c_ = (c); if (rank == 0) { n_run++; if (c_) n_pass++; else \
+  printf ("FAIL %s:%d: %s\n", __FILE__, __LINE__, descr); } } while (0)
 
 static unsigned long long rng = 12345;
 static double rnd (void)
@@ -50,7 +87,7 @@ static int matches (int nev, double complex *ref, int nref, const ks_result *r, 
     int hit = -1;
     for (int j = 0; j < r->nconv; j++)
       if (!used[j] && cabs (r->mu[j] - ref[i]) <= rtol * cabs (ref[0])) { hit = j; break; }
-    if (hit < 0) { ok = 0; printf ("  missing mu = %g%+gi\n", creal (ref[i]), cimag (ref[i])); }
+    if (hit < 0) { ok = 0; if (rank == 0) printf ("  missing mu = %g%+gi\n", creal (ref[i]), cimag (ref[i])); }
     else used[hit] = 1;
   }
   free (used);
@@ -77,8 +114,9 @@ static double true_residual_real (const dense *d, const ks_result *r)
 static void test_real_nonsymmetric (void)
 {
   int n = 300, nev = 12;
-  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL };
+  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL, { 0 }, NULL, NULL };
   for (int i = 0; i < n * n; i++) d.a[i] = rnd ();
+  dense_dist (&d);
   double *a = malloc ((size_t) n * n * sizeof *a), *wr = malloc (n * sizeof *wr), *wi = malloc (n * sizeof *wi);
   memcpy (a, d.a, (size_t) n * n * sizeof *a);
   LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, wr, wi, NULL, 1, NULL, 1);
@@ -89,12 +127,13 @@ static void test_real_nonsymmetric (void)
   ks_result r;
   mb_err err;
   mb_err_init (&err);
-  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
   CHECK ("real nonsymmetric: returns 0", rc == 0);
   CHECK ("real nonsymmetric: converged", r.converged && r.nconv >= nev);
   CHECK ("real nonsymmetric: has complex pairs (test is meaningful)", npairs > 0);
   CHECK ("real nonsymmetric: eigenvalues match dgeev", matches (nev, ref, n, &r, 1e-10));
-  CHECK ("real nonsymmetric: true residuals small", true_residual_real (&d, &r) < 1e-9);
+  CHECK ("real nonsymmetric: true residuals small (vectors gathered on rank 0)",
+         rank != 0 || (r.x && true_residual_real (&d, &r) < 1e-9));
   int pairs_whole = 1;  /* every complex Ritz value comes with its conjugate */
   for (int i = 0; i < r.nconv; i++)
     if (fabs (cimag (r.mu[i])) > 1e-12 * cabs (r.mu[i])) {
@@ -104,7 +143,7 @@ static void test_real_nonsymmetric (void)
     }
   CHECK ("real nonsymmetric: conjugate pairs kept together", pairs_whole);
   ks_result_clear (&r);
-  free (d.a); free (a); free (wr); free (wi); free (ref);
+  dense_free (&d); free (a); free (wr); free (wi); free (ref);
 }
 
 /* A = Q diag(dvals) Q^T with Q orthogonal from a QR of a random matrix */
@@ -131,24 +170,26 @@ static void test_repeated_and_zero (void)
   dv[20] = dv[21] = dv[22] = 5.0;
   dv[23] = dv[24] = 4.0;
   dv[25] = 3.5;
-  dense d = { n, similar_diag (n, dv), NULL };
+  dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+  dense_dist (&d);
   double complex *ref = malloc (n * sizeof *ref);
   for (int i = 0; i < n; i++) ref[i] = dv[i];
   ks_opts o = { .nev = nev, .ncv = 30, .tol = 1e-12, .max_restarts = 500, .seed = 7 };
   ks_result r;
   mb_err err;
   mb_err_init (&err);
-  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
   CHECK ("repeated: returns 0 and converged", rc == 0 && r.converged);
   CHECK ("repeated: all copies of 5 and 4 found (multiplicity)", matches (nev, ref, n, &r, 1e-9));
   ks_result_clear (&r);
-  free (d.a); free (dv); free (ref);
+  dense_free (&d); free (dv); free (ref);
 }
 
 static void test_complex (void)
 {
   int n = 250, nev = 10;
-  dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)) };
+  dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
+  dense_dist (&d);
   for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
   double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
   memcpy (a, d.z, (size_t) n * n * sizeof *a);
@@ -157,11 +198,11 @@ static void test_complex (void)
   ks_result r;
   mb_err err;
   mb_err_init (&err);
-  int rc = ks_solve_complex (n, apply_complex, &d, &o, &r, &err);
+  int rc = ks_solve_complex (&d.d, apply_complex, &d, &o, &r, &err);
   CHECK ("complex: returns 0 and converged", rc == 0 && r.converged);
   CHECK ("complex: eigenvalues match zgeev", matches (nev, w, n, &r, 1e-10));
   double worst = 0.0;
-  for (int i = 0; i < r.nconv; i++) {
+  for (int i = 0; i < r.nconv && rank == 0; i++) {
     double s = 0.0;
     for (int p = 0; p < n; p++) {
       double complex ax = 0.0;
@@ -172,41 +213,48 @@ static void test_complex (void)
   }
   CHECK ("complex: true residuals small", worst < 1e-9);
   ks_result_clear (&r);
-  free (d.z); free (a); free (w);
+  dense_free (&d); free (a); free (w);
 }
 
 static void test_not_converged_and_small (void)
 {
   int n = 300;
-  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL };
+  dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL, { 0 }, NULL, NULL };
   for (int i = 0; i < n * n; i++) d.a[i] = rnd ();
+  dense_dist (&d);
   ks_opts o = { .nev = 20, .ncv = 22, .tol = 1e-14, .max_restarts = 2, .seed = 1 };
   ks_result r;
   mb_err err;
   mb_err_init (&err);
-  int rc = ks_solve_real (n, apply_real, &d, &o, &r, &err);
+  int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
   CHECK ("not converged: returns 0 with converged = 0", rc == 0 && !r.converged);
   CHECK ("not converged: restarts counted", r.restarts == 2);
   CHECK ("not converged: worst residual reported", r.worst > 1e-14);
   ks_result_clear (&r);
-  free (d.a);
+  dense_free (&d);
   /* order 3: the whole space fits the subspace; breakdown handled */
   double dv[3] = { 3.0, 2.0, 1.0 };
-  dense s = { 3, similar_diag (3, dv), NULL };
+  dense s = { 3, similar_diag (3, dv), NULL, { 0 }, NULL, NULL };
+  dense_dist (&s);
   ks_opts o3 = { .nev = 2, .ncv = 0, .tol = 1e-12, .max_restarts = 10, .seed = 1 };
-  rc = ks_solve_real (3, apply_real, &s, &o3, &r, &err);
+  rc = ks_solve_real (&s.d, apply_real, &s, &o3, &r, &err);
   double complex ref[3] = { 3.0, 2.0, 1.0 };
   CHECK ("order 3: converged", rc == 0 && r.converged);
   CHECK ("order 3: eigenvalues 3 and 2", rc == 0 && matches (2, ref, 3, &r, 1e-12));
   ks_result_clear (&r);
-  free (s.a);
+  dense_free (&s);
 }
 
-int main (void)
+int main (int argc, char **argv)
 {
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   test_real_nonsymmetric ();
   test_repeated_and_zero ();
   test_complex ();
   test_not_converged_and_small ();
-  return CHECK_DONE ();
+  int status = rank == 0 ? CHECK_DONE () : 0;
+  MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize ();
+  return status;
 }
