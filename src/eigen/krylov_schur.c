@@ -249,23 +249,23 @@ static void gemm_ld_c (int rows, int q, int mm, const double complex *V, int ldv
                &zero, C, ldc);
 }
 
-/* X (rows x p, complex, leading dimension ld) = V (rows x p, ld) Y (p x p, complex): two real
-   products for a real basis, by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out of
-   memory. */
-static int ritz_r (int rows, int ld, int p, const double *V, const double complex *Y,
+/* X (rows x nc, complex, leading dimension ld) = V (rows x p, ld) Y (p x nc, complex): two
+   real products for a real basis, by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out
+   of memory. */
+static int ritz_r (int rows, int ld, int p, int nc, const double *V, const double complex *Y,
                    double complex *X)
 {
-  double *yr = mb_calloc ((size_t) p * p, sizeof *yr), *yi = mb_calloc ((size_t) p * p, sizeof *yi);
-  double *xr = mb_calloc ((size_t) KS_ROW_BLOCK * p, sizeof *xr);
-  double *xi = mb_calloc ((size_t) KS_ROW_BLOCK * p, sizeof *xi);
+  double *yr = mb_calloc ((size_t) p * nc, sizeof *yr), *yi = mb_calloc ((size_t) p * nc, sizeof *yi);
+  double *xr = mb_calloc ((size_t) KS_ROW_BLOCK * nc, sizeof *xr);
+  double *xi = mb_calloc ((size_t) KS_ROW_BLOCK * nc, sizeof *xi);
   int rc = (yr && yi && xr && xi) ? 0 : -1;
   if (rc == 0) {
-    for (size_t k = 0; k < (size_t) p * p; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
+    for (size_t k = 0; k < (size_t) p * nc; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
     for (int r0 = 0; r0 < rows; r0 += KS_ROW_BLOCK) {
       int nr = rows - r0 < KS_ROW_BLOCK ? rows - r0 : KS_ROW_BLOCK;
-      gemm_ld_r (nr, p, p, V + r0, ld, yr, p, xr, nr);
-      gemm_ld_r (nr, p, p, V + r0, ld, yi, p, xi, nr);
-      for (int j = 0; j < p; j++)
+      gemm_ld_r (nr, nc, p, V + r0, ld, yr, p, xr, nr);
+      gemm_ld_r (nr, nc, p, V + r0, ld, yi, p, xi, nr);
+      for (int j = 0; j < nc; j++)
         for (int r = 0; r < nr; r++)
           X[r0 + r + (size_t) j * ld] = xr[r + (size_t) j * nr] + I * xi[r + (size_t) j * nr];
     }
@@ -274,10 +274,10 @@ static int ritz_r (int rows, int ld, int p, const double *V, const double comple
   return rc;
 }
 
-static int ritz_c (int rows, int ld, int p, const double complex *V, const double complex *Y,
-                   double complex *X)
+static int ritz_c (int rows, int ld, int p, int nc, const double complex *V,
+                   const double complex *Y, double complex *X)
 {
-  if (rows > 0) gemm_ld_c (rows, p, p, V, ld, Y, p, X, ld);
+  if (rows > 0) gemm_ld_c (rows, nc, p, V, ld, Y, p, X, ld);
   return 0;
 }
 

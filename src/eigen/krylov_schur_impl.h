@@ -117,24 +117,38 @@ static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b,
 }
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, purified, unit norm, gathered on
-   rank 0 into res->x (n x p). Returns 0 or MB_ENOMEM. */
+   rank 0 into res->x (n x p), a few columns at a time so that no second local basis is
+   needed. Returns 0 or MB_ENOMEM. */
 static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, const KS_SCALAR *V,
                                        const double complex *Y, const KS_SCALAR *b,
                                        ks_result *res)
 {
+  enum { CHUNK = 8 };
   int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
   MPI_Comm_size (d->comm, &size);
   MPI_Comm_rank (d->comm, &rank);
-  double complex *X = mb_calloc ((size_t) ld * p, sizeof *X);
+  double complex *X = mb_calloc ((size_t) ld * CHUNK, sizeof *X);
+  double complex *Yc = mb_calloc ((size_t) p * CHUNK, sizeof *Yc);
   int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
-  int ok = X && counts && displs && KS_RITZ (nl, ld, p, V, Y, X) == 0, all;
+  int ok = X && Yc && counts && displs, all;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
   if (all) {
-    for (int i = 0; i < p; i++) {
+    MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
+    MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
+  }
+  for (int c0 = 0; c0 < p && all; c0 += CHUNK) {
+    int nc = p - c0 < CHUNK ? p - c0 : CHUNK;
+    for (int j = 0; j < nc; j++)  /* Y(0:p-1, c0:c0+nc-1), padded: V has p leading columns */
+      memcpy (Yc + (size_t) j * p, Y + (size_t) (c0 + j) * p, (size_t) p * sizeof *Yc);
+    if (KS_RITZ (nl, ld, p, nc, V, Yc, X) != 0) ok = 0;
+    MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+    if (!all) break;
+    for (int j = 0; j < nc; j++) {
+      int i = c0 + j;
       /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
          x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along
          the infinite eigenvalues of a singular B (b is zero on locked columns) */
-      double complex *x = X + (size_t) i * ld, by = 0.0;
+      double complex *x = X + (size_t) j * ld, by = 0.0;
       for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
       if (res->mu[i] != 0.0 && by != 0.0) {
         double complex c = by / res->mu[i];
@@ -146,15 +160,11 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, co
       allsum (d, &nx, 1);
       nx = sqrt (nx);
       if (nx > 0.0) for (int r = 0; r < nl; r++) x[r] /= nx;
+      MPI_Gatherv (x, nl, MPI_C_DOUBLE_COMPLEX, rank == 0 ? res->x + (size_t) i * d->n : NULL,
+                   counts, displs, MPI_C_DOUBLE_COMPLEX, 0, d->comm);
     }
-    MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
-    MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
-    for (int i = 0; i < p; i++)
-      MPI_Gatherv (X + (size_t) i * ld, nl, MPI_C_DOUBLE_COMPLEX,
-                   rank == 0 ? res->x + (size_t) i * d->n : NULL, counts, displs,
-                   MPI_C_DOUBLE_COMPLEX, 0, d->comm);
   }
-  free (X); free (counts); free (displs);
+  free (X); free (Yc); free (counts); free (displs);
   return all ? 0 : MB_ENOMEM;
 }
 
