@@ -614,10 +614,9 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
         mass_orthonormalize (sys, cand, i0, i1, N, mwork);
         i0 = i1;
       }
-      int nrigid = 0;
-      while (nrigid < ncand && fabs (creal (cand[nrigid].lambda)) <= rigid_tol) nrigid++;
-      if (nrigid > 0 && nrigid < ncand && nrigid == ncand_rigid_prefix (cand, ncand, rigid_tol))
-        for (int i = nrigid; i < ncand; i++) refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
+      int nrigid = ncand_rigid_prefix (cand, ncand, rigid_tol);  /* sorted by lambda */
+      for (int i = nrigid; nrigid > 0 && i < ncand; i++)
+        refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
       qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
     }
     for (int i = 0; i < nsel && rc == 0; i++) {
