@@ -374,6 +374,31 @@ static int share_status (MPI_Comm comm, int rc, mb_err *err)
   return rc;
 }
 
+/* Rank 0: what Krylov-Schur did, into the result. */
+static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result *ks)
+{
+  out->nev = o->nev;
+  out->ncv = ks->ncv;
+  out->restarts = ks->restarts;
+  out->nconv = ks->nconv;
+  out->converged = ks->converged;
+  out->op_applies = ks->applies;
+}
+
+/* Collective. The end of a stage's Krylov phase: the status agreed (rank 0's), the
+   iteration time and convergence flag on every rank, the factorization and the shift-invert
+   buffers freed. Returns the agreed status. */
+static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, shift_invert *si,
+                       eigen_result *out, mb_err *err)
+{
+  rc = share_status (comm, rc, err);
+  out->time_iterate = now () - t0;
+  MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
+  *f = factor_free (*f);
+  shift_invert_clear (si);
+  return rc;
+}
+
 /* Ritz pair turned into a candidate mode (rank 0). */
 typedef struct candidate {
   double complex lambda;
@@ -536,11 +561,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   rc = shift_invert_init (&si, comm, f, sys, N, sizeof (double), err);
   if (rc == 0) rc = ks_solve_real (&si.dist, apply_undamped, &si, &o, &ks, err);
   if (rank == 0) {
-    out->nev = o.nev;
-    out->ncv = ks.ncv;
-    out->restarts = ks.restarts;
-    out->nconv = ks.nconv;
-    out->converged = ks.converged;
+    record_krylov (out, &o, &ks);
     ks_worst = ks.worst;
     /* candidates: finite Ritz values; a conjugate pair (a split repeated eigenvalue, or
        flutter when K is not symmetric) gives its real and imaginary parts */
@@ -562,15 +583,10 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
       }
       c->dist = cabs (c->lambda - sigma);
     }
-    out->op_applies = ks.applies;
   }
-  rc = share_status (comm, rc, err);
-  out->time_iterate = now () - t0;
-  MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
-  f = factor_free (f);
   double t_solve = si.t_solve;
   int solves = si.solves;
-  shift_invert_clear (&si);
+  rc = end_krylov (comm, rc, t0, &f, &si, out, err);
   if (rc < 0) {
     ks_result_clear (&ks);
     free_candidates (cand, ncand);
@@ -909,11 +925,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   rc = shift_invert_init (&si, comm, f, sys, N, sizeof (double complex), err);
   if (rc == 0) rc = ks_solve_complex (&si.dist, apply_damped, &si, &o, &ks, err);
   if (rank == 0) {
-    out->nev = o.nev;
-    out->ncv = ks.ncv;
-    out->restarts = ks.restarts;
-    out->nconv = ks.nconv;
-    out->converged = ks.converged;
+    record_krylov (out, &o, &ks);
     ks_worst = ks.worst;
     double mu_max = 0.0;
     for (int i = 0; i < ks.nconv; i++) mu_max = fmax (mu_max, cabs (ks.mu[i]));
@@ -927,15 +939,10 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
       c->x = ks.x + (size_t) i * N;
       for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
     }
-    out->op_applies = ks.applies;
   }
-  rc = share_status (comm, rc, err);
-  out->time_iterate = now () - t0;
-  MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
-  f = factor_free (f);
   double t_solve = si.t_solve;
   int solves = si.solves;
-  shift_invert_clear (&si);
+  rc = end_krylov (comm, rc, t0, &f, &si, out, err);
   if (rc < 0) {
     ks_result_clear (&ks);
     free_candidates (cand, ncand);
