@@ -17,10 +17,12 @@
 /* Relative size of |mu| below which a Ritz value is an infinite eigenvalue (constraint or
    massless direction): mu = 1 / (lambda - sigma) -> 0. */
 #define INFINITE_MU_RTOL 1e-11
-/* A mode is rigid-body when |lambda| <= RIGID_RTOL * max|K| / max|M| (modal), or
-   |lambda|^2 <= RIGID_RTOL * max|K| / max|M| (complex): frequencies below about 3e-5 of
-   the highest frequency the mesh can carry. */
-#define RIGID_RTOL 1e-9
+/* Rigid-body modes have lambda = 0; what is computed is noise: the Krylov-Schur tolerance
+   times the distance to the shift, and rounding of order eps max|K| / max|M|. A mode is
+   rigid-body when |lambda| is below both floors with a wide margin (rigid_threshold). A
+   threshold relative to max|K| / max|M| alone would call the first bending mode of a long,
+   finely meshed structure rigid: lambda_1 / lambda_max can be 1e-10 there. */
+#define RIGID_RTOL 1e-12
 
 void eigen_result_clear (eigen_result *r)
 {
@@ -34,6 +36,17 @@ void eigen_result_clear (eigen_result *r)
 }
 
 static double now (void) { return MPI_Wtime (); }
+
+/* Rank 0. The largest |lambda| (modal: omega^2; damped: |lambda|, so the square root of
+   the bound) that counts as a rigid-body mode, for tolerance tol and shift sigma. */
+static double rigid_threshold (const gep_system *sys, double tol, double complex sigma,
+                               int damped)
+{
+  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  double ratio = mmax > 0.0 ? kmax / mmax : kmax;
+  double floor_round = damped ? sqrt (RIGID_RTOL * ratio) : RIGID_RTOL * ratio;
+  return fmax (floor_round, 100.0 * tol * cabs (sigma));
+}
 
 /* ---- shift-invert operator, collective: OP = (A - sigma B)^-1 B ------------------------ */
 
@@ -600,8 +613,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   if (rank == 0) {
     logf_rank0 (log, "modal: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
                 "%.2f s)\n", ks.nconv, ks.restarts, now () - t0, solves, t_solve);
-    double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
-    double rigid_tol = RIGID_RTOL * (mmax > 0.0 ? kmax / mmax : kmax);
+    double rigid_tol = rigid_threshold (sys, st->tolerance, sigma, 0);
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
     /* order the candidates by lambda for clustering */
     double anorm, bnorm;
@@ -790,8 +802,7 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
                          mb_err *err)
 {
   int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
-  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
-  double rigid_tol = sqrt (RIGID_RTOL * (mmax > 0.0 ? kmax / mmax : kmax));
+  double rigid_tol = rigid_threshold (sys, out->tolerance, sigma, 1);
   /* fold each pair onto Im >= 0; drop the second member of a pair */
   int *keep = mb_calloc ((size_t) ncand + 1, sizeof *keep);
   if (!keep) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
