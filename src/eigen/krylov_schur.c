@@ -249,38 +249,11 @@ static void gemm_ld_c (int rows, int q, int mm, const double complex *V, int ldv
                &zero, C, ldc);
 }
 
-/* X (rows x nc, complex, leading dimension ld) = V (rows x p, ld) Y (p x nc, complex): two
-   real products for a real basis, by blocks of KS_ROW_BLOCK rows. Returns 0 or -1 when out
-   of memory. */
-static int ritz_r (int rows, int ld, int p, int nc, const double *V, const double complex *Y,
-                   double complex *X)
-{
-  double *yr = mb_calloc ((size_t) p * nc, sizeof *yr), *yi = mb_calloc ((size_t) p * nc, sizeof *yi);
-  double *xr = mb_calloc ((size_t) KS_ROW_BLOCK * nc, sizeof *xr);
-  double *xi = mb_calloc ((size_t) KS_ROW_BLOCK * nc, sizeof *xi);
-  int rc = (yr && yi && xr && xi) ? 0 : -1;
-  if (rc == 0) {
-    for (size_t k = 0; k < (size_t) p * nc; k++) { yr[k] = creal (Y[k]); yi[k] = cimag (Y[k]); }
-    for (int r0 = 0; r0 < rows; r0 += KS_ROW_BLOCK) {
-      int nr = rows - r0 < KS_ROW_BLOCK ? rows - r0 : KS_ROW_BLOCK;
-      gemm_ld_r (nr, nc, p, V + r0, ld, yr, p, xr, nr);
-      gemm_ld_r (nr, nc, p, V + r0, ld, yi, p, xi, nr);
-      for (int j = 0; j < nc; j++)
-        for (int r = 0; r < nr; r++)
-          X[r0 + r + (size_t) j * ld] = xr[r + (size_t) j * nr] + I * xi[r + (size_t) j * nr];
-    }
-  }
-  free (yr); free (yi); free (xr); free (xi);
-  return rc;
-}
+/* 2-norm of this rank's rows. */
+static double nrm2_local_r (int nl, const double *x) { return cblas_dnrm2 (nl, x, 1); }
+static double nrm2_local_c (int nl, const double complex *x) { return cblas_dznrm2 (nl, x, 1); }
 
-static int ritz_c (int rows, int ld, int p, int nc, const double complex *V,
-                   const double complex *Y, double complex *X)
-{
-  if (rows > 0) gemm_ld_c (rows, nc, p, V, ld, Y, p, X, ld);
-  return 0;
-}
-
+/* Global 2-norm of a distributed vector (local rows x). */
 static double nrm2_r (const ks_dist *d, const double *x)
 {
   double s = d->nloc > 0 ? cblas_dnrm2 (d->nloc, x, 1) : 0.0;
@@ -300,6 +273,9 @@ static double nrm2_c (const ks_dist *d, const double complex *x)
 /* Scalars per entry of each arithmetic, for messages of doubles. */
 #define KS_DOUBLES_r 1
 #define KS_DOUBLES_c 2
+/* MPI type of one entry of each arithmetic. */
+#define KS_MPI_TYPE_r MPI_DOUBLE
+#define KS_MPI_TYPE_c MPI_C_DOUBLE_COMPLEX
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */
 

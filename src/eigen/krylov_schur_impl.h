@@ -14,9 +14,9 @@
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_RESIDUALS KS_SUFFIX (residuals)
-#define KS_RITZ KS_SUFFIX (ritz)
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
+#define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
 
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
    and after a breakdown). The random sequence runs over all n rows on every rank, so the
@@ -116,55 +116,101 @@ static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b,
   return 0;
 }
 
-/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, purified, unit norm, gathered on
-   rank 0 into res->x (n x p), a few columns at a time so that no second local basis is
-   needed. Returns 0 or MB_ENOMEM. */
-static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, const KS_SCALAR *V,
+/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
+   which then shrinks to p + 1 columns before rank 0 allocates res->x (n x p), so that the
+   basis and the gathered vectors are never held whole together. Each x is purified and of
+   unit norm. In real arithmetic a conjugate pair (j, j+1) is held as the real and imaginary
+   parts of x_j in columns j and j+1. *Vp may move (realloc). Returns 0 or MB_ENOMEM. */
+static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, KS_SCALAR **Vp,
                                        const double complex *Y, const KS_SCALAR *b,
+                                       const KS_SCALAR *H, int ldh, KS_SCALAR *tmp,
                                        ks_result *res)
 {
-  enum { CHUNK = 8 };
   int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
   MPI_Comm_size (d->comm, &size);
   MPI_Comm_rank (d->comm, &rank);
-  double complex *X = mb_calloc ((size_t) ld * CHUNK, sizeof *X);
-  double complex *Yc = mb_calloc ((size_t) p * CHUNK, sizeof *Yc);
+  KS_SCALAR *V = *Vp;
+  KS_SCALAR *Yk = mb_calloc ((size_t) p * p, sizeof *Yk);
+  double *sq = mb_calloc ((size_t) p, sizeof *sq);
   int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
-  int ok = X && Yc && counts && displs, all;
+  KS_SCALAR *col = rank == 0 ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
+  int ok = Yk && sq && counts && displs && (rank != 0 || col), all;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (all) {
-    MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
-    MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
-  }
-  for (int c0 = 0; c0 < p && all; c0 += CHUNK) {
-    int nc = p - c0 < CHUNK ? p - c0 : CHUNK;
-    for (int j = 0; j < nc; j++)  /* Y(0:p-1, c0:c0+nc-1), padded: V has p leading columns */
-      memcpy (Yc + (size_t) j * p, Y + (size_t) (c0 + j) * p, (size_t) p * sizeof *Yc);
-    if (KS_RITZ (nl, ld, p, nc, V, Yc, X) != 0) ok = 0;
-    MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-    if (!all) break;
-    for (int j = 0; j < nc; j++) {
-      int i = c0 + j;
-      /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
-         x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along
-         the infinite eigenvalues of a singular B (b is zero on locked columns) */
-      double complex *x = X + (size_t) j * ld, by = 0.0;
-      for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
-      if (res->mu[i] != 0.0 && by != 0.0) {
-        double complex c = by / res->mu[i];
-        const KS_SCALAR *vm = V + (size_t) m * ld;
-        for (int r = 0; r < nl; r++) x[r] += vm[r] * c;
-      }
-      double nx = nl > 0 ? cblas_dznrm2 (nl, x, 1) : 0.0;
-      nx *= nx;
-      allsum (d, &nx, 1);
-      nx = sqrt (nx);
-      if (nx > 0.0) for (int r = 0; r < nl; r++) x[r] /= nx;
-      MPI_Gatherv (x, nl, MPI_C_DOUBLE_COMPLEX, rank == 0 ? res->x + (size_t) i * d->n : NULL,
-                   counts, displs, MPI_C_DOUBLE_COMPLEX, 0, d->comm);
+  if (!all) goto done;
+
+  /* Yk: Y in this arithmetic (real: a pair's vector as its real and imaginary columns) */
+  for (int j = 0; j < p; j++) {
+    int second = j > 0 && KS_BLOCK (p, H, ldh, j - 1) == 2;  /* j is the second of a pair */
+    for (int q = 0; q < p; q++) {
+      double complex y = second ? Y[q + (size_t) (j - 1) * p] : Y[q + (size_t) j * p];
+      Yk[q + (size_t) j * p] = (KS_SCALAR) (second ? cimag (y) : (sizeof (KS_SCALAR) == sizeof (double) ? creal (y) : y));
     }
   }
-  free (X); free (Yc); free (counts); free (displs);
+  KS_ROTATE (nl, ld, p, p, V, Yk, p, tmp);                 /* V(:, 0:p-1) = V(:, 0:p-1) Yk */
+  if (p < m) memcpy (V + (size_t) p * ld, V + (size_t) m * ld, (size_t) nl * sizeof *V);
+  KS_SCALAR *shrunk = realloc (V, (size_t) ld * (p + 1) * sizeof *V);  /* v_{m+1} kept at p */
+  if (shrunk) *Vp = V = shrunk;
+  const KS_SCALAR *v = V + (size_t) (p < m ? p : m) * ld;
+
+  /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
+     x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along the
+     infinite eigenvalues of a singular B (b is zero on locked columns) */
+  for (int i = 0; i < p; i++) {
+    int second = i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2;
+    if (second) continue;
+    double complex by = 0.0;
+    for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
+    if (res->mu[i] == 0.0 || by == 0.0) continue;
+    double complex c = by / res->mu[i];
+    KS_SCALAR *x = V + (size_t) i * ld;
+    if (KS_BLOCK (p, H, ldh, i) == 2) {  /* real pair: Re into column i, Im into i+1 */
+      KS_SCALAR *xi = V + (size_t) (i + 1) * ld;
+      for (int r = 0; r < nl; r++) {
+        x[r] += (KS_SCALAR) (creal (c) * v[r]);
+        xi[r] += (KS_SCALAR) (cimag (c) * v[r]);
+      }
+    } else {
+      for (int r = 0; r < nl; r++) x[r] += (KS_SCALAR) (c * v[r]);
+    }
+  }
+  /* unit norms: one reduction for all columns; a pair's two columns share theirs */
+  for (int i = 0; i < p; i++) {
+    double t = nl > 0 ? KS_SUFFIX (nrm2_local) (nl, V + (size_t) i * ld) : 0.0;
+    sq[i] = t * t;
+  }
+  allsum (d, sq, p);
+  for (int i = 0; i < p; i++) {
+    double s2 = sq[i];
+    if (KS_BLOCK (p, H, ldh, i) == 2) s2 += sq[i + 1];
+    else if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) s2 += sq[i - 1];
+    double nx = sqrt (s2);
+    if (nx > 0.0) for (int r = 0; r < nl; r++) V[(size_t) i * ld + r] /= nx;
+  }
+
+  /* gather on rank 0, into complex vectors */
+  res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
+  ok = rank != 0 || res->x;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all) goto done;
+  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
+  MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
+  for (int i = 0; i < p; i++) {
+    MPI_Gatherv (V + (size_t) i * ld, nl, KS_MPI_TYPE, col, counts, displs, KS_MPI_TYPE, 0,
+                 d->comm);
+    if (rank != 0) continue;
+    double complex *x = res->x + (size_t) i * d->n;
+    if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) {  /* imaginary part of the pair's x */
+      double complex *xp = res->x + (size_t) (i - 1) * d->n;
+      for (int r = 0; r < d->n; r++) {
+        xp[r] += I * col[r];
+        x[r] = conj (xp[r]);
+      }
+    } else {
+      for (int r = 0; r < d->n; r++) x[r] = col[r];
+    }
+  }
+done:
+  free (Yk); free (sq); free (counts); free (displs); free (col);
   return all ? 0 : MB_ENOMEM;
 }
 
@@ -280,8 +326,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
       if (p > 0) {
         res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
         res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
-        res->x = root ? mb_calloc ((size_t) n * p, sizeof *res->x) : NULL;
-        ok = res->mu && res->resid && (!root || res->x);
+        ok = res->mu && res->resid;
         MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
         if (!all_ok) {
           rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
@@ -300,7 +345,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
           res->mu[i] = KS_MU (m, H, ldh, i);
           res->resid[i] = locked_rel[i];
         }
-        if (KS_SUFFIX (gather_vectors) (d, p, l, m, V, Y, b, res) < 0) {
+        if (KS_SUFFIX (gather_vectors) (d, p, l, m, &V, Y, b, H, ldh, tmp, res) < 0) {
           rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
           goto done;
         }
@@ -339,6 +384,6 @@ done:
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
 #undef KS_RESIDUALS
-#undef KS_RITZ
 #undef KS_ROTATE
 #undef KS_DOUBLES
+#undef KS_MPI_TYPE
