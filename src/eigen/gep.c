@@ -1,6 +1,6 @@
 /* gep.c: the eigen stages: build A - sigma B for GEP (18) or (31) (seed 001), factor it
-   once with MUMPS on every rank, run Krylov-Schur on OP = (A - sigma B)^-1 B on rank 0
-   while the other ranks serve the solves, and turn Ritz pairs into physical modes. */
+   once with MUMPS on every rank, run Krylov-Schur on OP = (A - sigma B)^-1 B with the basis
+   distributed by rows, and turn the Ritz pairs (gathered on rank 0) into physical modes. */
 #include "gep.h"
 
 #include <float.h>
