@@ -419,12 +419,6 @@ typedef struct candidate {
   double complex *x;       /* full pencil vector, borrowed from (and edited in) ks_result */
 } candidate;
 
-static void free_candidates (candidate *c, int nc)
-{
-  (void) nc;  /* the vectors are borrowed from the Krylov-Schur result */
-  free (c);
-}
-
 static int by_dist (const void *a, const void *b)
 {
   const candidate *x = a, *y = b;
@@ -602,7 +596,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   rc = end_krylov (comm, rc, t0, &f, &si, out, err);
   if (rc < 0) {
     ks_result_clear (&ks);
-    free_candidates (cand, ncand);
+    free (cand);
     return rc;
   }
 
@@ -706,7 +700,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
     free (work);
   }
   ks_result_clear (&ks);
-  free_candidates (cand, ncand);
+  free (cand);
   rc = share_status (comm, rc, err);
   if (rc < 0) return rc;
 
@@ -868,7 +862,7 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
   }
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   free (work);
-  free_candidates (cand, kept);
+  free (cand);
   return rc;
 }
 
@@ -956,7 +950,7 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   rc = end_krylov (comm, rc, t0, &f, &si, out, err);
   if (rc < 0) {
     ks_result_clear (&ks);
-    free_candidates (cand, ncand);
+    free (cand);
     return rc;
   }
   double t_post = now ();
