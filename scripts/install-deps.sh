@@ -2,6 +2,11 @@
 # install-deps.sh: installs the Debian packages mbmodal builds and tests with, when missing.
 #   sh scripts/install-deps.sh            build and test dependencies
 #   sh scripts/install-deps.sh --bench    also SLEPc, for scripts/bench/
+#   sh scripts/install-deps.sh --render   also ParaView (pvbatch) and a virtual X server, for
+#                                         scripts/render_modes.sh (large: about 1 GB)
+# (flags combine: --bench --render). The tests read .vtu files with Python's vtk module:
+# python3-vtk9, or python3-paraview, which provides it too (Debian lets only one of the two
+# be installed; once ParaView is in, it is kept).
 # Needs root (or sudo) only when something is missing.
 set -e
 
@@ -9,11 +14,21 @@ packages="make gcc libc6-dev pkg-config
   libopenmpi-dev openmpi-bin libmumps-dev libscalapack-openmpi-dev
   libyaml-dev liblapacke-dev libopenblas-dev
   python3 python3-numpy python3-scipy python3-yaml"
-[ "${1:-}" = "--bench" ] && packages="$packages slepc-dev time"
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+vtk=python3-vtk9
+installed python3-paraview && vtk=python3-paraview
+for flag in "$@"; do
+  case "$flag" in
+  --bench) packages="$packages slepc-dev time" ;;
+  --render) packages="$packages paraview xvfb xauth"; vtk=python3-paraview ;;
+  *) echo "install-deps: unknown option '$flag' (--bench, --render)" >&2; exit 1 ;;
+  esac
+done
+packages="$packages $vtk"
 
 missing=""
 for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  installed "$p" || missing="$missing $p"
 done
 if [ -z "$missing" ]; then
   echo "install-deps: all packages present"

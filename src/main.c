@@ -12,8 +12,12 @@
 #include "error.h"
 #include "linalg/mmio.h"
 #include "linalg/sparse.h"
+#include "model/assemble.h"
+#include "model/model.h"
 #include "report/compare.h"
+#include "report/export.h"
 #include "report/report.h"
+#include "report/vtk.h"
 
 #define MBMODAL_VERSION "0.1.0"
 
@@ -25,16 +29,22 @@ static void print_usage (FILE *f)
     "       mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
     "\n"
     "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
-    "system given by the deck: M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units),\n"
-    "with shift-invert Krylov-Schur and MUMPS on all MPI ranks, and writes\n"
+    "system, M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units), about the\n"
+    "configuration of the deck. The deck describes a model (rigid bodies, beams, joints,\n"
+    "forces: assembled with 6 DOFs per node) or names Matrix Market files for K, M, R, Cq.\n"
+    "Shift-invert Krylov-Schur with MUMPS on all MPI ranks; writes\n"
     "  OUTDIR/NAME.modal.yaml    undamped modes (eigenvalue omega^2 [rad^2/s^2], f [Hz])\n"
     "  OUTDIR/NAME.complex.yaml  damped modes (eigenvalue lambda [1/s], f, zeta, f_d)\n"
+    "  OUTDIR/NAME.*.vtu         model decks: mode shapes for ParaView (Warp By Vector)\n"
     "where OUTDIR and NAME come from the deck's output section. See README.md.\n"
     "\n"
     "options:\n"
     "  -o, --output-dir DIR  write reports to DIR (overrides output.directory)\n"
     "  -q, --quiet           no progress log, only the tables of modes and errors\n"
     "      --no-vectors      leave eigenvectors out of the reports\n"
+    "      --export-matrices DIR\n"
+    "                        model decks: write K, M, R, Cq (.mtx), the row maps dofs.csv and\n"
+    "                        constraints.csv, and a matrix deck DIR/deck.yaml that reruns them\n"
     "  -h, --help            this text\n"
     "      --version         the version\n"
     "\n"
@@ -50,6 +60,7 @@ static void print_usage (FILE *f)
 typedef struct cli {
   const char *deck_path;
   const char *output_dir;  /* NULL: the deck's */
+  const char *export_dir;  /* NULL: the deck's output.export_matrices */
   int quiet;
   int no_vectors;
 } cli;
@@ -68,6 +79,9 @@ static int cli_parse (int argc, char **argv, cli *c, mb_err *err)
     else if (!strcmp (a, "-o") || !strcmp (a, "--output-dir")) {
       if (i + 1 >= argc) return mb_fail (err, MB_EUSAGE, "%s needs a directory", a);
       c->output_dir = argv[++i];
+    } else if (!strcmp (a, "--export-matrices")) {
+      if (i + 1 >= argc) return mb_fail (err, MB_EUSAGE, "%s needs a directory", a);
+      c->export_dir = argv[++i];
     } else if (a[0] == '-' && a[1] != '\0')
       return mb_fail (err, MB_EUSAGE, "unknown option '%s' (see mbmodal --help)", a);
     else if (c->deck_path)
@@ -192,6 +206,47 @@ static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_e
   return 0;
 }
 
+/* Model deck: every rank builds the model from the same deck text, so every rank meets the
+   same deck error; rank 0 assembles M, K, R, Cq (owned by *a), checks that Cq has full row
+   rank, and writes the matrices when asked (--export-matrices or output.export_matrices).
+   Returns 0 or the first error, identically on every rank. Collective. */
+static int setup_model (MPI_Comm comm, const deck *d, const cli *c, model *mdl, assembly *a,
+                        FILE *log, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  double t = MPI_Wtime ();
+  int rc = agree (comm, model_build (d, mdl, err), err);
+  if (rc < 0) return rc;
+  if (rank == 0) {
+    int skipped = 0;
+    rc = assemble_system (mdl, a, err);
+    if (rc == 0 && a->Cq) rc = assemble_check_constraints (mdl, a->Cq, d->path, &skipped, err);
+    if (rc == 0 && log) {
+      long elements = 0;
+      for (int i = 0; i < mdl->nbeams; i++) elements += mdl->beams[i].nelements;
+      fprintf (log, "model: %d nodes (%d bodies, %d beams of %ld elements), %d joints, "
+               "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
+               mdl->njoints, mdl->nforces);
+      fprintf (log, "assembled: n = %d DOFs, m = %d constraint rows; K %ld, M %ld%s entries "
+               "(%.2f s)\n", a->n, a->m, a->K->nnz, a->M->nnz, a->R ? ", R" : "",
+               MPI_Wtime () - t);
+      if (skipped)
+        fprintf (log, "warning: %d joint group%s too large for the rank check of Cq; a "
+                 "redundant joint there shows as a singular pencil\n", skipped,
+                 skipped > 1 ? "s" : "");
+    }
+    const char *dir = c->export_dir ? c->export_dir : d->output.export_matrices;
+    if (rc == 0 && dir) {
+      rc = export_matrices (dir, mdl, a->K, a->M, a->R, a->Cq, d, err);
+      if (rc == 0 && log)
+        fprintf (log, "matrices exported to %s (K, M%s%s .mtx, dofs.csv, constraints.csv, "
+                 "deck.yaml)\n", dir, a->R ? ", R" : "", a->Cq ? ", Cq" : "");
+    }
+  }
+  return agree (comm, rc, err);
+}
+
 /* mkdir -p for the output directory. Returns 0 or MB_EIO. */
 static int make_dirs (const char *dir, mb_err *err)
 {
@@ -209,19 +264,23 @@ static int make_dirs (const char *dir, mb_err *err)
   return 0;
 }
 
-/* Runs one stage on every rank; rank 0 prints its table and writes its report. Returns the
+/* Runs one stage on every rank; rank 0 prints its table (and, for a model, the parts that
+   move most in each mode) and writes its YAML report (and, for a model, its VTK mode
+   shapes). mdl is NULL for a matrix deck. Returns the
    stage's status (MB_ENOCONV still writes what converged). Collective. */
 static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, const deck *d,
-                      const cli *c, const char *outdir, FILE *log, mb_err *err)
+                      const model *mdl, const cli *c, const char *outdir, FILE *log,
+                      mb_err *err)
 {
   int rank;
   MPI_Comm_rank (comm, &rank);
   const deck_stage *st = complex_stage ? &d->damped : &d->modal;
-  int vectors = d->output.eigenvectors && !c->no_vectors;
+  int vectors = d->output.eigenvectors && !c->no_vectors;  /* in the YAML report */
+  int keep = vectors || mdl != NULL;  /* a model's energy shares and VTK need them */
   gep_log glog = { log };
   eigen_result r;
-  int rc = complex_stage ? gep_complex (comm, sys, st, vectors, &glog, &r, err)
-                         : gep_modal (comm, sys, st, vectors, &glog, &r, err);
+  int rc = complex_stage ? gep_complex (comm, sys, st, keep, &glog, &r, err)
+                         : gep_modal (comm, sys, st, keep, &glog, &r, err);
   if (rc < 0 && rc != MB_ENOCONV) {
     eigen_result_clear (&r);
     return rc;
@@ -232,14 +291,24 @@ static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, c
     printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
             complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
     report_print_table (stdout, &r);
-    char path[4096];
-    snprintf (path, sizeof path, "%s/%s.%s.yaml", outdir, d->output.name, label);
     mb_err werr;
     mb_err_init (&werr);
-    wrc = report_write_yaml (path, &r, d->path, d->title, vectors, &werr);
+    if (mdl) {
+      printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
+      wrc = report_print_energy (stdout, mdl, &r, &werr);
+    }
+    char path[4096];
+    snprintf (path, sizeof path, "%s/%s.%s.yaml", outdir, d->output.name, label);
+    if (wrc == 0) wrc = report_write_yaml (path, &r, d->path, d->title, vectors, mdl, &werr);
+    if (wrc == 0 && log)
+      fprintf (log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
+               r.time_total);
+    if (wrc == 0 && mdl && d->output.vtk) {
+      snprintf (path, sizeof path, "%s/%s.%s.vtu", outdir, d->output.name, label);
+      wrc = vtk_write_modes (path, mdl, &r, &werr);
+      if (wrc == 0 && log) fprintf (log, "%s: mode shapes written to %s (ParaView)\n", label, path);
+    }
     if (wrc < 0 && rc == 0) *err = werr;
-    else if (log) fprintf (log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
-                           r.time_total);
     fflush (stdout);
   }
   eigen_result_clear (&r);
@@ -294,7 +363,23 @@ int main (int argc, char **argv)
 
   /* matrices on rank 0, shapes on every rank */
   int shape[2] = { 0, 0 };
-  if (rc == 0) {
+  model mdl;
+  assembly as;
+  memset (&mdl, 0, sizeof mdl);
+  memset (&as, 0, sizeof as);
+  int is_model = rc == 0 && d.model.present;
+  if (rc == 0 && !is_model && c.export_dir)
+    rc = mb_fail (&err, MB_EUSAGE, "--export-matrices needs a model deck; %s already names "
+                  "its matrices", c.deck_path);
+  if (rc == 0 && is_model) {
+    rc = setup_model (comm, &d, &c, &mdl, &as, log, &err);
+    if (rc == 0 && rank == 0) {
+      K = as.K, M = as.M, R = as.R, Cq = as.Cq;
+      shape[0] = as.n;
+      shape[1] = as.m;
+    }
+    MPI_Bcast (shape, 2, MPI_INT, 0, comm);
+  } else if (rc == 0) {
     if (rank == 0) {
       double t = MPI_Wtime ();
       rc = load_system (&d, &K, &M, &R, &Cq, &err);
@@ -319,13 +404,13 @@ int main (int argc, char **argv)
   gep_system sys = { shape[0], shape[1], K, M, R, Cq };
   int final = rc;
   if (rc == 0 && d.modal.enabled) {
-    rc = run_stage (comm, 0, &sys, &d, &c, outdir, log, &err);
+    rc = run_stage (comm, 0, &sys, &d, is_model ? &mdl : NULL, &c, outdir, log, &err);
     if (rc < 0) final = rc;
   }
   if ((final == 0 || final == MB_ENOCONV) && d.damped.enabled) {
     mb_err cerr;
     mb_err_init (&cerr);
-    rc = run_stage (comm, 1, &sys, &d, &c, outdir, log, &cerr);
+    rc = run_stage (comm, 1, &sys, &d, is_model ? &mdl : NULL, &c, outdir, log, &cerr);
     if (rc < 0 && final == 0) { final = rc; err = cerr; }
     else if (rc < 0 && rank == 0) mb_err_print (&cerr);
   }
@@ -334,7 +419,9 @@ int main (int argc, char **argv)
     else if (log) fprintf (log, "\ndone in %.2f s\n", MPI_Wtime () - t0);
   }
   status = mb_exit_status (final);
-  spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+  if (is_model) assembly_clear (&as);  /* owns K, M, R, Cq */
+  else { spm_free (K); spm_free (M); spm_free (R); spm_free (Cq); }
+  model_clear (&mdl);
   deck_clear (&d);
   MPI_Finalize ();
   return status;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh: every test of mbmodal: unit tests (the MPI ones on 1 and 2 ranks), bad decks,
-# deck tests against their references on 1 and 2 ranks, and the 1-vs-2-rank agreement.
+# matrix and model deck tests against their references on 1 and 2 ranks, the 1-vs-2-rank
+# agreement, the model check scripts (tests/models/) and tests/scripts/*.sh.
 # usage: sh tests/run.sh BUILD_DIR MBMODAL_BINARY     (make test calls it)
 # The last line is "N passed, N failed"; the exit status is non-zero when one failed.
 build=${1:-build}
@@ -75,10 +76,12 @@ for d in tests/bad/*.yaml; do
   done
 done
 
-echo "== deck tests (references from closed forms and independent codes; 1 and 2 ranks)"
-for deck in tests/decks/*.yaml decks/*.yaml; do
-  case "$deck" in *.ref.*) continue ;; esac
-  [ -f "$deck" ] || continue
+# Runs one deck on 1 and 2 ranks and checks each stage's report: against NAME.ref.STAGE.yaml
+# beside the deck (mbmodal compare, with the options of the reference's "# compare:" line if it
+# has one; its `rtol:` key is the default tolerance), the number of rigid-body modes when the
+# reference has a "# rigid-body modes: N" line, and the 1-rank against the 2-rank report.
+deck_test() {  # deck
+  deck=$1
   name=$(basename "$deck" .yaml)
   for np in 1 2; do
     $mpirun -np $np "$bin" "$deck" -o "$out/np$np" > "$out/$name.np$np.log" 2>&1
@@ -87,20 +90,67 @@ for deck in tests/decks/*.yaml decks/*.yaml; do
   done
   for stage in modal complex; do
     ref="${deck%.yaml}.ref.$stage.yaml"
-    [ -f "$out/np1/$name.$stage.yaml" ] || continue
+    rep="$out/np1/$name.$stage.yaml"
+    if [ ! -f "$rep" ]; then
+      [ -f "$ref" ] && bad "$deck: no $stage report for $ref"
+      continue
+    fi
     if [ -f "$ref" ]; then
-      if timeout 600 "$bin" compare "$ref" "$out/np1/$name.$stage.yaml" > "$out/$name.$stage.ref.log" 2>&1; then
+      opts=$(sed -n 's/^# compare: //p' "$ref" | head -n 1)
+      # shellcheck disable=SC2086  # opts holds several options
+      if timeout 600 "$bin" compare $opts "$ref" "$rep" > "$out/$name.$stage.ref.log" 2>&1; then
         ok; echo "  $name $stage vs $(basename "$ref"): $(tail -n 1 "$out/$name.$stage.ref.log")"
       else bad "$deck $stage against $ref"; cat "$out/$name.$stage.ref.log"; fi
+      want=$(sed -n 's/^# rigid-body modes: //p' "$ref" | head -n 1)
+      if [ -n "$want" ]; then
+        got=$(grep -c '^    kind: rigid-body$' "$rep")
+        if [ "$got" = "$want" ]; then ok
+        else bad "$deck $stage: $got rigid-body modes, the reference says $want"; fi
+      fi
     fi
-    if "$bin" compare --rtol 1e-8 --mac 0.999999 "$out/np1/$name.$stage.yaml" "$out/np2/$name.$stage.yaml" \
+    if "$bin" compare --rtol 1e-8 --mac 0.999999 "$rep" "$out/np2/$name.$stage.yaml" \
          > "$out/$name.$stage.np.log" 2>&1; then ok
     else bad "$deck $stage: 1 and 2 ranks disagree"; cat "$out/$name.$stage.np.log"; fi
   done
+}
+
+echo "== matrix decks (references from closed forms and independent codes; 1 and 2 ranks)"
+for deck in tests/decks/*.yaml; do
+  case "$deck" in *.ref.*) continue ;; esac
+  [ -f "$deck" ] || continue
+  deck_test "$deck"
 done
+
+echo "== model decks (decks/ and tests/models/; references from closed forms and tests/models/mbref.py)"
+for deck in decks/*.yaml tests/models/*.yaml; do
+  case "$deck" in *.ref.*) continue ;; esac
+  [ -f "$deck" ] || continue
+  deck_test "$deck"
+done
+
+echo "== model scripts (mesh convergence, Rayleigh relation, assembled matrices)"
+# Runs a check script; its last output line is shown.
+script_test() {  # name command...
+  sname=$1
+  shift
+  if "$@" > "$out/$sname.log" 2>&1; then ok; echo "  $sname: $(tail -n 1 "$out/$sname.log")"
+  else bad "$sname"; tail -n 20 "$out/$sname.log"; fi
+}
+py=/usr/bin/python3
+script_test convergence $py tests/models/convergence.py "$bin" "$out"
+for d in cantilever free-free beam-grid; do   # decks with R = 1e-3 M + 1e-5 K
+  script_test "rayleigh-$d" $py tests/models/check_rayleigh.py \
+    "$out/np1/$d.modal.yaml" "$out/np1/$d.complex.yaml" 1e-3 1e-5
+done
+script_test export-beam-grid $py tests/models/check_export.py "$bin" "$out"
+
+echo "== mode shapes (.vtu read back with VTK's own reader, against the YAML reports)"
+script_test vtk-selftest sh tests/scripts/vtk_check.sh --selftest "$build"
+script_test vtk-model-decks sh tests/scripts/vtk_check.sh --dir "$out/np1"
 
 for s in tests/scripts/*.sh; do
   [ -f "$s" ] || continue
+  case "$s" in */vtk_check.sh) continue ;; esac   # called above with its own arguments
   echo "== $(basename "$s")"
   if sh "$s" "$bin" "$out" > "$out/$(basename "$s").log" 2>&1; then ok; tail -n 1 "$out/$(basename "$s").log"
   else bad "$s"; tail -n 20 "$out/$(basename "$s").log"; fi

@@ -3,15 +3,22 @@
    Accepted schema (YAML 1.1 read by libyaml's document API; keys are case-sensitive;
    unknown keys, duplicate keys and more than one YAML document are errors):
 
-     deck     := { title?: text, matrices: matrices, modal?: stage, complex?: stage,
-                   output?: output }
+     deck     := { title?: text, units?: SI, gravity?: vec3, materials?, sections?, bodies?,
+                   beams?, joints?, forces?, matrices?: matrices, modal?: stage,
+                   complex?: stage, output?: output }
+                 A deck is either a matrix deck (matrices given) or a model deck (any of
+                 units, gravity, materials, sections, bodies, beams, joints, forces given);
+                 not both, not neither. A model deck needs 'units: SI' and at least one
+                 body or beam. The model keys are read by deck_model.c, whose top comment
+                 holds their schema.
      matrices := { K: path, M: path, R?: path, Cq?: path }
      stage    := { enabled?: bool, modes?: int >= 1, target_frequency?: real >= 0 [Hz],
                    shift?: sigma, tolerance?: real in (0, 1e-2], max_restarts?: int >= 1,
                    subspace?: 0 | int >= modes + 2 }
                  sigma = real [rad^2/s^2] in modal, [real [1/s], real [rad/s]] in complex;
                  shift and target_frequency exclude each other.
-     output   := { directory?: text, name?: text without '/', eigenvectors?: bool }
+     output   := { directory?: text, name?: text without '/', eigenvectors?: bool,
+                   export_matrices?: text, vtk?: bool }
      (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
@@ -20,22 +27,30 @@
      completely and that is finite (.inf/.nan rejected); a section whose value is empty
      (`modal:`) takes its defaults, except matrices.
 
-   Defaults: modal enabled, complex enabled iff matrices.R is given; modes 10, tolerance
-   1e-10, max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file
-   name without .yaml/.yml, eigenvectors true.
+   Defaults: modal enabled; complex enabled iff matrices.R is given (matrix deck) or the
+   model has damping (model deck: deck_model.has_damping); modes 10, tolerance 1e-10,
+   max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file name
+   without .yaml/.yml, eigenvectors true, export_matrices none, vtk true. directory and
+   export_matrices are kept as written (relative to the current directory).
 
    Errors: "path:line:col: message" through mb_fail_at, at the offending node: the key for
    unknown/duplicate keys and empty values, the value for bad values, the mapping for a
    missing required key. YAML syntax errors come from parser.problem / problem_mark. */
-#include "deck.h"
+#include "deck_yaml.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
+
+typedef deck_ctx ctx;
+typedef deck_field field;
+
+/* The non-static helpers below (deck_alloc ... deck_walk) are documented at their
+   prototypes in deck_yaml.h; deck_model.c uses them for the model sections. */
 
 /* ---- allocation, with a countdown that lets tests fail the n-th allocation ---- */
 
@@ -46,29 +61,32 @@ void deck_test_fail_alloc (long n)
   fail_countdown = n > 0 ? n : 0;
 }
 
-/* returns n bytes (at least 1) or NULL; caller frees */
-static void *deck_alloc (size_t n)
+void *deck_alloc (size_t n)
 {
   if (fail_countdown > 0 && --fail_countdown == 0) return NULL;
   return malloc (n ? n : 1);
 }
 
-/* ---- parse context ---- */
+void *deck_calloc (size_t count, size_t size)
+{
+  if (size && count > SIZE_MAX / size) return NULL;
+  size_t n = count * size;
+  void *p = deck_alloc (n);
+  if (p) memset (p, 0, n > 0 ? n : 1);
+  return p;
+}
 
-typedef struct ctx {
-  yaml_document_t *doc;
-  const char *path;   /* deck path for messages, never NULL */
-  size_t dirlen;      /* length of path's folder prefix, '/' included; 0: no folder */
-  mb_err *err;
-  deck *d;                      /* deck under construction */
-  const yaml_node_t *cplx_key;  /* key of complex.enabled when given, else NULL */
-} ctx;
+char *deck_dup (const char *s, size_t n)
+{
+  if (n == SIZE_MAX) return NULL;
+  char *t = deck_alloc (n + 1);
+  if (t) memcpy (t, s, n), t[n] = 0;
+  return t;
+}
 
-/* message for node n at its start mark (0-based marks printed 1-based); returns MB_EDECK */
-static int fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
+/* ---- messages ---- */
 
-static int fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
+int deck_fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
   char msg[sizeof c->err->msg];
   va_list ap;
@@ -79,19 +97,35 @@ static int fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
                      n->start_mark.column + 1, "%s", msg);
 }
 
-static int no_memory (ctx *c)
+int deck_fail_pos (ctx *c, deck_pos p, const char *fmt, ...)
+{
+  char msg[sizeof c->err->msg];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  return mb_fail_at (c->err, MB_EDECK, c->path, p.line, p.col, "%s", msg);
+}
+
+int deck_no_memory (ctx *c)
 {
   return mb_fail (c->err, MB_ENOMEM, "out of memory while reading deck %s", c->path);
 }
 
-static yaml_node_t *node (ctx *c, int i)
+yaml_node_t *deck_node (ctx *c, int i)
 {
   return yaml_document_get_node (c->doc, i);
 }
 
+deck_pos deck_pos_of (const yaml_node_t *n)
+{
+  deck_pos p = { n->start_mark.line + 1, n->start_mark.column + 1 };
+  return p;
+}
+
 /* ---- scalars ---- */
 
-static int is_plain (const yaml_node_t *v)
+int deck_is_plain (const yaml_node_t *v)
 {
   return v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 }
@@ -109,24 +143,26 @@ static int eq_nocase (const unsigned char *a, size_t n, const char *b)
   return 1;
 }
 
-static int same_nocase (const yaml_node_t *v, const char *s)
+int deck_same_nocase (const yaml_node_t *v, const char *s)
 {
   return eq_nocase (v->data.scalar.value, v->data.scalar.length, s);
 }
 
-/* 1 for a YAML null: empty plain scalar, ~, null (any case) */
-static int is_null (const yaml_node_t *v)
+int deck_same (const yaml_node_t *v, const char *s)
 {
-  return is_plain (v) && (v->data.scalar.length == 0 || same_nocase (v, "~")
-                          || same_nocase (v, "null"));
+  return v->type == YAML_SCALAR_NODE && v->data.scalar.length == strlen (s)
+         && !memcmp (v->data.scalar.value, s, v->data.scalar.length);
 }
 
-/* at most 40 bytes of a scalar for a message (size >= 44): controls shown as '?', a long
-   value cut before a whole UTF-8 character and followed by "..." */
-static const char *shown (const yaml_node_t *v, char *buf, size_t size)
+int deck_is_null (const yaml_node_t *v)
 {
-  size_t n = v->data.scalar.length, k = n;
-  const unsigned char *s = v->data.scalar.value;
+  return deck_is_plain (v) && (v->data.scalar.length == 0 || deck_same_nocase (v, "~")
+                               || deck_same_nocase (v, "null"));
+}
+
+const char *deck_shown_bytes (const unsigned char *s, size_t n, char *buf, size_t size)
+{
+  size_t k = n;
   if (n > 40 && size >= 44)
     for (k = 40; k > 0 && (s[k] & 0xC0) == 0x80; k--) {}  /* s[k] starts a character */
   else if (n + 1 > size) k = size - 1;
@@ -136,85 +172,78 @@ static const char *shown (const yaml_node_t *v, char *buf, size_t size)
   return buf;
 }
 
-/* what a node is, for "(got ...)" */
-static const char *describe (const yaml_node_t *v, char *buf, size_t size)
+const char *deck_shown (const yaml_node_t *v, char *buf, size_t size)
+{
+  return deck_shown_bytes (v->data.scalar.value, v->data.scalar.length, buf, size);
+}
+
+const char *deck_describe (const yaml_node_t *v, char *buf, size_t size)
 {
   char s[64];
   if (v->type == YAML_MAPPING_NODE) return "a mapping";
   if (v->type == YAML_SEQUENCE_NODE) return "a sequence";
-  if (is_null (v)) return "an empty value";
-  if (!is_plain (v)) snprintf (buf, size, "the quoted string '%s'", shown (v, s, sizeof s));
-  else snprintf (buf, size, "'%s'", shown (v, s, sizeof s));
+  if (deck_is_null (v)) return "an empty value";
+  if (!deck_is_plain (v))
+    snprintf (buf, size, "the quoted string '%s'", deck_shown (v, s, sizeof s));
+  else snprintf (buf, size, "'%s'", deck_shown (v, s, sizeof s));
   return buf;
 }
 
 /* ---- the schema, as a table per mapping ---- */
 
-enum ftype { F_TEXT, F_STR, F_PATH, F_NAME, F_BOOL, F_INT, F_REAL, F_PAIR, F_MAP };
-
-typedef struct field field;
-typedef int (*section_fn) (ctx *c, const yaml_node_t *map, const char *sec);
-
-struct field {
-  const char *key;
-  int type;             /* enum ftype */
-  void *dst;            /* char **, int *, double *, double[2]; unused for F_MAP */
-  int required;         /* 1: missing key is an error */
-  double lo, hi;        /* F_INT, F_REAL, F_PAIR: accepted range */
-  int lo_open;          /* 1: lo itself is excluded */
-  const char *range;    /* the range in words, for messages */
-  section_fn section;   /* F_MAP: parses the nested mapping */
-  const yaml_node_t *k, *v;  /* set by walk: key and value nodes, NULL when absent */
-};
-
-/* "modal: " prefix for messages inside a section, "" at the top level */
-static void prefix (char *buf, size_t size, const char *sec)
+void deck_prefix (char *buf, size_t size, const char *sec)
 {
   if (sec) snprintf (buf, size, "%s: ", sec);
   else buf[0] = 0;
 }
 
-/* "sec: 'key' must be WHAT (got ...)" at the value, or at the key when it is empty */
-static int type_error (ctx *c, const char *sec, const field *f, const yaml_node_t *v,
-                       const char *what, const char *name)
+/* 1 when sec labels an object ("body 'tip'") rather than naming a section ("modal") */
+static int is_label (const char *sec)
 {
-  char p[32], g[96];
-  prefix (p, sizeof p, sec);
-  return fail_at (c, is_null (v) ? f->k : v, "%s'%s' must be %s (got %s)", p,
-                  name ? name : f->key, what, describe (v, g, sizeof g));
+  return sec && strchr (sec, '\'');
 }
 
-/* lo <= x <= hi, or lo < x <= hi when lo_open */
+int deck_type_error (ctx *c, const char *sec, const field *f, const yaml_node_t *v,
+                     const char *what, const char *name)
+{
+  char p[160], g[96];
+  deck_prefix (p, sizeof p, sec);
+  return deck_fail_at (c, deck_is_null (v) && f->k ? f->k : v, "%s'%s' must be %s (got %s)",
+                       p, name ? name : f->key, what, deck_describe (v, g, sizeof g));
+}
+
+/* lo <= x <= hi, each end excluded when open */
 static int range_ok (const field *f, double x)
 {
-  return (f->lo_open ? x > f->lo : x >= f->lo) && x <= f->hi;
+  return (f->lo_open ? x > f->lo : x >= f->lo) && (f->hi_open ? x < f->hi : x <= f->hi);
 }
 
-/* text scalar -> new string: F_TEXT may be empty (null -> NULL), F_STR not, F_NAME holds
-   no '/', F_PATH gets the folder prefix of c->path unless absolute */
-static int get_text (ctx *c, const char *sec, field *f)
+/* F_TEXT may be empty (null -> NULL), F_STR not, F_NAME holds no '/', F_PATH gets the
+   folder prefix of c->path unless absolute */
+int deck_get_text (ctx *c, const char *sec, field *f)
 {
   const yaml_node_t *v = f->v;
-  char p[32];
-  prefix (p, sizeof p, sec);
-  if (v->type != YAML_SCALAR_NODE || (is_null (v) && f->type != F_TEXT))
-    return type_error (c, sec, f, v, f->type == F_PATH ? "a file name" : "a string", NULL);
-  if (is_null (v)) return 0;  /* title: empty -> NULL */
+  char p[160];
+  deck_prefix (p, sizeof p, sec);
+  if (v->type != YAML_SCALAR_NODE || (deck_is_null (v) && f->type != F_TEXT))
+    return deck_type_error (c, sec, f, v, f->type == F_PATH ? "a file name" : "a string",
+                            NULL);
+  if (deck_is_null (v)) return 0;  /* title: empty -> NULL */
   size_t n = v->data.scalar.length;
   const char *s = (const char *) v->data.scalar.value;
   if (memchr (s, 0, n))
-    return fail_at (c, v, "%s'%s' must not contain a NUL character", p, f->key);
+    return deck_fail_at (c, v, "%s'%s' must not contain a NUL character", p, f->key);
   if (f->type == F_NAME && memchr (s, '/', n)) {
     char g[64];
-    return fail_at (c, v, "%s'%s' must be a plain file name without '/' (got '%s');"
-                    " put folders in 'directory'", p, f->key, shown (v, g, sizeof g));
+    return deck_fail_at (c, v, "%s'%s' must be a plain file name without '/' (got '%s');"
+                         " put folders in 'directory'", p, f->key, deck_shown (v, g, sizeof g));
   }
   if (f->type != F_TEXT && n == 0)
-    return fail_at (c, v, "%s'%s' must not be empty", p, f->key);
+    return deck_fail_at (c, v, "%s'%s' must not be empty", p, f->key);
   size_t pre = (f->type == F_PATH && s[0] != '/') ? c->dirlen : 0;
-  if (n > (size_t) -1 - pre - 1) return no_memory (c);
+  if (n > (size_t) -1 - pre - 1) return deck_no_memory (c);
   char *out = deck_alloc (pre + n + 1);
-  if (!out) return no_memory (c);
+  if (!out) return deck_no_memory (c);
   memcpy (out, c->path, pre);
   memcpy (out + pre, s, n);
   out[pre + n] = 0;
@@ -227,68 +256,70 @@ static int get_bool (ctx *c, const char *sec, field *f)
 {
   static const char *yes[] = { "true", "yes", "on" }, *no[] = { "false", "no", "off" };
   const yaml_node_t *v = f->v;
-  if (is_plain (v))
+  if (deck_is_plain (v))
     for (int i = 0; i < 3; i++) {
-      if (same_nocase (v, yes[i])) return *(int *) f->dst = 1, 0;
-      if (same_nocase (v, no[i])) return *(int *) f->dst = 0, 0;
+      if (deck_same_nocase (v, yes[i])) return *(int *) f->dst = 1, 0;
+      if (deck_same_nocase (v, no[i])) return *(int *) f->dst = 0, 0;
     }
-  return type_error (c, sec, f, v, "true or false", NULL);
+  return deck_type_error (c, sec, f, v, "true or false", NULL);
 }
 
 /* plain [+-]?[0-9]+ -> int, overflow and range checked */
-static int get_int (ctx *c, const char *sec, field *f)
+int deck_get_int (ctx *c, const char *sec, field *f)
 {
   const yaml_node_t *v = f->v;
-  char p[32], g[64];
-  if (!is_plain (v) || is_null (v)) return type_error (c, sec, f, v, "an integer", NULL);
+  char p[160], g[64];
+  if (!deck_is_plain (v) || deck_is_null (v))
+    return deck_type_error (c, sec, f, v, "an integer", NULL);
   const unsigned char *s = v->data.scalar.value;
   size_t n = v->data.scalar.length, i = 0;
   int neg = 0;
   if (s[0] == '+' || s[0] == '-') neg = s[i++] == '-';
-  if (i == n) return type_error (c, sec, f, v, "an integer", NULL);
+  if (i == n) return deck_type_error (c, sec, f, v, "an integer", NULL);
   long long x = 0;
   for (; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9') return type_error (c, sec, f, v, "an integer", NULL);
+    if (s[i] < '0' || s[i] > '9') return deck_type_error (c, sec, f, v, "an integer", NULL);
     if (x <= (long long) INT_MAX + 1) x = 10 * x + (s[i] - '0');  /* saturates, no UB */
   }
   if (neg) x = -x;
-  prefix (p, sizeof p, sec);
+  deck_prefix (p, sizeof p, sec);
   if (x > INT_MAX || x < INT_MIN)
-    return fail_at (c, v, "%s'%s' is out of range (integer overflow): must be %s"
-                    " (got '%s')", p, f->key, f->range, shown (v, g, sizeof g));
+    return deck_fail_at (c, v, "%s'%s' is out of range (integer overflow): must be %s"
+                         " (got '%s')", p, f->key, f->range, deck_shown (v, g, sizeof g));
   if (!range_ok (f, (double) x))
-    return fail_at (c, v, "%s'%s' must be %s (got %lld)", p, f->key, f->range, x);
+    return deck_fail_at (c, v, "%s'%s' must be %s (got %lld)", p, f->key, f->range, x);
   *(int *) f->dst = (int) x;
   return 0;
 }
 
 /* plain scalar -> finite double; name is the key shown ("shift[1]" for a pair item) */
-static int get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
-                     const char *name, double *out)
+int deck_get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
+                   const char *name, double *out)
 {
-  char p[32], g[64], buf[64];
-  if (!is_plain (v) || is_null (v)) return type_error (c, sec, f, v, "a number", name);
+  char p[160], g[64], buf[64];
+  if (!deck_is_plain (v) || deck_is_null (v))
+    return deck_type_error (c, sec, f, v, "a number", name);
   const char *s = (const char *) v->data.scalar.value;
   size_t n = v->data.scalar.length, i = (s[0] == '+' || s[0] == '-');
   static const char *nonfinite[] = { ".inf", ".nan", "inf", "nan", "infinity" };
   int bad = 0;
   for (int j = 0; j < 5; j++) bad |= eq_nocase (v->data.scalar.value + i, n - i, nonfinite[j]);
-  prefix (p, sizeof p, sec);
+  deck_prefix (p, sizeof p, sec);
   if (bad)
-    return fail_at (c, v, "%s'%s' must be a finite number (got '%s')", p, name,
-                    shown (v, g, sizeof g));
+    return deck_fail_at (c, v, "%s'%s' must be a finite number (got '%s')", p, name,
+                         deck_shown (v, g, sizeof g));
   if (n >= sizeof buf || strspn (s, "0123456789+-.eE") != n)
-    return type_error (c, sec, f, v, "a number", name);
+    return deck_type_error (c, sec, f, v, "a number", name);
   memcpy (buf, s, n);
   buf[n] = 0;
   char *end;
   double x = strtod (buf, &end);
-  if (end == buf || *end) return type_error (c, sec, f, v, "a number", name);
+  if (end == buf || *end) return deck_type_error (c, sec, f, v, "a number", name);
   if (!isfinite (x))
-    return fail_at (c, v, "%s'%s' is out of range (overflow): must be a finite number"
-                    " (got '%s')", p, name, buf);
+    return deck_fail_at (c, v, "%s'%s' is out of range (overflow): must be a finite number"
+                         " (got '%s')", p, name, buf);
   if (!range_ok (f, x))
-    return fail_at (c, v, "%s'%s' must be %s (got %s)", p, name, f->range, buf);
+    return deck_fail_at (c, v, "%s'%s' must be %s (got %s)", p, name, f->range, buf);
   *out = x;
   return 0;
 }
@@ -297,33 +328,32 @@ static int get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
 static int get_pair (ctx *c, const char *sec, field *f)
 {
   const yaml_node_t *v = f->v;
-  char p[32];
+  char p[160];
   double *x = f->dst;
-  prefix (p, sizeof p, sec);
+  deck_prefix (p, sizeof p, sec);
   if (v->type != YAML_SEQUENCE_NODE)
-    return type_error (c, sec, f, v, "a sequence of 2 numbers [Re 1/s, Im rad/s]", NULL);
+    return deck_type_error (c, sec, f, v, "a sequence of 2 numbers [Re 1/s, Im rad/s]", NULL);
   yaml_node_item_t *it = v->data.sequence.items.start;
   long n = (long) (v->data.sequence.items.top - it);
   if (n != 2)
-    return fail_at (c, v, "%s'%s' must have exactly 2 numbers [Re 1/s, Im rad/s]"
-                    " (got %ld)", p, f->key, n);
+    return deck_fail_at (c, v, "%s'%s' must have exactly 2 numbers [Re 1/s, Im rad/s]"
+                         " (got %ld)", p, f->key, n);
   for (int i = 0; i < 2; i++) {
     char name[32];
-    const yaml_node_t *e = node (c, it[i]);
+    const yaml_node_t *e = deck_node (c, it[i]);
     snprintf (name, sizeof name, "%s[%d]", f->key, i);
-    if (!e) return fail_at (c, v, "%s'%s' is malformed", p, name);
-    if (e->type != YAML_SCALAR_NODE || is_null (e)) {
+    if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
+    if (e->type != YAML_SCALAR_NODE || deck_is_null (e)) {
       char g[96];
-      return fail_at (c, e->type == YAML_SCALAR_NODE ? v : e, "%s'%s' must be a number"
-                      " (got %s)", p, name, describe (e, g, sizeof g));
+      return deck_fail_at (c, e->type == YAML_SCALAR_NODE ? v : e, "%s'%s' must be a number"
+                           " (got %s)", p, name, deck_describe (e, g, sizeof g));
     }
-    MB_TRY (get_real (c, sec, f, e, name, &x[i]));
+    MB_TRY (deck_get_real (c, sec, f, e, name, &x[i]));
   }
   return 0;
 }
 
-/* Levenshtein distance of a (n bytes) and b, capped at 3; for "did you mean" */
-static int distance (const unsigned char *a, size_t n, const char *b)
+int deck_distance (const unsigned char *a, size_t n, const char *b)
 {
   size_t m = strlen (b);
   int row[64], prev;
@@ -343,69 +373,96 @@ static int distance (const unsigned char *a, size_t n, const char *b)
   return row[m] < 3 ? row[m] : 3;
 }
 
+/* the keys of f that the object takes, ", "-separated, into list */
+static void key_list (char *list, size_t size, const field *f, int nf)
+{
+  size_t len = 0;
+  list[0] = 0;
+  for (int i = 0; i < nf; i++) {
+    if (f[i].unused) continue;
+    len += (size_t) snprintf (list + len, size - len, "%s%s", len ? ", " : "", f[i].key);
+    if (len >= size) len = size - 1;
+  }
+}
+
 static int unknown_key (ctx *c, const yaml_node_t *k, const char *sec, field *f, int nf)
 {
-  char list[256] = "", hint[96] = "", g[64];
-  size_t len = 0;
+  char list[256], hint[96] = "", g[64];
   int best = 3, bi = -1;
+  key_list (list, sizeof list, f, nf);
   for (int i = 0; i < nf; i++) {
-    len += (size_t) snprintf (list + len, sizeof list - len, "%s%s", i ? ", " : "", f[i].key);
-    if (len >= sizeof list) len = sizeof list - 1;
-    int dd = same_nocase (k, f[i].key) ? 0 : distance (k->data.scalar.value,
-                                                       k->data.scalar.length, f[i].key);
+    int dd = deck_same_nocase (k, f[i].key) ? 0 : deck_distance (k->data.scalar.value,
+                                                                 k->data.scalar.length, f[i].key);
     if (dd < best && (dd == 0 || strlen (f[i].key) > 3)) best = dd, bi = i;
   }
   if (bi >= 0) snprintf (hint, sizeof hint, "; did you mean '%s'?", f[bi].key);
+  if (is_label (sec))
+    return deck_fail_at (c, k, "%s: unknown key '%s' (expected %s%s)", sec,
+                         deck_shown (k, g, sizeof g), list, hint);
   if (sec)
-    return fail_at (c, k, "unknown key '%s' in '%s' (expected %s%s)",
-                    shown (k, g, sizeof g), sec, list, hint);
-  return fail_at (c, k, "unknown key '%s' at the top level (expected %s%s)",
-                  shown (k, g, sizeof g), list, hint);
+    return deck_fail_at (c, k, "unknown key '%s' in '%s' (expected %s%s)",
+                         deck_shown (k, g, sizeof g), sec, list, hint);
+  return deck_fail_at (c, k, "unknown key '%s' at the top level (expected %s%s)",
+                       deck_shown (k, g, sizeof g), list, hint);
 }
 
-/* Reads the pairs of mapping map in document order: each key must be one of f[0..nf-1]
-   and appear once; its value is converted into f[i].dst. Then checks required keys. */
-static int walk (ctx *c, const yaml_node_t *map, const char *sec, field *f, int nf)
+int deck_walk (ctx *c, const yaml_node_t *map, const char *sec, field *f, int nf)
 {
+  char p[160];
+  deck_prefix (p, sizeof p, sec);
   for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
        pr < map->data.mapping.pairs.top; pr++) {
-    const yaml_node_t *k = node (c, pr->key), *v = node (c, pr->value);
-    char p[32], g[96];
+    const yaml_node_t *k = deck_node (c, pr->key), *v = deck_node (c, pr->value);
+    char g[96];
     int i;
-    prefix (p, sizeof p, sec);
-    if (!k || !v) return fail_at (c, map, "%smalformed mapping", p);
+    if (!k || !v) return deck_fail_at (c, map, "%smalformed mapping", p);
     if (k->type != YAML_SCALAR_NODE)
-      return fail_at (c, k, "%skeys must be plain names (got %s)", p,
-                      describe (k, g, sizeof g));
+      return deck_fail_at (c, k, "%skeys must be plain names (got %s)", p,
+                           deck_describe (k, g, sizeof g));
     for (i = 0; i < nf; i++)
-      if (k->data.scalar.length == strlen (f[i].key)
-          && !memcmp (k->data.scalar.value, f[i].key, k->data.scalar.length)) break;
+      if (deck_same (k, f[i].key)) break;
     if (i == nf) return unknown_key (c, k, sec, f, nf);
-    if (f[i].k)
-      return fail_at (c, k, "duplicate key '%s'%s%s%s (first at line %zu)", f[i].key,
-                      sec ? " in '" : "", sec ? sec : "", sec ? "'" : "",
-                      f[i].k->start_mark.line + 1);
+    if (f[i].k) {
+      if (is_label (sec))
+        return deck_fail_at (c, k, "%s: duplicate key '%s' (first at line %zu)", sec,
+                             f[i].key, f[i].k->start_mark.line + 1);
+      return deck_fail_at (c, k, "duplicate key '%s'%s%s%s (first at line %zu)", f[i].key,
+                           sec ? " in '" : "", sec ? sec : "", sec ? "'" : "",
+                           f[i].k->start_mark.line + 1);
+    }
     f[i].k = k;
     f[i].v = v;
+    if (f[i].unused) {
+      char list[256];
+      key_list (list, sizeof list, f, nf);
+      return deck_fail_at (c, k, "%s'%s' is not used by %s (it takes %s)", p, f[i].key,
+                           f[i].unused, list);
+    }
     switch (f[i].type) {
-    case F_TEXT: case F_STR: case F_PATH: case F_NAME: MB_TRY (get_text (c, sec, &f[i])); break;
+    case F_TEXT: case F_STR: case F_PATH: case F_NAME:
+      MB_TRY (deck_get_text (c, sec, &f[i]));
+      break;
     case F_BOOL: MB_TRY (get_bool (c, sec, &f[i])); break;
-    case F_INT: MB_TRY (get_int (c, sec, &f[i])); break;
-    case F_REAL: MB_TRY (get_real (c, sec, &f[i], v, f[i].key, f[i].dst)); break;
+    case F_INT: MB_TRY (deck_get_int (c, sec, &f[i])); break;
+    case F_REAL: MB_TRY (deck_get_real (c, sec, &f[i], v, f[i].key, f[i].dst)); break;
     case F_PAIR: MB_TRY (get_pair (c, sec, &f[i])); break;
+    case F_FN: MB_TRY (f[i].parse (c, sec, &f[i])); break;
+    case F_SKIP: break;
     case F_MAP:
-      if (is_null (v) && !f[i].required) break;  /* `modal:` alone: defaults */
+      if (deck_is_null (v) && !f[i].required && !f[i].no_null) break;  /* `modal:` alone */
       if (v->type != YAML_MAPPING_NODE)
-        return type_error (c, sec, &f[i], v, "a mapping", NULL);
+        return deck_type_error (c, sec, &f[i], v, "a mapping", NULL);
       MB_TRY (f[i].section (c, v, f[i].key));
       break;
     }
   }
   for (int i = 0; i < nf; i++)
     if (f[i].required && !f[i].k) {
+      if (is_label (sec))
+        return deck_fail_at (c, map, "%s: missing required key '%s'", sec, f[i].key);
       if (sec)
-        return fail_at (c, map, "missing required key '%s' in '%s'", f[i].key, sec);
-      return fail_at (c, map, "missing required key '%s'", f[i].key);
+        return deck_fail_at (c, map, "missing required key '%s' in '%s'", f[i].key, sec);
+      return deck_fail_at (c, map, "missing required key '%s'", f[i].key);
     }
   return 0;
 }
@@ -422,7 +479,7 @@ static int matrices_section (ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "R", .type = F_PATH, .dst = &m->R },
     { .key = "Cq", .type = F_PATH, .dst = &m->Cq },
   };
-  MB_TRY (walk (c, map, sec, f, 4));
+  MB_TRY (deck_walk (c, map, sec, f, 4));
   size_t *lc[4][2] = { { &m->line_K, &m->col_K }, { &m->line_M, &m->col_M },
                        { &m->line_R, &m->col_R }, { &m->line_Cq, &m->col_Cq } };
   for (int i = 0; i < 4; i++)
@@ -464,19 +521,19 @@ static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int c
     { .key = "subspace", .type = F_INT, .dst = &s->subspace, .lo = 0, .hi = INT_MAX,
       .range = ">= 0 (0 = automatic)" },
   };
-  MB_TRY (walk (c, map, sec, f, 7));
+  MB_TRY (deck_walk (c, map, sec, f, 7));
   s->has_target = f[2].k != NULL;
   s->has_shift = f[3].k != NULL;
   if (cplx && s->has_shift) s->shift_re = pair[0], s->shift_im = pair[1];
   if (cplx) c->cplx_key = f[0].k;
   if (s->has_target && s->has_shift) {
     const field *later = f[2].k->start_mark.index > f[3].k->start_mark.index ? &f[2] : &f[3];
-    return fail_at (c, later->k, "%s: give either shift or target_frequency, not both",
-                    sec);
+    return deck_fail_at (c, later->k, "%s: give either shift or target_frequency, not both",
+                         sec);
   }
   if (s->subspace != 0 && (long long) s->subspace < (long long) s->modes + 2)
-    return fail_at (c, f[6].v, "%s: 'subspace' must be 0 (automatic) or >= modes + 2 = %lld"
-                    " (got %d)", sec, (long long) s->modes + 2, s->subspace);
+    return deck_fail_at (c, f[6].v, "%s: 'subspace' must be 0 (automatic) or >= modes + 2"
+                         " = %lld (got %d)", sec, (long long) s->modes + 2, s->subspace);
   return 0;
 }
 
@@ -490,7 +547,7 @@ static int complex_section (ctx *c, const yaml_node_t *map, const char *sec)
   return stage_section (c, map, sec, 1);
 }
 
-/* output: report directory, base name, eigenvectors switch */
+/* output: report directory, base name, eigenvectors switch, matrix export folder, VTK */
 static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
 {
   deck_output *o = &c->d->output;
@@ -498,19 +555,13 @@ static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "directory", .type = F_STR, .dst = &o->directory },
     { .key = "name", .type = F_NAME, .dst = &o->name },
     { .key = "eigenvectors", .type = F_BOOL, .dst = &o->eigenvectors },
+    { .key = "export_matrices", .type = F_STR, .dst = &o->export_matrices },
+    { .key = "vtk", .type = F_BOOL, .dst = &o->vtk },
   };
-  return walk (c, map, sec, f, 3);
+  return deck_walk (c, map, sec, f, 5);
 }
 
 /* ---- the whole document ---- */
-
-/* new copy of s[0..n); NULL when out of memory */
-static char *dup_n (const char *s, size_t n)
-{
-  char *t = deck_alloc (n + 1);
-  if (t) memcpy (t, s, n), t[n] = 0;
-  return t;
-}
 
 /* output name from the deck path: base name without .yaml/.yml ("deck" if that is empty) */
 static char *default_name (const char *path)
@@ -520,35 +571,66 @@ static char *default_name (const char *path)
   size_t n = strlen (b);
   if (n > 5 && !strcmp (b + n - 5, ".yaml")) n -= 5;
   else if (n > 4 && !strcmp (b + n - 4, ".yml")) n -= 4;
-  if (n == 0) return dup_n ("deck", 4);
-  return dup_n (b, n);
+  if (n == 0) return deck_dup ("deck", 4);
+  return deck_dup (b, n);
 }
 
-/* the root mapping; then the rules that span sections and the defaults that
-   depend on other keys (complex.enabled on R, output.name on the path) */
+/* the later (in document order) of two nodes */
+static const yaml_node_t *later_of (const yaml_node_t *a, const yaml_node_t *b)
+{
+  return a->start_mark.index > b->start_mark.index ? a : b;
+}
+
+/* the root mapping; then the rules that span sections (matrices or a model) and the
+   defaults that depend on other keys (complex.enabled on R or damping, output.name on
+   the path) */
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  field f[] = {
+  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, NF = 13 };
+  field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
-    { .key = "matrices", .type = F_MAP, .required = 1, .section = matrices_section },
+    { .key = "units", .type = F_FN, .parse = deck_model_units },
+    { .key = "gravity", .type = F_FN, .dst = d->model.gravity, .parse = deck_model_gravity },
+    { .key = "materials", .type = F_MAP, .section = deck_model_materials },
+    { .key = "sections", .type = F_MAP, .section = deck_model_sections },
+    { .key = "bodies", .type = F_MAP, .section = deck_model_bodies },
+    { .key = "beams", .type = F_MAP, .section = deck_model_beams },
+    { .key = "joints", .type = F_MAP, .section = deck_model_joints },
+    { .key = "forces", .type = F_MAP, .section = deck_model_forces },
+    { .key = "matrices", .type = F_MAP, .no_null = 1, .section = matrices_section },
     { .key = "modal", .type = F_MAP, .section = modal_section },
     { .key = "complex", .type = F_MAP, .section = complex_section },
     { .key = "output", .type = F_MAP, .section = output_section },
   };
-  if (!r || is_null (r)) return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
+  if (!r || deck_is_null (r))
+    return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
   if (r->type != YAML_MAPPING_NODE) {
     char g[96];
-    return fail_at (c, r, "the deck must be a mapping of keys such as 'matrices:'"
-                    " (got %s)", describe (r, g, sizeof g));
+    return deck_fail_at (c, r, "the deck must be a mapping of keys such as 'matrices:'"
+                         " or 'bodies:' (got %s)", deck_describe (r, g, sizeof g));
   }
-  MB_TRY (walk (c, r, NULL, f, 5));
-  if (!c->cplx_key) d->damped.enabled = d->matrices.R != NULL;  /* default */
-  else if (d->damped.enabled && !d->matrices.R)
-    return fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
-                    " (a damping matrix); give R or set 'enabled: false'");
-  if (!d->output.directory && !(d->output.directory = dup_n (".", 1))) return no_memory (c);
-  if (!d->output.name && !(d->output.name = default_name (c->path))) return no_memory (c);
+  MB_TRY (deck_walk (c, r, NULL, f, NF));
+  const yaml_node_t *model_key = NULL;  /* the first model key in the document */
+  for (int i = MODEL_FIRST; i <= MODEL_LAST; i++)
+    if (f[i].k && (!model_key || model_key == later_of (model_key, f[i].k)))
+      model_key = f[i].k;
+  if (model_key && f[MATRICES].k)
+    return deck_fail_at (c, later_of (model_key, f[MATRICES].k), "give either 'matrices' or"
+                         " a model (bodies/beams), not both");
+  if (!model_key && !f[MATRICES].k)
+    return deck_fail_at (c, r, "missing required key 'matrices': the deck needs either"
+                         " 'matrices' or a model (bodies/beams)");
+  if (model_key) MB_TRY (deck_model_finish (c, r, f[1].k));
+  if (!c->cplx_key)  /* default */
+    d->damped.enabled = model_key ? d->model.has_damping : d->matrices.R != NULL;
+  else if (d->damped.enabled && !model_key && !d->matrices.R)
+    return deck_fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
+                         " (a damping matrix); give R or set 'enabled: false'");
+  if (!d->output.directory && !(d->output.directory = deck_dup (".", 1)))
+    return deck_no_memory (c);
+  if (!d->output.name && !(d->output.name = default_name (c->path)))
+    return deck_no_memory (c);
   return 0;
 }
 
@@ -559,7 +641,7 @@ static int yaml_failure (ctx *c, const yaml_parser_t *p, const char *text, size_
   const char *problem = p->problem ? p->problem : "unknown YAML error";
   switch (p->error) {
   case YAML_MEMORY_ERROR:
-    return no_memory (c);
+    return deck_no_memory (c);
   case YAML_READER_ERROR: {
     size_t off = p->problem_offset < len ? p->problem_offset : len, bol = 0;
     line = 1;
@@ -580,7 +662,7 @@ static int yaml_failure (ctx *c, const yaml_parser_t *p, const char *text, size_
   }
 }
 
-enum { MAX_DEPTH = 32,     /* a deck needs 3 levels; libyaml's scanner is quadratic in depth */
+enum { MAX_DEPTH = 32,     /* a deck needs 5 levels; libyaml's scanner is quadratic in depth */
        MAX_ANCHORS = 64 };  /* libyaml looks aliases up linearly */
 
 /* Event pass before loading the document: reports the first syntax error, rejects a second
@@ -591,7 +673,7 @@ static int prescan (ctx *c, const char *text, size_t len)
   yaml_parser_t p;
   yaml_event_t ev;
   int depth = 0, docs = 0, anchors = 0, rc = 0;
-  if (!yaml_parser_initialize (&p)) return no_memory (c);
+  if (!yaml_parser_initialize (&p)) return deck_no_memory (c);
   yaml_parser_set_input_string (&p, (const unsigned char *) text, len);
   for (;;) {
     if (!yaml_parser_parse (&p, &ev)) {
@@ -609,7 +691,7 @@ static int prescan (ctx *c, const char *text, size_t len)
     else if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
              && ++depth > MAX_DEPTH)
       rc = mb_fail_at (c->err, MB_EDECK, c->path, line, col, "YAML: nested more than %d"
-                       " levels deep (a deck needs 3)", MAX_DEPTH);
+                       " levels deep (a deck needs at most 5)", MAX_DEPTH);
     else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
       depth--;
     else if (type == YAML_DOCUMENT_START_EVENT && ++docs > 1)
@@ -635,10 +717,11 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
   stage_defaults (&t.modal);
   stage_defaults (&t.damped);
   t.output.eigenvectors = 1;
+  t.output.vtk = 1;
   const char *slash = strrchr (c.path, '/');
   c.dirlen = slash ? (size_t) (slash - c.path) + 1 : 0;
   if (!text && len) return mb_fail (err, MB_EDECK, "no deck text for %s", c.path);
-  if (!(t.path = dup_n (c.path, strlen (c.path)))) return no_memory (&c);
+  if (!(t.path = deck_dup (c.path, strlen (c.path)))) return deck_no_memory (&c);
   if (!text) text = "";
   if ((rc = prescan (&c, text, len)) < 0) {
     deck_clear (&t);
@@ -647,7 +730,7 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
 
   if (!yaml_parser_initialize (&parser)) {
     deck_clear (&t);
-    return no_memory (&c);
+    return deck_no_memory (&c);
   }
   yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
   if (!yaml_parser_load (&parser, &doc)) {
@@ -688,5 +771,7 @@ void deck_clear (deck *d)
   free (d->matrices.Cq);
   free (d->output.directory);
   free (d->output.name);
+  free (d->output.export_matrices);
+  deck_model_clear (&d->model);
   memset (d, 0, sizeof *d);
 }

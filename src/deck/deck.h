@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "../error.h"
+#include "deck_model.h"
 
 /* Settings of one eigen stage (modal = undamped real GEP (18), complex = damped GEP (31)). */
 typedef struct deck_stage {
@@ -19,7 +20,8 @@ typedef struct deck_stage {
   int subspace;        /* Krylov subspace size ncv; 0 = automatic */
 } deck_stage;
 
-/* Matrix Market files named by a matrix deck; paths resolved against the deck's folder. */
+/* Matrix Market files named by a matrix deck; paths resolved against the deck's folder.
+   All NULL in a model deck (a deck has either matrices or a model). */
 typedef struct deck_matrices {
   char *K, *M;   /* stiffness, mass: required */
   char *R;       /* damping: optional, NULL when absent */
@@ -32,30 +34,37 @@ typedef struct deck_output {
   char *directory;   /* resolved against the current directory; default "." */
   char *name;        /* base name of report files; default: deck file name without .yaml */
   int eigenvectors;  /* 1: write eigenvectors in the YAML reports (default 1) */
+  char *export_matrices;  /* folder for K, M, R, Cq (.mtx) and the row maps, kept as
+                             written (relative to the current directory); NULL: none */
+  int vtk;           /* 1: write ParaView mode shapes of a model deck (default 1) */
 } deck_output;
 
 typedef struct deck {
   char *path;           /* the deck file as given on the command line */
   char *title;          /* free text, may be NULL */
-  deck_matrices matrices;
+  deck_matrices matrices;  /* matrix deck; zeroed in a model deck */
+  deck_model model;     /* model deck (model.present = 1); zeroed in a matrix deck */
   deck_stage modal;     /* defaults: enabled, 10 modes, tol 1e-10, 300 restarts */
-  deck_stage damped;    /* the deck's "complex" section; defaults: enabled when R is given */
+  deck_stage damped;    /* the deck's "complex" section; defaults: enabled when R is given
+                           (matrix deck) or when the model has damping (model deck) */
   deck_output output;
 } deck;
 
 /* Parses a deck from text (len bytes, not necessarily NUL-terminated). path names the
    file in error messages and anchors relative paths. Fills *d (caller clears it with
    deck_clear, also after a failure). Returns 0 or MB_EDECK / MB_ENOMEM with
-   err->where = "path:line:col". Checks syntax, keys, types and ranges; it does not open
-   the matrix files. On failure *d is left zeroed. Collective-free: every rank may call it
-   on the same text. The schema is written at the top of deck.c. */
+   err->where = "path:line:col". Checks syntax, keys, types and ranges, and every check of
+   a model object that needs that object only (deck_model.h); it does not open the matrix
+   files nor resolve names that refer to other model objects (model_build does). On
+   failure *d is left zeroed. Collective-free: every rank may call it on the same text.
+   The schema is written at the top of deck.c (model sections: deck_model.c). */
 int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err *err);
 
 /* Frees what deck_parse allocated and zeroes *d; d may be NULL. */
 void deck_clear (deck *d);
 
-/* Testing hook: the n-th memory allocation made by deck.c from now on fails (n >= 1);
-   0 disables. Does not reach libyaml's own allocations. Not thread safe. */
+/* Testing hook: the n-th memory allocation made by deck.c and deck_model.c from now on
+   fails (n >= 1); 0 disables. Does not reach libyaml's own allocations. Not thread safe. */
 void deck_test_fail_alloc (long n);
 
 #endif

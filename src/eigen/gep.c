@@ -866,8 +866,10 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
   return rc;
 }
 
-int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
-                 const gep_log *log, eigen_result *out, mb_err *err)
+/* The damped stage at one shift sigma (see gep_complex). */
+static int complex_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stage *st,
+                             int keep_vectors, const gep_log *log, double complex sigma,
+                             eigen_result *out, mb_err *err)
 {
   int rank, nranks;
   MPI_Comm_rank (comm, &rank);
@@ -878,8 +880,6 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
   out->stage = STAGE_COMPLEX;
   out->n = n;
   out->m = m;
-  double complex sigma = st->has_shift ? st->shift_re + I * st->shift_im
-                       : st->has_target ? 1e-3 + I * TWO_PI * st->target_hz : 1e-3;
   out->shift = sigma;
   out->tolerance = st->tolerance;
   out->max_restarts = st->max_restarts;
@@ -973,4 +973,36 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int
     return share_status (comm, MB_ENOCONV, err);
   }
   return 0;
+}
+
+int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
+                 const gep_log *log, eigen_result *out, mb_err *err)
+{
+  double complex sigma = st->has_shift ? st->shift_re + I * st->shift_im
+                       : st->has_target ? 1e-3 + I * TWO_PI * st->target_hz : 1e-3;
+  int rc = complex_at_shift (comm, sys, st, keep_vectors, log, sigma, out, err);
+  if (rc < 0 || st->has_shift || st->has_target) return rc;
+  /* As in gep_modal: rigid-body modes (lambda = 0, and -alpha with Rayleigh damping) sit
+     next to the default shift, so OP is ~1/|sigma| on them and ~1/|lambda| on the elastic
+     modes, and rounding caps the elastic modes' true residual above the tolerance. Then
+     the stage runs again with a real shift a tenth of the lowest elastic |lambda| to the
+     right of the imaginary axis (never on a stable eigenvalue), where both kinds converge. */
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  double next = 0.0;
+  if (rank == 0 && out->max_residual > 10.0 * st->tolerance) {
+    for (int i = 0; i < out->nmodes; i++)
+      if (out->modes[i].kind == MODE_OSCILLATORY) {
+        next = 0.1 * cabs (out->modes[i].lambda);
+        break;
+      }
+    if (next <= 10.0 * creal (sigma)) next = 0.0;
+  }
+  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
+  if (next == 0.0) return rc;
+  logf_rank0 (log, "complex: residual %.1e above the tolerance at shift %.3g (rigid-body modes "
+              "dominate the operator): again at shift %.6g 1/s\n", out->max_residual,
+              creal (sigma), next);
+  eigen_result_clear (out);
+  return complex_at_shift (comm, sys, st, keep_vectors, log, next, out, err);
 }

@@ -16,6 +16,7 @@
 #include "krylov_schur.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -276,6 +277,42 @@ static double nrm2_c (const ks_dist *d, const double complex *x)
 /* MPI type of one entry of each arithmetic. */
 #define KS_MPI_TYPE_r MPI_DOUBLE
 #define KS_MPI_TYPE_c MPI_C_DOUBLE_COMPLEX
+
+/* ---- small problems: the whole space ------------------------------------------------- */
+
+/* All eigenpairs of the real n x n matrix A (column-major, overwritten) with LAPACK dgeev:
+   mu (n) and unit 2-norm eigenvectors X (n x n, complex: a conjugate pair's columns are
+   conjugates). Returns LAPACK's info. */
+static int dense_eig_r (int n, double *A, double complex *mu, double complex *X)
+{
+  double *wr = mb_calloc ((size_t) n, sizeof *wr), *wi = mb_calloc ((size_t) n, sizeof *wi);
+  double *vr = mb_calloc ((size_t) n * n, sizeof *vr);
+  int info = -1;
+  if (wr && wi && vr)
+    info = LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, wr, wi, NULL, 1, vr, n);
+  for (int j = 0; info == 0 && j < n; j++) {
+    mu[j] = wr[j] + I * wi[j];
+    if (wi[j] != 0.0 && j + 1 < n) {  /* columns j, j+1 hold Re and Im of the pair */
+      mu[j + 1] = wr[j + 1] + I * wi[j + 1];
+      for (int i = 0; i < n; i++) {
+        double re = vr[i + (size_t) j * n], im = vr[i + (size_t) (j + 1) * n];
+        X[i + (size_t) j * n] = re + I * im;
+        X[i + (size_t) (j + 1) * n] = re - I * im;
+      }
+      j++;
+    } else {
+      for (int i = 0; i < n; i++) X[i + (size_t) j * n] = vr[i + (size_t) j * n];
+    }
+  }
+  free (wr); free (wi); free (vr);
+  return info;
+}
+
+/* The same for a complex matrix, with zgeev. */
+static int dense_eig_c (int n, double complex *A, double complex *mu, double complex *X)
+{
+  return LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, mu, NULL, 1, X, n);
+}
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */
 

@@ -17,6 +17,8 @@
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
+#define KS_DENSE KS_SUFFIX (dense)
+#define KS_DENSE_EIG KS_SUFFIX (dense_eig)
 
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
    and after a breakdown). The random sequence runs over all n rows on every rank, so the
@@ -214,6 +216,114 @@ done:
   return all ? 0 : MB_ENOMEM;
 }
 
+/* Collective. When the Krylov subspace would span the whole space (n <= ncv), the
+   Krylov-Schur iteration ends in the dense eigenproblem of OP anyway: form OP column by
+   column (OP e_j, n applications, distributed like any other), and solve it with LAPACK
+   on rank 0. Returns the min(nev, n) eigenvalues of largest |mu| (a conjugate pair kept
+   whole) with unit eigenvectors gathered on rank 0, and their true relative residuals
+   ||OP x - mu x|| / max(|mu|, eps max|mu|). Small decks (a single body, a few joints)
+   thereby get all their modes, which Krylov-Schur proper cannot (nev <= n - 1). */
+static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts,
+                     ks_result *res, mb_err *err)
+{
+  int n = d->n, nl = d->nloc, root = is_root (d), rc = 0, info = 0;
+  KS_SCALAR *A = mb_calloc ((size_t) n * n, sizeof *A);
+  KS_SCALAR *e = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *e);
+  KS_SCALAR *y = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *y);
+  double complex *mu = mb_calloc ((size_t) n, sizeof *mu);
+  double complex *X = mb_calloc ((size_t) n * n, sizeof *X);
+  int *order = mb_calloc ((size_t) n, sizeof *order);
+  int ok = A && e && y && mu && X && order, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the dense operator (order %d)", n);
+    goto done;
+  }
+  KS_SCALAR *A0 = mb_calloc ((size_t) n * n, sizeof *A0);  /* OP kept for the residuals */
+  ok = A0 != NULL;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    free (A0);
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the dense operator (order %d)", n);
+    goto done;
+  }
+  for (int j = 0; j < n && rc == 0; j++) {
+    for (int i = 0; i < nl; i++) e[i] = (d->row0 + i == j) ? 1.0 : 0.0;
+    rc = op (ctx, e, y);
+    res->applies++;
+    for (int i = 0; i < nl; i++) A[(d->row0 + i) + (size_t) j * n] = y[i];
+  }
+  if (rc < 0) { free (A0); goto done; }
+  allsum (d, (double *) A, KS_DOUBLES * n * n);  /* each rank filled its own rows */
+  if (root) {
+    memcpy (A0, A, (size_t) n * n * sizeof *A);
+    info = KS_DENSE_EIG (n, A, mu, X);
+  }
+  double infod = info;
+  share (d, &infod, 1);
+  if (infod != 0.0) {
+    free (A0);
+    rc = mb_fail (err, MB_ESOLVE, "dense eigenproblem of the operator failed (LAPACK info %d)",
+                  (int) infod);
+    goto done;
+  }
+  int p = opts->nev < n ? opts->nev : n;
+  double mu_max = 0.0;
+  if (root) {  /* order by descending |mu| (selection sort: n is small) */
+    for (int i = 0; i < n; i++) order[i] = i, mu_max = fmax (mu_max, cabs (mu[i]));
+    for (int i = 0; i < n; i++)
+      for (int j = i + 1; j < n; j++)
+        if (cabs (mu[order[j]]) > cabs (mu[order[i]])) { int t = order[i]; order[i] = order[j]; order[j] = t; }
+    /* keep a conjugate pair whole */
+    if (p < n && cimag (mu[order[p - 1]]) != 0.0
+        && cabs (mu[order[p]] - conj (mu[order[p - 1]])) <= 1e-12 * cabs (mu[order[p - 1]]))
+      p++;
+  }
+  double pd = p;
+  share (d, &pd, 1);
+  p = (int) pd;
+  res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
+  res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
+  if (root) res->x = mb_calloc ((size_t) n * p, sizeof *res->x);
+  ok = res->mu && res->resid && (!root || res->x);
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    free (A0);
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for %d eigenvectors of order %d", p, n);
+    goto done;
+  }
+  if (root) {
+    for (int k = 0; k < p; k++) {
+      const double complex *x = X + (size_t) order[k] * n;
+      double complex *xk = res->x + (size_t) k * n;
+      double nrm = 0.0, r2 = 0.0;
+      for (int i = 0; i < n; i++) nrm += creal (x[i] * conj (x[i]));
+      nrm = sqrt (nrm);
+      for (int i = 0; i < n; i++) xk[i] = x[i] / nrm;
+      for (int i = 0; i < n; i++) {
+        double complex s = 0.0;
+        for (int q = 0; q < n; q++) s += A0[i + (size_t) q * n] * xk[q];
+        s -= mu[order[k]] * xk[i];
+        r2 += creal (s * conj (s));
+      }
+      res->mu[k] = mu[order[k]];
+      res->resid[k] = sqrt (r2) / fmax (cabs (mu[order[k]]), DBL_EPSILON * mu_max);
+      res->worst = fmax (res->worst, res->resid[k]);
+    }
+  }
+  share (d, (double *) res->mu, 2 * p);
+  share (d, res->resid, p);
+  share (d, &res->worst, 1);
+  free (A0);
+  res->nconv = p;
+  res->converged = 1;
+  res->ncv = n;
+done:
+  free (A); free (e); free (y); free (mu); free (X); free (order);
+  if (rc < 0) ks_result_clear (res);
+  return rc;
+}
+
 int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res,
               mb_err *err)
 {
@@ -222,6 +332,11 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   res->n = n;
   int nev = opts->nev;
   int m = opts->ncv > 0 ? opts->ncv : (2 * nev > nev + 15 ? 2 * nev : nev + 15);
+  if (m >= n && n >= 1 && nev >= 1) {
+    int rcd = KS_DENSE (d, op, ctx, opts, res, err);
+    res->n = n;
+    return rcd;
+  }
   if (m > n) m = n;
   if (nev > m - 1) nev = m - 1;
   if (nev < 1 || m < 2)
@@ -387,3 +502,5 @@ done:
 #undef KS_ROTATE
 #undef KS_DOUBLES
 #undef KS_MPI_TYPE
+#undef KS_DENSE
+#undef KS_DENSE_EIG

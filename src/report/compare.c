@@ -16,6 +16,9 @@
          vector: [..]              optional, real
          vector_re: [..]           optional complex vector, with vector_im of equal length
          vector_im: [..]
+         nodes:                    optional, read only when no vector is given (model
+           - {value: [..]}         reports): the node-wise vector, items concatenated in
+           - {re: [..], im: [..]}  order (value: real; re and im: complex)
 
    Pairing and checks: see compare.h and README "Comparing reports (CI)". */
 #include "compare.h"
@@ -201,6 +204,74 @@ static int get_vector (reader *rd, const yaml_node_t *nd, const char *what,
   return 0;
 }
 
+/* The numbers of sequence nd (len entries, checked) into the real (part 0) or imaginary
+   (part 1) parts of dst[0 .. len-1]. */
+static int get_numbers (reader *rd, const yaml_node_t *nd, const char *what,
+                        double complex *dst, long len, int part)
+{
+  if (nd->type != YAML_SEQUENCE_NODE)
+    return fail_node (rd, nd, "%s must be a sequence of numbers", what);
+  yaml_node_item_t *it = nd->data.sequence.items.start;
+  if ((long) (nd->data.sequence.items.top - it) != len)
+    return fail_node (rd, nd, "%s has %ld entries, %ld expected", what,
+                      (long) (nd->data.sequence.items.top - it), len);
+  for (long i = 0; i < len; i++) {
+    double x;
+    MB_TRY (get_number (rd, yaml_document_get_node (rd->doc, it[i]), what, &x));
+    dst[i] = part ? CMPLX (creal (dst[i]), x) : CMPLX (x, cimag (dst[i]));
+  }
+  return 0;
+}
+
+/* The value (or re, im) sequences of one item of a mode's 'nodes' into *re, *im (im NULL
+   for a real item); fails unless the item is a mapping with value, or re and im. */
+static int node_parts (reader *rd, const yaml_node_t *nd, yaml_node_t **re, yaml_node_t **im)
+{
+  if (nd->type != YAML_MAPPING_NODE)
+    return fail_node (rd, nd, "each item of 'nodes' must be a mapping {node, value} or "
+                      "{node, re, im}");
+  MB_TRY (lookup (rd, nd, "value", re));
+  *im = NULL;
+  if (*re) return 0;
+  MB_TRY (lookup (rd, nd, "re", re));
+  MB_TRY (lookup (rd, nd, "im", im));
+  if (!*re || !*im)
+    return fail_node (rd, nd, "a node of 'nodes' needs 'value', or 're' and 'im'");
+  if ((*re)->type != YAML_SEQUENCE_NODE)
+    return fail_node (rd, *re, "re must be a sequence of numbers");
+  return 0;
+}
+
+/* A model report's node-wise eigenvector: the items of 'nodes' concatenated in order. */
+static int get_node_vector (reader *rd, const yaml_node_t *nd, cmp_mode *md)
+{
+  if (nd->type != YAML_SEQUENCE_NODE)
+    return fail_node (rd, nd, "'nodes' must be a sequence");
+  yaml_node_item_t *it = nd->data.sequence.items.start;
+  long count = (long) (nd->data.sequence.items.top - it), total = 0;
+  for (long k = 0; k < count; k++) {
+    yaml_node_t *re, *im;
+    MB_TRY (node_parts (rd, yaml_document_get_node (rd->doc, it[k]), &re, &im));
+    if (re->type != YAML_SEQUENCE_NODE)
+      return fail_node (rd, re, "value must be a sequence of numbers");
+    total += (long) (re->data.sequence.items.top - re->data.sequence.items.start);
+    if (total > INT_MAX) return fail_node (rd, nd, "'nodes' is too long");
+  }
+  md->vec = mb_calloc ((size_t) (total > 0 ? total : 1), sizeof *md->vec);
+  if (!md->vec) return mb_fail (rd->err, MB_ENOMEM, "out of memory reading %s", rd->path);
+  md->nvec = (int) total;
+  double complex *dst = md->vec;
+  for (long k = 0; k < count; k++) {
+    yaml_node_t *re, *im;
+    MB_TRY (node_parts (rd, yaml_document_get_node (rd->doc, it[k]), &re, &im));
+    long len = (long) (re->data.sequence.items.top - re->data.sequence.items.start);
+    MB_TRY (get_numbers (rd, re, im ? "re" : "value", dst, len, 0));
+    if (im) MB_TRY (get_numbers (rd, im, "im", dst, len, 1));
+    dst += len;
+  }
+  return 0;
+}
+
 /* One item of 'modes'; label is its default label. md is zeroed by the caller. */
 static int read_mode (reader *rd, const yaml_node_t *nd, int label, cmp_mode *md)
 {
@@ -244,6 +315,10 @@ static int read_mode (reader *rd, const yaml_node_t *nd, int label, cmp_mode *md
   else {
     MB_TRY (lookup (rd, nd, "vector", &v));
     if (v) MB_TRY (get_vector (rd, v, "vector", &md->vec, &md->nvec, 0));
+    else {
+      MB_TRY (lookup (rd, nd, "nodes", &v));
+      if (v) MB_TRY (get_node_vector (rd, v, md));
+    }
   }
   if (md->nvec == 0) {  /* an empty vector is no vector */
     free (md->vec);

@@ -1,4 +1,5 @@
-/* report.c: the text table of modes (stdout) and the YAML report of one eigen stage. */
+/* report.c: the text table of modes (stdout) and the YAML report of one eigen stage, with
+   node-wise shapes and energy shares per part for a model deck. */
 #include "report.h"
 
 #include <errno.h>
@@ -179,8 +180,260 @@ static void put_key_num (FILE *f, int indent, const char *key, double v)
   fputc ('\n', f);
 }
 
-/* One item of the modes list. */
-static void put_mode (FILE *f, const eigen_result *r, int i, int with_vectors)
+static void put_vec3 (FILE *f, const double *v)
+{
+  fputc ('[', f);
+  for (int k = 0; k < 3; k++) {
+    if (k) fputs (", ", f);
+    put_num (f, v[k]);
+  }
+  fputc (']', f);
+}
+
+/* ---------------------------------------------------------------- model parts */
+
+/* What a model report needs besides the result: the parts, and per mode their energy
+   shares, ordered. Owned by the writer; model_ctx_clear frees. */
+typedef struct share_item {
+  double share;  /* kinetic or strain share of the part [-] */
+  int part;      /* index into parts */
+} share_item;
+
+typedef struct model_ctx {
+  const model *mdl;        /* borrowed */
+  model_part *parts;       /* model_parts' array, owned */
+  int nparts;
+  double *kinetic, *strain;        /* nparts each: the current mode's shares */
+  share_item *kin_sorted, *str_sorted;  /* nparts each: listed shares, largest first */
+  int nkin, nstr;                  /* entries listed (|share| >= MIN_SHARE) */
+  int *first_alias, *next_alias;   /* user names per node: chains through mdl->aliases */
+} model_ctx;
+
+#define MIN_SHARE 1e-4   /* shares listed in the report: |share| >= this */
+
+static void model_ctx_clear (model_ctx *mc)
+{
+  free (mc->parts);
+  free (mc->kinetic);
+  free (mc->strain);
+  free (mc->kin_sorted);
+  free (mc->str_sorted);
+  free (mc->first_alias);
+  free (mc->next_alias);
+  memset (mc, 0, sizeof *mc);
+}
+
+/* The user names of nodes (aliases without '.' that differ from the node's name: a
+   body's name is its node's name, BEAM.start / BEAM.end / BEAM.<i> are generated),
+   chained per node in alias order. */
+static void link_aliases (model_ctx *mc)
+{
+  const model *m = mc->mdl;
+  for (int i = 0; i < m->nnodes; i++) mc->first_alias[i] = -1;
+  for (int a = m->naliases - 1; a >= 0; a--) {
+    const model_alias *al = &m->aliases[a];
+    mc->next_alias[a] = -1;
+    if (al->node < 0 || al->node >= m->nnodes || !al->name || strchr (al->name, '.')) continue;
+    const char *own = m->nodes[al->node].name;
+    if (own && strcmp (own, al->name) == 0) continue;
+    mc->next_alias[a] = mc->first_alias[al->node];
+    mc->first_alias[al->node] = a;
+  }
+}
+
+/* Parts of mdl and room for one mode's shares. Returns 0 or MB_ENOMEM. */
+static int model_ctx_init (model_ctx *mc, const model *mdl, mb_err *err)
+{
+  memset (mc, 0, sizeof *mc);
+  mc->mdl = mdl;
+  mc->nparts = model_parts (mdl, &mc->parts);
+  if (mc->nparts < 0) {
+    mc->nparts = 0;
+    return mb_fail (err, MB_ENOMEM, "out of memory listing the model's parts");
+  }
+  size_t np = (size_t) (mc->nparts > 0 ? mc->nparts : 1);
+  mc->kinetic = mb_calloc (np, sizeof *mc->kinetic);
+  mc->strain = mb_calloc (np, sizeof *mc->strain);
+  mc->kin_sorted = mb_calloc (np, sizeof *mc->kin_sorted);
+  mc->str_sorted = mb_calloc (np, sizeof *mc->str_sorted);
+  mc->first_alias = mb_calloc ((size_t) (mdl->nnodes > 0 ? mdl->nnodes : 1), sizeof (int));
+  mc->next_alias = mb_calloc ((size_t) (mdl->naliases > 0 ? mdl->naliases : 1), sizeof (int));
+  if (!mc->kinetic || !mc->strain || !mc->kin_sorted || !mc->str_sorted || !mc->first_alias
+      || !mc->next_alias) {
+    model_ctx_clear (mc);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the energy shares");
+  }
+  link_aliases (mc);
+  return 0;
+}
+
+const char *report_part_kind (const model *mdl, const model_part *p)
+{
+  if (!p) return "unknown";
+  if (p->kind == PART_BODY) return "body";
+  if (p->kind == PART_BEAM) return "beam";
+  if (p->kind != PART_FORCE || !mdl || p->index < 0 || p->index >= mdl->nforces)
+    return "force";
+  switch (mdl->forces[p->index].type) {
+  case FORCE_SPRING: return "spring";
+  case FORCE_ROTATIONAL_SPRING: return "rotational_spring";
+  case FORCE_BUSHING: return "bushing";
+  default: return "force";
+  }
+}
+
+/* Larger share first; equal shares in part order (a total order: stable output). */
+static int by_share_desc (const void *p, const void *q)
+{
+  const share_item *a = p, *b = q;
+  if (a->share != b->share) return a->share > b->share ? -1 : 1;
+  return (a->part > b->part) - (a->part < b->part);
+}
+
+/* The parts with |share| >= MIN_SHARE into out, largest share first; returns the count. */
+static int sort_shares (const double *share, int nparts, share_item *out)
+{
+  int k = 0;
+  for (int p = 0; p < nparts; p++)
+    if (fabs (share[p]) >= MIN_SHARE) out[k++] = (share_item) { share[p], p };
+  qsort (out, (size_t) k, sizeof *out, by_share_desc);
+  return k;
+}
+
+/* Kinetic share Re(x^H M_p x) / Re(x^H M x) and strain share Re(x^H K_p x) / Re(x^H K x)
+   of every part for the mode shape x (model_energy_shares), then the listed ones sorted.
+   A rigid-body mode lists no strain shares: its strain energy is round-off. Returns 0 or
+   MB_ENOMEM. */
+static int mode_shares (model_ctx *mc, const double complex *x, int rigid, mb_err *err)
+{
+  mc->nkin = mc->nstr = 0;
+  if (mc->nparts == 0) return 0;
+  MB_TRY (model_energy_shares (mc->mdl, mc->parts, mc->nparts, x, mc->kinetic, mc->strain,
+                               err));
+  mc->nkin = sort_shares (mc->kinetic, mc->nparts, mc->kin_sorted);
+  mc->nstr = rigid ? 0 : sort_shares (mc->strain, mc->nparts, mc->str_sorted);
+  return 0;
+}
+
+/* A node name, or "ground" for MODEL_GROUND, as a quoted scalar. */
+static void put_node_name (FILE *f, const model *m, int node)
+{
+  if (node >= 0 && node < m->nnodes && m->nodes[node].name) put_quoted (f, m->nodes[node].name);
+  else put_quoted (f, "ground");
+}
+
+/* The top-level model block: node count, nodes in DOF order (node i owns vector entries
+   6i .. 6i+5) with positions and user names, then the parts. */
+static void put_model (FILE *f, const model_ctx *mc)
+{
+  const model *m = mc->mdl;
+  fprintf (f, "model:\n  node_count: %d\n  dof_labels: [", m->nnodes);
+  for (int q = 0; q < 6; q++) fprintf (f, "%s%s", q ? ", " : "", model_dof_label (q));
+  fputs ("]\n", f);
+  if (m->nnodes <= 0) fputs ("  nodes: []\n", f);
+  else fputs ("  nodes:\n", f);
+  for (int i = 0; i < m->nnodes; i++) {
+    fputs ("    - {name: ", f);
+    put_node_name (f, m, i);
+    fputs (", position: ", f);
+    put_vec3 (f, m->nodes[i].x);
+    if (mc->first_alias[i] >= 0) {
+      fputs (", aliases: [", f);
+      for (int a = mc->first_alias[i]; a >= 0; a = mc->next_alias[a]) {
+        if (a != mc->first_alias[i]) fputs (", ", f);
+        put_quoted (f, m->aliases[a].name);
+      }
+      fputc (']', f);
+    }
+    fputs ("}\n", f);
+  }
+  if (mc->nparts <= 0) fputs ("  parts: []\n", f);
+  else fputs ("  parts:\n", f);
+  for (int k = 0; k < mc->nparts; k++) {
+    const model_part *p = &mc->parts[k];
+    fputs ("    - {name: ", f);
+    put_quoted (f, p->name ? p->name : "");
+    fprintf (f, ", kind: %s", report_part_kind (m, p));
+    if (p->kind == PART_BODY && p->index >= 0 && p->index < m->nbodies) {
+      fputs (", node: ", f);
+      put_node_name (f, m, m->bodies[p->index].node);
+    }
+    else if (p->kind == PART_BEAM && p->index >= 0 && p->index < m->nbeams) {
+      const model_beam *b = &m->beams[p->index];
+      fprintf (f, ", elements: %d, nodes: [", b->nelements);
+      put_node_name (f, m, b->first_node);
+      fputs (", ", f);
+      put_node_name (f, m, b->first_node + b->nelements);
+      fputc (']', f);
+    }
+    else if (p->kind == PART_FORCE && p->index >= 0 && p->index < m->nforces) {
+      const model_force *fo = &m->forces[p->index];
+      fputs (", nodes: [", f);
+      put_node_name (f, m, fo->a);
+      fputs (", ", f);
+      put_node_name (f, m, fo->b);
+      fputc (']', f);
+    }
+    fputs ("}\n", f);
+  }
+}
+
+/* "[v0, ..., v5]" of the real (part 0) or imaginary (part 1) parts of x[0..5]. */
+static void put_six (FILE *f, const double complex *x, int part)
+{
+  fputc ('[', f);
+  for (int q = 0; q < 6; q++) {
+    if (q) fputs (", ", f);
+    put_num (f, part ? cimag (x[q]) : creal (x[q]));
+  }
+  fputc (']', f);
+}
+
+/* The eigenvector of a model mode node by node: modal {node, value: [dx..rz]}, complex
+   {node, re: [..], im: [..]}. */
+static void put_mode_nodes (FILE *f, const model *m, const double complex *x, int damped)
+{
+  if (m->nnodes <= 0) {
+    fputs ("    nodes: []\n", f);
+    return;
+  }
+  fputs ("    nodes:\n", f);
+  for (int i = 0; i < m->nnodes; i++) {
+    fputs ("      - {node: ", f);
+    put_node_name (f, m, i);
+    if (damped) {
+      fputs (", re: ", f);
+      put_six (f, x + 6 * (size_t) i, 0);
+      fputs (", im: ", f);
+      put_six (f, x + 6 * (size_t) i, 1);
+    }
+    else {
+      fputs (", value: ", f);
+      put_six (f, x + 6 * (size_t) i, 0);
+    }
+    fputs ("}\n", f);
+  }
+}
+
+/* "      key:" and the listed shares as {part, kind, share} items, or "key: []". */
+static void put_share_list (FILE *f, const model_ctx *mc, const char *key,
+                            const share_item *items, int count)
+{
+  fprintf (f, "      %s:%s\n", key, count > 0 ? "" : " []");
+  for (int k = 0; k < count; k++) {
+    const model_part *p = &mc->parts[items[k].part];
+    fputs ("        - {part: ", f);
+    put_quoted (f, p->name ? p->name : "");
+    fprintf (f, ", kind: %s, share: ", report_part_kind (mc->mdl, p));
+    put_num (f, items[k].share);
+    fputs ("}\n", f);
+  }
+}
+
+/* One item of the modes list; mc is NULL for a matrix deck. Returns 0 or MB_ENOMEM (from
+   the energy shares). */
+static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, model_ctx *mc,
+                     mb_err *err)
 {
   const mode *md = &r->modes[i];
   int damped = r->stage == STAGE_COMPLEX;
@@ -196,10 +449,17 @@ static void put_mode (FILE *f, const eigen_result *r, int i, int with_vectors)
   }
   fprintf (f, "    kind: %s\n", report_kind_name (md->kind));
   put_key_num (f, 4, "residual", md->residual);
-  if (!with_vectors) return;
+  if (mc && md->x) {
+    MB_TRY (mode_shares (mc, md->x, md->kind == MODE_RIGID, err));
+    fputs ("    energy:\n", f);
+    put_share_list (f, mc, "kinetic", mc->kin_sorted, mc->nkin);
+    put_share_list (f, mc, "strain", mc->str_sorted, mc->nstr);
+  }
+  if (!with_vectors) return 0;
   int n = r->n > 0 ? r->n : 0, m = r->m > 0 ? r->m : 0;
+  if (mc && md->x) put_mode_nodes (f, mc->mdl, md->x, damped);
   if (damped) {
-    if (md->x) {
+    if (md->x && !mc) {
       put_vector (f, 4, "vector_re", md->x, n, 0);
       put_vector (f, 4, "vector_im", md->x, n, 1);
     }
@@ -209,14 +469,16 @@ static void put_mode (FILE *f, const eigen_result *r, int i, int with_vectors)
     }
   }
   else {
-    if (md->x) put_vector (f, 4, "vector", md->x, n, 0);
+    if (md->x && !mc) put_vector (f, 4, "vector", md->x, n, 0);
     if (m > 0 && md->xi) put_vector (f, 4, "multipliers", md->xi, m, 0);
   }
+  return 0;
 }
 
-/* The whole report, keys in the documented order. */
-static void put_report (FILE *f, const eigen_result *r, const char *deck_path,
-                        const char *title, int with_vectors)
+/* The whole report, keys in the documented order; mc is NULL for a matrix deck.
+   Returns 0 or MB_ENOMEM. */
+static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
+                       const char *title, int with_vectors, model_ctx *mc, mb_err *err)
 {
   int damped = r->stage == STAGE_COMPLEX;
   const factor_stats *fs = &r->factor;
@@ -225,6 +487,7 @@ static void put_report (FILE *f, const eigen_result *r, const char *deck_path,
   else
     fputs ("# mbmodal report: undamped modes (GEP (18), shift-invert Krylov-Schur)\n", f);
   fputs ("format: mbmodal-report\nformat_version: 1\n", f);
+  if (mc) fputs ("format_minor: 1\n", f);
   fprintf (f, "stage: %s\n", damped ? "complex" : "modal");
   if (deck_path) {
     fputs ("deck: ", f);
@@ -288,32 +551,86 @@ static void put_report (FILE *f, const eigen_result *r, const char *deck_path,
   put_num (f, r->time_total);
   fputs ("}\n", f);
 
+  if (mc) put_model (f, mc);
+
   if (r->nmodes <= 0 || !r->modes) {
     fputs ("modes: []\n", f);
-    return;
+    return 0;
   }
   fputs ("modes:\n", f);
-  for (int i = 0; i < r->nmodes; i++) put_mode (f, r, i, with_vectors);
+  for (int i = 0; i < r->nmodes; i++) MB_TRY (put_mode (f, r, i, with_vectors, mc, err));
+  return 0;
 }
 
 /* Opens path, writes the report, checks every write and the close. */
 int report_write_yaml (const char *path, const eigen_result *r, const char *deck_path,
-                       const char *title, int with_vectors, mb_err *err)
+                       const char *title, int with_vectors, const model *mdl, mb_err *err)
 {
   if (!path || !r) return mb_fail (err, MB_EIO, "report: no path or no result to write");
+  if (mdl && (mdl->nnodes < 0 || r->n != 6 * mdl->nnodes))
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "report: the model has %d nodes (%d DOFs) "
+                       "but the result has %d DOFs", mdl->nnodes, 6 * mdl->nnodes, r->n);
+  model_ctx mc;
+  if (mdl) MB_TRY (model_ctx_init (&mc, mdl, err));
   FILE *f = fopen (path, "w");
-  if (!f)
+  if (!f) {
+    if (mdl) model_ctx_clear (&mc);
     return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open the report for writing: %s",
                        strerror (errno));
-  put_report (f, r, deck_path, title, with_vectors);
+  }
+  int rc = put_report (f, r, deck_path, title, with_vectors, mdl ? &mc : NULL, err);
   int failed = ferror (f);
   int saved = errno;
   if (fclose (f) != 0 && !failed) {
     failed = 1;
     saved = errno;
   }
+  if (mdl) model_ctx_clear (&mc);
+  if (rc < 0) return rc;
   if (failed)
     return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write the report: %s",
                        strerror (saved));
   return 0;
+}
+
+/* ---------------------------------------------------------------- energy lines */
+
+/* "kinetic: a 85.1%, b 14.9%" of the first two listed items ("<0.1%" below 0.05 %), or
+   "kinetic: -". */
+static void print_top2 (FILE *f, const model_ctx *mc, const char *what,
+                        const share_item *items, int count)
+{
+  fprintf (f, "%s:", what);
+  if (count == 0) fputs (" -", f);
+  for (int k = 0; k < count && k < 2; k++) {
+    const char *name = mc->parts[items[k].part].name;
+    double pct = 100.0 * items[k].share;
+    fprintf (f, "%s %s ", k ? "," : "", name ? name : "?");
+    if (fabs (pct) < 0.05) fprintf (f, "%s0.1%%", pct < 0 ? ">-" : "<");
+    else fprintf (f, "%.1f%%", pct);
+  }
+}
+
+int report_print_energy (FILE *f, const model *mdl, const eigen_result *r, mb_err *err)
+{
+  if (!f || !mdl || !r || !r->modes || r->n != 6 * mdl->nnodes) return 0;
+  int any = 0;
+  for (int i = 0; i < r->nmodes; i++) any |= r->modes[i].x != NULL;
+  if (!any) return 0;
+  model_ctx mc;
+  MB_TRY (model_ctx_init (&mc, mdl, err));
+  int rc = 0;
+  fprintf (f, "%6s  %s\n", "mode", "largest shares of kinetic and strain energy (parts)");
+  for (int i = 0; i < r->nmodes && rc == 0; i++) {
+    if (!r->modes[i].x) continue;
+    rc = mode_shares (&mc, r->modes[i].x, r->modes[i].kind == MODE_RIGID, err);
+    if (rc < 0) break;
+    fprintf (f, "%6d  ", i + 1);
+    print_top2 (f, &mc, "kinetic", mc.kin_sorted, mc.nkin);
+    fputs ("; ", f);
+    print_top2 (f, &mc, "strain", mc.str_sorted, mc.nstr);
+    fputc ('\n', f);
+  }
+  model_ctx_clear (&mc);
+  return rc;
 }

@@ -1,4 +1,5 @@
-/* report.h: the report stage: the text table of modes and the YAML report of an eigen stage. */
+/* report.h: the report stage: the text table of modes and the YAML report of an eigen stage,
+   with node-wise mode shapes and energy shares per part when the deck is a model. */
 #ifndef MB_REPORT_H
 #define MB_REPORT_H
 
@@ -6,6 +7,7 @@
 
 #include "../error.h"
 #include "../eigen/eigen.h"
+#include "../model/assemble.h"
 
 /* Prints the table of modes of r to f: one header line, then one row per mode
    (mode, frequency [Hz], damping ratio, damped frequency [Hz], kind, residual; the modal
@@ -19,10 +21,29 @@ void report_print_table (FILE *f, const eigen_result *r);
    the fewest of 15, 16 or 17 significant digits that read back to the same double
    (strtod), so every number round-trips exactly; a non-finite value is written as null.
    Eigenvectors and multipliers are written only when with_vectors (and x, xi != NULL).
-   deck_path and title may be NULL (their keys are then omitted). r is borrowed.
-   Returns 0, or MB_EIO with a message naming path. Rank 0 only. */
+   deck_path and title may be NULL (their keys are then omitted).
+   mdl: the model of a model deck, or NULL for a matrix deck (the report is then exactly
+   the format 1.0 one). With a model (r->n must be 6 mdl->nnodes): `format_minor: 1`, a
+   top-level `model:` block (nodes in DOF order with positions, parts), and per mode
+   `nodes:` (the eigenvector node by node, 6 components each, in place of the flat
+   `vector`; only when with_vectors) and `energy:` (kinetic and strain share of each part
+   with |share| >= 1e-4, largest first; whenever the mode has its vector x, even without
+   with_vectors). r and mdl are borrowed.
+   Returns 0, MB_EIO with a message naming path (also for a model that does not match r),
+   or MB_ENOMEM. Rank 0 only. */
 int report_write_yaml (const char *path, const eigen_result *r, const char *deck_path,
-                       const char *title, int with_vectors, mb_err *err);
+                       const char *title, int with_vectors, const model *mdl, mb_err *err);
+
+/* Prints, for a model, one line per mode of r that has its vector: the two parts with the
+   largest kinetic-energy shares and the two with the largest strain-energy shares, e.g.
+   "     2  kinetic: tip 85.1%, arm 14.9%; strain: arm 99.7%, spring1 0.3%".
+   Prints nothing when mdl is NULL or no mode has a vector. Returns 0 or MB_ENOMEM.
+   Rank 0 only. */
+int report_print_energy (FILE *f, const model *mdl, const eigen_result *r, mb_err *err);
+
+/* The lower-case name of a part's kind: "body", "beam", "spring", "rotational_spring",
+   "bushing" (force parts by their force type), "force" otherwise. Static string. */
+const char *report_part_kind (const model *mdl, const model_part *p);
 
 /* The YAML name of a mode kind: "rigid-body", "oscillatory", "overdamped", "unstable";
    "unknown" for a value outside the enum. Static string. */

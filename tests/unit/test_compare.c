@@ -72,7 +72,7 @@ static const char *write_result (const char *name, eigen_result *r)
   const char *path = tmp_path (name);
   mb_err err;
   mb_err_init (&err);
-  if (report_write_yaml (path, r, "test.yaml", NULL, 1, &err) != 0)
+  if (report_write_yaml (path, r, "test.yaml", NULL, 1, NULL, &err) != 0)
     printf ("cannot write %s: %s\n", path, err.msg);
   free_result (r);
   return path;

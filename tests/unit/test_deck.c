@@ -237,7 +237,8 @@ static const bad bads[] = {
     0, "t.yaml:1:39", "nested more than 32 levels" },
   /* unknown keys: at the key, listing the accepted ones */
   { "matrices: {K: a, M: b}\nstifnes: 1\n", 0, "t.yaml:2:1",
-    "unknown key 'stifnes' at the top level (expected title, matrices, modal, complex, output)" },
+    "unknown key 'stifnes' at the top level (expected title, units, gravity, materials,"
+    " sections, bodies, beams, joints, forces, matrices, modal, complex, output)" },
   { "matrices:\n  K: a\n  M: b\n  stifnes: c\n", 0, "t.yaml:4:3",
     "unknown key 'stifnes' in 'matrices' (expected K, M, R, Cq)" },
   { "matrices: {k: a, M: b}\n", 0, "t.yaml:1:12", "did you mean 'K'?" },
@@ -246,7 +247,8 @@ static const bad bads[] = {
   { "matrices: {K: a, M: b}\nmodal:\n  tolerence: 1e-8\n", 0, "t.yaml:3:3",
     "did you mean 'tolerance'?" },
   { "output:\n  format: vtk\nmatrices: {K: a, M: b}\n", 0, "t.yaml:2:3",
-    "unknown key 'format' in 'output' (expected directory, name, eigenvectors)" },
+    "unknown key 'format' in 'output' (expected directory, name, eigenvectors,"
+    " export_matrices, vtk)" },
   { "matrices: {K: a, M: b}\ncomplex: {sigma: 1}\n", 0, "t.yaml:2:11",
     "unknown key 'sigma' in 'complex'" },
   { "[a]: 1\n", 0, "t.yaml:1:1", "keys must be plain names" },
@@ -478,6 +480,39 @@ static void test_nomem (void)
     CHECK ("failed default allocation -> MB_ENOMEM", rc == MB_ENOMEM && all_zero (&d));
   }
   CHECK ("sweep failed path, K, M, directory, name", failed == 5);
+
+  /* a model deck: one object of each kind */
+  static const char model[] =
+    "units: SI\n"
+    "materials: {m: {E: 1, nu: 0.3, rho: 1}}\n"
+    "sections: {s: {A: 1, Iy: 1, Iz: 1, J: 1}}\n"
+    "bodies: {b: {mass: 1, position: [0, 0, 0]}}\n"
+    "beams: {arm: {material: m, section: s, from: [0, 0, 0], to: [1, 0, 0], elements: 2,"
+    " nodes: {n: end}}}\n"
+    "joints: {j: {type: weld, nodes: [ground, b]}}\n"
+    "forces: {f: {type: spring, nodes: [b, n], k: 1}}\n";
+  for (n = 1, failed = 0; n < 200; n++) {
+    deck d;
+    mb_err e;
+    mb_err_init (&e);
+    deck_test_fail_alloc (n);
+    int rc = deck_parse (model, strlen (model), "m.yaml", &d, &e);
+    deck_test_fail_alloc (0);
+    if (rc == 0) {
+      CHECK ("model deck after the sweep is complete", d.model.present && d.model.nforces == 1
+             && streq (d.model.forces[0].node[1].name, "n"));
+      deck_clear (&d);
+      break;
+    }
+    failed++;
+    CHECK ("failed model allocation -> MB_ENOMEM, deck zeroed",
+           rc == MB_ENOMEM && e.code == MB_ENOMEM && all_zero (&d));
+  }
+  /* path 1; materials array, name 2; sections array, name 2; bodies array, name 2;
+     beams array, name, material, section, nodes array, node name, points, elements 8;
+     joints array, name, 2 node names 4; forces array, name, 2 node names 4; the name
+     check of bodies, beams and nodes 1; directory, name 2: 26 */
+  CHECK ("sweep failed each of the 26 model allocations", failed == 26);
 }
 
 int main (void)

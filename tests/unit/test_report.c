@@ -9,10 +9,12 @@
 #include <yaml.h>
 
 #include "check.h"
+#include "report/compare.h"
 #include "report/report.h"
+#include "toy_model.h"
 
 static char tmpdir[] = "/tmp/mbmodal_test_report_XXXXXX";
-static char written[16][600];  /* files to remove at the end */
+static char written[32][600];  /* files to remove at the end */
 static int nwritten;
 
 static const char *tmp_path (const char *name)
@@ -207,7 +209,7 @@ static void test_modal (void)
   const char *path = tmp_path ("modal.yaml");
   mb_err err;
   mb_err_init (&err);
-  CHECK ("modal report written", report_write_yaml (path, &r, deck, NULL, 1, &err) == 0);
+  CHECK ("modal report written", report_write_yaml (path, &r, deck, NULL, 1, NULL, &err) == 0);
   yaml_document_t d;
   int ok = load_doc (path, &d);
   CHECK ("modal report is valid YAML", ok);
@@ -314,7 +316,7 @@ static void test_complex (void)
   mb_err err;
   mb_err_init (&err);
   CHECK ("complex report written",
-         report_write_yaml (path, &r, NULL, "Title: \"x\" \xe2\x86\x92 y", 1, &err) == 0);
+         report_write_yaml (path, &r, NULL, "Title: \"x\" \xe2\x86\x92 y", 1, NULL, &err) == 0);
   yaml_document_t d;
   if (!load_doc (path, &d)) {
     CHECK ("complex report is valid YAML", 0);
@@ -376,7 +378,7 @@ static void test_variants (void)
   const char *path = tmp_path ("novec.yaml");
   mb_err_init (&err);
   CHECK ("report without vectors written",
-         report_write_yaml (path, &r, "d.yaml", "t", 0, &err) == 0);
+         report_write_yaml (path, &r, "d.yaml", "t", 0, NULL, &err) == 0);
   if (load_doc (path, &d)) {
     yaml_node_t *md = item (&d, at (&d, "modes"), 1);
     CHECK ("no vectors when with_vectors = 0", md && !get (&d, md, "vector")
@@ -396,7 +398,7 @@ static void test_variants (void)
 
   r.sturm_count = 3;  /* one eigenvalue below 100 was not reported */
   path = tmp_path ("missed.yaml");
-  CHECK ("missed report written", report_write_yaml (path, &r, NULL, NULL, 1, &err) == 0);
+  CHECK ("missed report written", report_write_yaml (path, &r, NULL, NULL, 1, NULL, &err) == 0);
   if (load_doc (path, &d)) {
     CHECK ("missed_mode_check missed",
            strcmp (str (at (&d, "missed_mode_check.status")), "missed") == 0);
@@ -414,7 +416,7 @@ static void test_variants (void)
   r.modes = NULL;
   r.nmodes = 0;
   path = tmp_path ("empty.yaml");
-  CHECK ("empty report written", report_write_yaml (path, &r, NULL, NULL, 1, &err) == 0);
+  CHECK ("empty report written", report_write_yaml (path, &r, NULL, NULL, 1, NULL, &err) == 0);
   text = slurp (path);
   CHECK ("empty modes list is 'modes: []'", text && strstr (text, "\nmodes: []\n"));
   free (text);
@@ -429,7 +431,7 @@ static void test_variants (void)
   path = tmp_path ("strings.yaml");
   CHECK ("odd strings written",
          report_write_yaml (path, &r, "bad\xff.yaml",
-                            "a\xc2\x85" "b\xe2\x80\xa8" "c\xef\xbb\xbf" "d", 0, &err) == 0);
+                            "a\xc2\x85" "b\xe2\x80\xa8" "c\xef\xbb\xbf" "d", 0, NULL, &err) == 0);
   if (load_doc (path, &d)) {
     CHECK ("invalid byte read back as U+00FF",
            strcmp (str (at (&d, "deck")), "bad\xc3\xbf.yaml") == 0);
@@ -442,7 +444,7 @@ static void test_variants (void)
   mb_err_init (&err);
   char bad[700];
   snprintf (bad, sizeof bad, "%s/no/such/dir/r.yaml", tmpdir);
-  CHECK ("unwritable path: MB_EIO", report_write_yaml (bad, &r, NULL, NULL, 1, &err) == MB_EIO);
+  CHECK ("unwritable path: MB_EIO", report_write_yaml (bad, &r, NULL, NULL, 1, NULL, &err) == MB_EIO);
   CHECK ("error names the path", strstr (err.where, "no/such/dir/r.yaml") != NULL);
   free_result (&r);
 }
@@ -492,6 +494,284 @@ static void test_table (void)
                        && strcmp (report_kind_name ((mode_kind) 42), "unknown") == 0);
 }
 
+
+/* ---- model reports (toy_model.h) */
+
+/* A result on the toy model (n = 30, m = 6) with three modes:
+   1: tip dx = 1, hub dx = 0.01;
+   2: tip dx = 1; beam nodes dx = 0, 0.5, 1 (a linear axial field);
+   3: x_k = sin(k + 1), kind rigid-body (no strain shares listed).
+   Complex stage: the same shapes times exp(0.3 i), which leaves every share unchanged. */
+static void make_toy_result (eigen_result *r, int damped)
+{
+  make_modal (r, 30, 6);
+  if (damped) {
+    for (int i = 0; i < r->nmodes; i++) r->modes[i].lambda = CMPLX (-0.1 * (i + 1), i + 1.0);
+    r->stage = STAGE_COMPLEX;
+  }
+  double complex ph = damped ? cexp (0.3 * I) : 1.0;
+  for (int i = 0; i < 3; i++) r->modes[i].kind = i == 2 ? MODE_RIGID : MODE_OSCILLATORY;
+  for (int i = 0; i < 3; i++) {
+    double complex *x = r->modes[i].x;
+    for (int k = 0; k < 30; k++) x[k] = 0;
+    if (i == 0) {
+      x[0] = ph;
+      x[6] = 0.01 * ph;
+    }
+    else if (i == 1) {
+      x[0] = ph;
+      x[18] = 0.5 * ph;
+      x[24] = ph;
+    }
+    else
+      for (int k = 0; k < 30; k++) x[k] = sin (k + 1.0) * ph;
+  }
+}
+
+/* 1 when the share item s is {part: name, kind: kind, share} with share within 1e-12
+   (relative) of v. */
+static int share_is (yaml_document_t *d, yaml_node_t *s, const char *name, const char *kind,
+                     double v)
+{
+  yaml_node_t *sh = get (d, s, "share");
+  if (!sh || strcmp (str (get (d, s, "part")), name) || strcmp (str (get (d, s, "kind")), kind))
+    return 0;
+  return fabs (strtod (str (sh), NULL) - v) <= 1e-12 * fabs (v);
+}
+
+static void test_model_report (void)
+{
+  model m;
+  toy_model_build (&m);
+  eigen_result r;
+  make_toy_result (&r, 0);
+  mb_err err;
+  mb_err_init (&err);
+  const char *path = tmp_path ("toy.modal.yaml");
+  int rc = report_write_yaml (path, &r, "toy.yaml", "Toy", 1, &m, &err);
+  CHECK ("model report written", rc == 0);
+  if (rc) printf ("  %s: %s\n", err.where, err.msg);
+  yaml_document_t d;
+  if (!load_doc (path, &d)) {
+    CHECK ("model report is valid YAML", 0);
+    free_result (&r);
+    model_clear (&m);
+    return;
+  }
+  static const char *const order[] = { "format", "format_version", "format_minor", "stage",
+                                       "deck", "title", "units", "problem", "settings",
+                                       "convergence", "factorization", "timings_s", "model",
+                                       "modes" };
+  yaml_node_t *root = yaml_document_get_root_node (&d);
+  int nkeys = (int) (root->data.mapping.pairs.top - root->data.mapping.pairs.start), inorder = 1;
+  for (int k = 0; k < nkeys && k < 14; k++) {
+    yaml_node_t *key = yaml_document_get_node (&d, root->data.mapping.pairs.start[k].key);
+    if (strcmp (str (key), order[k]) != 0) inorder = 0;
+  }
+  CHECK ("model report: 14 top-level keys in order", nkeys == 14 && inorder);
+  CHECK ("format_minor 1", num_is (at (&d, "format_minor"), 1));
+  CHECK ("format_version stays 1", num_is (at (&d, "format_version"), 1));
+
+  /* the model block: the toy's nodes in DOF order with positions, user names, parts */
+  CHECK ("model.node_count", num_is (at (&d, "model.node_count"), 5));
+  yaml_node_t *labels = at (&d, "model.dof_labels");
+  CHECK ("dof labels dx .. rz", seq_len (labels) == 6 && !strcmp (str (item (&d, labels, 0)), "dx")
+                                && !strcmp (str (item (&d, labels, 5)), "rz"));
+  yaml_node_t *nodes = at (&d, "model.nodes");
+  int nodes_ok = seq_len (nodes) == 5;
+  for (int i = 0; nodes_ok && i < 5; i++) {
+    yaml_node_t *nd = item (&d, nodes, i), *pos = get (&d, nd, "position");
+    nodes_ok = !strcmp (str (get (&d, nd, "name")), m.nodes[i].name) && seq_len (pos) == 3;
+    for (int k = 0; nodes_ok && k < 3; k++) nodes_ok = num_is (item (&d, pos, k), m.nodes[i].x[k]);
+  }
+  CHECK ("model.nodes: names and positions in DOF order", nodes_ok);
+  yaml_node_t *al = get (&d, item (&d, nodes, 2), "aliases");
+  CHECK ("user name 'root' listed for arm.0",
+         seq_len (al) == 1 && !strcmp (str (item (&d, al, 0)), "root"));
+  CHECK ("no aliases for a body node, nor for arm.2 (arm.end is generated)",
+         !get (&d, item (&d, nodes, 0), "aliases") && !get (&d, item (&d, nodes, 4), "aliases"));
+  yaml_node_t *parts = at (&d, "model.parts");
+  static const char *const pn[] = { "tip", "hub", "arm", "s1", "mount" };
+  static const char *const pk[] = { "body", "body", "beam", "spring", "bushing" };
+  int parts_ok = seq_len (parts) == 5;
+  for (int i = 0; parts_ok && i < 5; i++)
+    parts_ok = !strcmp (str (get (&d, item (&d, parts, i), "name")), pn[i])
+               && !strcmp (str (get (&d, item (&d, parts, i), "kind")), pk[i]);
+  CHECK ("model.parts: bodies, beam, spring, bushing (no point force)", parts_ok);
+  yaml_node_t *arm = item (&d, parts, 2), *mount = item (&d, parts, 4);
+  CHECK ("beam part: elements and end nodes",
+         num_is (get (&d, arm, "elements"), 2)
+           && !strcmp (str (item (&d, get (&d, arm, "nodes"), 1)), "arm.2"));
+  CHECK ("bushing part: nodes [ground, hub]",
+         !strcmp (str (item (&d, get (&d, mount, "nodes"), 0)), "ground")
+           && !strcmp (str (item (&d, get (&d, mount, "nodes"), 1)), "hub"));
+  CHECK ("body part: its node", !strcmp (str (get (&d, item (&d, parts, 1), "node")), "hub"));
+
+  /* per mode: node-wise vectors (bit for bit), no flat vector, multipliers kept */
+  yaml_node_t *modes = at (&d, "modes");
+  int exact = seq_len (modes) == 3, flat = 0, mult = 1;
+  for (int i = 0; exact && i < 3; i++) {
+    yaml_node_t *md = item (&d, modes, i), *nv = get (&d, md, "nodes");
+    if (get (&d, md, "vector")) flat = 1;
+    if (seq_len (get (&d, md, "multipliers")) != 6) mult = 0;
+    exact = seq_len (nv) == 5;
+    for (int j = 0; exact && j < 5; j++) {
+      yaml_node_t *it = item (&d, nv, j), *v = get (&d, it, "value");
+      exact = !strcmp (str (get (&d, it, "node")), m.nodes[j].name) && seq_len (v) == 6;
+      for (int q = 0; exact && q < 6; q++)
+        exact = num_is (item (&d, v, q), creal (r.modes[i].x[6 * j + q]));
+    }
+  }
+  CHECK ("modes[].nodes: name and [dx..rz] of every node, bit for bit", exact);
+  CHECK ("no flat vector in a model report", !flat);
+  CHECK ("multipliers still written (m = 6)", mult);
+
+  /* energy shares, closed forms with the quadratic forms x^T M_p x, x^T K_p x:
+     mode 1: kinetic tip m_tip 1^2 = 2, hub m_hub 0.01^2 = 3e-4 (share 1.5e-4 >= 1e-4:
+     listed); strain spring k (1 - 0.01)^2, bushing 1 * 0.01^2 (hub moves 0.01 along x
+     relative to ground, K6 = I; share 1e-7: not listed). */
+  yaml_node_t *e1 = get (&d, item (&d, modes, 0), "energy");
+  yaml_node_t *k1 = get (&d, e1, "kinetic"), *s1 = get (&d, e1, "strain");
+  double kin_tip = TOY_M_TIP / (TOY_M_TIP + TOY_M_HUB * 1e-4);
+  double kin_hub = TOY_M_HUB * 1e-4 / (TOY_M_TIP + TOY_M_HUB * 1e-4);
+  double str_s1 = TOY_K * 0.99 * 0.99 / (TOY_K * 0.99 * 0.99 + 1e-4);
+  CHECK ("mode 1 kinetic: tip, then hub (1.5e-4)",
+         seq_len (k1) == 2 && share_is (&d, item (&d, k1, 0), "tip", "body", kin_tip)
+           && share_is (&d, item (&d, k1, 1), "hub", "body", kin_hub));
+  CHECK ("mode 1 strain: s1 only listed",
+         seq_len (s1) == 1 && share_is (&d, item (&d, s1, 0), "s1", "spring", str_s1));
+  /* mode 2: kinetic tip m_tip = 2, beam integral of rho A u^2 over a linear u from 0 to 1
+     = rho A L / 3 = 2/3 (the consistent axial mass is exact for a linear field): shares
+     0.75, 0.25; strain: beam EA/L (1 - 0)^2 = 3000, spring k 1^2 = 1000: 0.75, 0.25 */
+  yaml_node_t *e2 = get (&d, item (&d, modes, 1), "energy");
+  yaml_node_t *k2 = get (&d, e2, "kinetic"), *s2 = get (&d, e2, "strain");
+  CHECK ("mode 2 kinetic: tip 0.75, arm 0.25, largest first",
+         seq_len (k2) == 2 && share_is (&d, item (&d, k2, 0), "tip", "body", 0.75)
+           && share_is (&d, item (&d, k2, 1), "arm", "beam", 0.25));
+  CHECK ("mode 2 strain: arm 0.75, s1 0.25",
+         seq_len (s2) == 2 && share_is (&d, item (&d, s2, 0), "arm", "beam", 0.75)
+           && share_is (&d, item (&d, s2, 1), "s1", "spring", 0.25));
+  yaml_node_t *e3 = get (&d, item (&d, modes, 2), "energy");
+  CHECK ("rigid-body mode 3: kinetic shares, strain: []",
+         seq_len (get (&d, e3, "kinetic")) > 0 && seq_len (get (&d, e3, "strain")) == 0);
+  yaml_document_delete (&d);
+
+  /* the log lines: the same shares in percent */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  CHECK ("energy lines printed", report_print_energy (f, &m, &r, &err) == 0);
+  fclose (f);
+  CHECK ("energy line of mode 2",
+         buf && strstr (buf, "     2  kinetic: tip 75.0%, arm 25.0%; strain: arm 75.0%, s1 25.0%\n"));
+  CHECK ("energy line of mode 1", buf && strstr (buf, "     1  kinetic: tip 100.0%, hub <0.1%; strain: s1 100.0%\n"));
+  CHECK ("energy line of the rigid mode 3: no strain", buf && strstr (buf, "     3  kinetic: ")
+                                                         && strstr (buf, "; strain: -\n"));
+  free (buf);
+
+  /* compare reads the node-wise vectors: a model report against the matrix-deck report
+     of the same result pairs every mode with MAC 1 */
+  const char *flatpath = tmp_path ("toy-flat.modal.yaml");
+  CHECK ("matrix-deck report of the same result",
+         report_write_yaml (flatpath, &r, NULL, NULL, 1, NULL, &err) == 0);
+  buf = NULL;
+  f = open_memstream (&buf, &len);
+  compare_opts o;
+  compare_opts_init (&o);
+  o.mac_min = 0.999999;
+  rc = compare_reports (flatpath, path, &o, f, &err);
+  fclose (f);
+  CHECK ("compare: matrix report vs model report passes", rc == 0);
+  CHECK ("compare: shapes were compared (MAC shown)", buf && strstr (buf, "1.000000  ok"));
+  free (buf);
+  CHECK ("compare: model report vs itself passes", compare_reports (path, path, &o, NULL, &err) == 0);
+  /* a changed shape in the model report is a MAC failure */
+  r.modes[1].x[18] = -0.5;
+  const char *changed = tmp_path ("toy-changed.modal.yaml");
+  CHECK ("changed model report written",
+         report_write_yaml (changed, &r, NULL, NULL, 1, &m, &err) == 0);
+  mb_err_init (&err);
+  CHECK ("compare: a changed node vector is a regression",
+         compare_reports (flatpath, changed, &o, NULL, &err) == MB_EREGRESS);
+
+  /* without vectors: energy kept, nodes left out */
+  const char *novec = tmp_path ("toy-novec.modal.yaml");
+  CHECK ("model report without vectors written",
+         report_write_yaml (novec, &r, NULL, NULL, 0, &m, &err) == 0);
+  if (load_doc (novec, &d)) {
+    yaml_node_t *md = item (&d, at (&d, "modes"), 1);
+    CHECK ("no vectors: no nodes, no multipliers, energy present",
+           md && !get (&d, md, "nodes") && !get (&d, md, "multipliers") && get (&d, md, "energy"));
+    yaml_document_delete (&d);
+  }
+  else CHECK ("report without vectors: valid YAML", 0);
+
+  /* a model that does not match the result */
+  mb_err_init (&err);
+  r.n = 24;
+  CHECK ("model of 5 nodes, result of 24 DOFs: MB_EIO",
+         report_write_yaml (tmp_path ("bad.yaml"), &r, NULL, NULL, 1, &m, &err) == MB_EIO
+           && strstr (err.msg, "5 nodes"));
+  r.n = 30;
+  free_result (&r);
+
+  /* complex stage: re and im per node, shares unchanged by the phase */
+  make_toy_result (&r, 1);
+  path = tmp_path ("toy.complex.yaml");
+  mb_err_init (&err);
+  CHECK ("complex model report written", report_write_yaml (path, &r, NULL, NULL, 1, &m, &err) == 0);
+  if (load_doc (path, &d)) {
+    modes = at (&d, "modes");
+    exact = seq_len (modes) == 3;
+    for (int i = 0; exact && i < 3; i++) {
+      yaml_node_t *nv = get (&d, item (&d, modes, i), "nodes");
+      exact = seq_len (nv) == 5 && !get (&d, item (&d, modes, i), "vector_re");
+      for (int j = 0; exact && j < 5; j++) {
+        yaml_node_t *it = item (&d, nv, j), *re = get (&d, it, "re"), *im = get (&d, it, "im");
+        exact = seq_len (re) == 6 && seq_len (im) == 6 && !get (&d, it, "value");
+        for (int q = 0; exact && q < 6; q++)
+          exact = num_is (item (&d, re, q), creal (r.modes[i].x[6 * j + q]))
+                  && num_is (item (&d, im, q), cimag (r.modes[i].x[6 * j + q]));
+      }
+    }
+    CHECK ("complex: nodes with re and im, bit for bit; no flat vectors", exact);
+    yaml_node_t *e = get (&d, item (&d, modes, 1), "energy");
+    CHECK ("complex mode 2: the same shares as the real shape",
+           share_is (&d, item (&d, get (&d, e, "kinetic"), 0), "tip", "body", 0.75)
+             && share_is (&d, item (&d, get (&d, e, "strain"), 1), "s1", "spring", 0.25));
+    yaml_document_delete (&d);
+  }
+  else CHECK ("complex model report: valid YAML", 0);
+  const char *cflat = tmp_path ("toy-flat.complex.yaml");
+  CHECK ("complex matrix-deck report", report_write_yaml (cflat, &r, NULL, NULL, 1, NULL, &err) == 0);
+  CHECK ("compare: complex matrix report vs complex model report passes",
+         compare_reports (cflat, path, &o, NULL, &err) == 0);
+  free_result (&r);
+
+  /* malformed node-wise vectors are errors with their position */
+  const char *bad = tmp_path ("badnodes.yaml");
+  FILE *bf = fopen (bad, "w");
+  if (bf) {
+    fputs ("format: mbmodal-report\nstage: complex\nmodes:\n  - frequency_hz: 1\n"
+           "    nodes:\n      - {node: a, re: [1, 2]}\n", bf);
+    fclose (bf);
+  }
+  mb_err_init (&err);
+  CHECK ("compare: a node with re but no im is MB_EDECK at its line",
+         compare_reports (bad, bad, NULL, NULL, &err) == MB_EDECK && strstr (err.where, ":6:")
+           && strstr (err.msg, "'re' and 'im'"));
+  bf = fopen (bad, "w");
+  if (bf) {
+    fputs ("format: mbmodal-report\nstage: complex\nmodes:\n  - frequency_hz: 1\n"
+           "    nodes:\n      - {node: a, re: [1, 2], im: [3]}\n", bf);
+    fclose (bf);
+  }
+  mb_err_init (&err);
+  CHECK ("compare: re and im of different lengths is MB_EDECK",
+         compare_reports (bad, bad, NULL, NULL, &err) == MB_EDECK && strstr (err.msg, "im has 1"));
+  model_clear (&m);
+}
+
 int main (void)
 {
   if (!mkdtemp (tmpdir)) {
@@ -502,6 +782,7 @@ int main (void)
   test_complex ();
   test_variants ();
   test_table ();
+  test_model_report ();
   for (int i = 0; i < nwritten; i++) unlink (written[i]);
   rmdir (tmpdir);
   return CHECK_DONE ();

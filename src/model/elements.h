@@ -1,0 +1,149 @@
+/* elements.h: element matrices in the global 6-DOF-per-node space and small 3D vector
+   helpers, shared by the files of src/model (private: not for other stages). */
+#ifndef MB_ELEMENTS_H
+#define MB_ELEMENTS_H
+
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+
+#include "../deck/deck_model.h"
+#include "model.h"
+
+/* One element's dense matrices on one or two nodes. Each matrix is row-major 12 x 12
+   (leading dimension 12); with nnode = 1 only its top-left 6 x 6 is used. Row/column
+   block i belongs to node[i] (DOFs dx dy dz rx ry rz); a MODEL_GROUND node's rows and
+   columns are dropped on assembly. has_* = 0: that matrix is absent (not assembled). */
+typedef struct elem {
+  int nnode;           /* 1 or 2 */
+  int node[2];         /* node indices or MODEL_GROUND */
+  int has_K, has_M, has_C;
+  double K[144], M[144], C[144];
+} elem;
+
+/* ---- element evaluators (each fills *e completely) ---- */
+
+/* Rigid body i: M = diag(m I3, J) at its node (J global, about the centre of mass). */
+void body_element (const model *m, int i, elem *e);
+
+/* Element k (0-based along the beam) of beam ib: stiffness and consistent mass of
+   beamgrid.py's element(), rotated to global axes; C = alpha M + beta K when either is
+   non-zero. */
+void beam_element (const model *m, int ib, int k, elem *e);
+
+/* Local axes of a beam element from node xa to xb: rows of L are ex (along the element),
+   ey, ez with ez = unit(ex x y), ey = ez x ex, y = the beam's y axis (or a deterministic
+   normal when the deck gave none). Returns the length |xb - xa|. */
+double beam_axes (const model_beam *b, const double xa[3], const double xb[3],
+                  double L[9]);
+
+/* A global axis not parallel to unit vector ex (the one with the smallest |ex_k|, first
+   on ties), the default y axis of a beam element without y_axis. */
+void beam_default_y (const double ex[3], double y[3]);
+
+/* Force element f: springs, rotational springs and bushings (stiffness, damping, with
+   the geometric terms of preloads), point forces and torques (load stiffness of offsets
+   and followers). Absent matrices have has_* = 0. */
+void force_element (const model *m, int f, elem *e);
+
+/* Coefficients of Cq row k of joint j on the DOFs of node a (ca) and node b (cb). */
+void joint_row_coeffs (const model *m, const model_joint *j, int k, double ca[6],
+                       double cb[6]);
+
+/* "revolute, rotation about e1": the type and meaning of row k of j, into buf. */
+void joint_row_label (const model_joint *j, int k, char *buf, size_t size);
+
+/* Fills the rows (is_rotation, dir, frame_axis) of a resolved joint from its type,
+   frame R, lock mask and points. Returns the number of rows. */
+int joint_rows_fill (model_joint *j, int lock_mask);
+
+/* ---- model_build pieces ---- */
+
+/* Node of a deck reference: MODEL_GROUND for "ground", else its alias. Unknown names
+   are MB_EDECK at r's position, "<what>: unknown node 'x' (did you mean 'y'?)". */
+int model_ref_node (const model *m, const deck_ref *r, const char *path, const char *what,
+                    int *node, mb_err *err);
+
+/* Resolves deck joint dj into *j (names copied). Returns 0, MB_EDECK or MB_ENOMEM. */
+int joint_build (const model *m, const deck_joint *dj, const char *path, model_joint *j,
+                 mb_err *err);
+
+/* Resolves deck force df into *f (names copied). Returns 0, MB_EDECK or MB_ENOMEM. */
+int force_build (const model *m, const deck_force *df, const char *path, model_force *f,
+                 mb_err *err);
+
+/* 1 when force f has a damping matrix (c > 0 or non-zero bushing damping). */
+int force_has_damping (const model_force *f);
+
+/* ---- assembly helpers ---- */
+
+/* A += the block a (12 x 12 row-major, the element's node layout), ground dropped,
+   zeros kept. Returns 0 or MB_ENOMEM. */
+int elem_add (spm *A, const elem *e, const double *a);
+
+/* Re(x^H a x) over the element's DOFs (a real, ground dropped). */
+double elem_energy (const elem *e, const double *a, const double complex *x);
+
+/* ---- 3D helpers (row-major 3 x 3) ---- */
+
+static inline double vec_dot (const double a[3], const double b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline double vec_norm (const double a[3])
+{
+  return sqrt (vec_dot (a, a));
+}
+
+/* c = a x b (c may not alias a or b) */
+static inline void vec_cross (const double a[3], const double b[3], double c[3])
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* c = a - b */
+static inline void vec_sub (const double a[3], const double b[3], double c[3])
+{
+  for (int i = 0; i < 3; i++) c[i] = a[i] - b[i];
+}
+
+/* S = skew(a): S b = a x b */
+static inline void mat_skew (const double a[3], double S[9])
+{
+  S[0] = 0;     S[1] = -a[2]; S[2] = a[1];
+  S[3] = a[2];  S[4] = 0;     S[5] = -a[0];
+  S[6] = -a[1]; S[7] = a[0];  S[8] = 0;
+}
+
+/* C = A B (3 x 3; C may not alias) */
+static inline void mat_mul (const double A[9], const double B[9], double C[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* y = A x (3 x 3) */
+static inline void mat_vec (const double A[9], const double x[3], double y[3])
+{
+  for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+}
+
+/* The 3 x 3 block (bi, bj) of a 12 x 12 row-major matrix a: a[(3 bi + i) 12 + 3 bj + j] */
+static inline double *blk (double *a, int bi, int bj)
+{
+  return a + 36 * bi + 3 * bj;
+}
+
+/* block (bi, bj) of a += s B (B 3 x 3 row-major) */
+static inline void blk_add (double *a, int bi, int bj, double s, const double B[9])
+{
+  double *p = blk (a, bi, bj);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) p[12 * i + j] += s * B[3 * i + j];
+}
+
+#endif
