@@ -17,8 +17,8 @@ static const row_spec rows_cylindrical[] = { {0, 0}, {0, 1}, {1, 0}, {1, 1} };
 static const row_spec rows_universal[] = { {0, 0}, {0, 1}, {0, 2}, {1, 2} };
 static const row_spec rows_planar[] = { {0, 2}, {1, 0}, {1, 1} };
 
-/* The deck's word for a joint type. */
-static const char *joint_type_name (joint_type t)
+/* The deck's word for a joint type. Static string. */
+const char *model_joint_type_name (joint_type t)
 {
   switch (t) {
   case JOINT_WELD: return "weld";
@@ -167,8 +167,16 @@ void joint_row_coeffs (const model *m, const model_joint *j, int k, double ca[6]
 void joint_row_label (const model_joint *j, int k, char *buf, size_t size)
 {
   if (j->frame_axis[k] < 0)
-    snprintf (buf, size, "%s, translation along pB - pA", joint_type_name (j->type));
+    snprintf (buf, size, "%s, translation along pB - pA", model_joint_type_name (j->type));
   else
-    snprintf (buf, size, "%s, %s e%d", joint_type_name (j->type),
+    snprintf (buf, size, "%s, %s e%d", model_joint_type_name (j->type),
               j->is_rotation[k] ? "rotation about" : "translation along", j->frame_axis[k] + 1);
+}
+
+/* What row k of j locks, in frame axes: "translation e1" .. "rotation e3", or "distance". */
+void model_joint_row_name (const model_joint *j, int k, char *buf, size_t size)
+{
+  if (j->frame_axis[k] < 0) snprintf (buf, size, "distance");
+  else snprintf (buf, size, "%s e%d", j->is_rotation[k] ? "rotation" : "translation",
+                 j->frame_axis[k] + 1);
 }

@@ -105,41 +105,6 @@ static void put_comment_text (FILE *f, const char *s)
 
 /* ---------------------------------------------------------------- row maps */
 
-static const char *joint_type_name (joint_type t)
-{
-  switch (t) {
-  case JOINT_WELD: return "weld";
-  case JOINT_REVOLUTE: return "revolute";
-  case JOINT_SPHERICAL: return "spherical";
-  case JOINT_PRISMATIC: return "prismatic";
-  case JOINT_CYLINDRICAL: return "cylindrical";
-  case JOINT_UNIVERSAL: return "universal";
-  case JOINT_PLANAR: return "planar";
-  case JOINT_DISTANCE: return "distance";
-  case JOINT_LOCK: return "lock";
-  default: return "joint";
-  }
-}
-
-/* What row k of joint j locks: "rotation e2" for the frame axis e2 (frame_axis, or the
-   column of R parallel to the row's direction), "distance" for a distance joint, else
-   the global direction. */
-static void row_label (const model_joint *j, int k, char *buf, size_t len)
-{
-  const char *what = j->is_rotation[k] ? "rotation" : "translation";
-  if (j->type == JOINT_DISTANCE) {
-    snprintf (buf, len, "distance");
-    return;
-  }
-  int axis = j->frame_axis[k];
-  const double *d = j->dir[k];
-  for (int a = 0; a < 3 && !(axis >= 0 && axis < 3); a++)
-    if (fabs (fabs (d[0] * j->R[a] + d[1] * j->R[3 + a] + d[2] * j->R[6 + a]) - 1.0) <= 1e-9)
-      axis = a;
-  if (axis >= 0 && axis < 3) snprintf (buf, len, "%s e%d", what, axis + 1);
-  else snprintf (buf, len, "%s (%.6g, %.6g, %.6g)", what, d[0], d[1], d[2]);
-}
-
 /* dofs.csv: row,node,dof. */
 static int write_dofs (const char *path, const model *m, mb_err *err)
 {
@@ -165,10 +130,10 @@ static int write_constraints (const char *path, const model *m, mb_err *err)
     const model_joint *j = &m->joints[i];
     for (int k = 0; k < j->nrows && k < 6; k++) {
       char label[96];
-      row_label (j, k, label, sizeof label);
+      model_joint_row_name (j, k, label, sizeof label);
       fprintf (f, "%d,", j->first_row + k + 1);
       put_csv (f, j->name);
-      fprintf (f, ",%s,", joint_type_name (j->type));
+      fprintf (f, ",%s,", model_joint_type_name (j->type));
       put_csv (f, label);
       fputc ('\n', f);
     }

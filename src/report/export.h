@@ -17,8 +17,7 @@
                            node's name and the DOF label dx dy dz rx ry rz;
      constraints.csv       "row,joint,type,dof": the 1-based row of Cq, the joint's name, its
                            type, and what the row locks: "translation e1" .. "rotation e3"
-                           (joint frame axes), "distance", or "translation (x, y, z)" with
-                           the global direction when no frame axis matches; header only
+                           (joint frame axes) or "distance"; header only
                            when m = 0;
      deck.yaml             a matrix deck naming those files (paths relative to dir), with
                            the stage settings of d (modes, shift or target frequency,

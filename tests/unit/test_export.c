@@ -15,26 +15,6 @@
 
 static char tmpdir[] = "/tmp/mbmodal_test_export_XXXXXX";
 
-/* The whole file as a string (caller frees), NULL if unreadable. */
-static char *slurp (const char *path)
-{
-  FILE *f = fopen (path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, len = 0, got;
-  char *s = malloc (cap);
-  while (s && (got = fread (s + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (cap - len - 1 == 0) {
-      char *t = realloc (s, cap *= 2);
-      if (!t) free (s);
-      s = t;
-    }
-  }
-  fclose (f);
-  if (s) s[len] = '\0';
-  return s;
-}
-
 static const char *in_dir (const char *dir, const char *name)
 {
   static char buf[4][700];

@@ -23,27 +23,6 @@ static const char *tmp_path (const char *name)
   return written[nwritten++];
 }
 
-/* The whole file as a string (caller frees), NULL if unreadable. */
-static char *slurp (const char *path)
-{
-  FILE *f = fopen (path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, len = 0;
-  char *s = malloc (cap);
-  size_t got;
-  while (s && (got = fread (s + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (cap - len - 1 == 0) {
-      char *t = realloc (s, cap *= 2);
-      if (!t) free (s);
-      s = t;
-    }
-  }
-  fclose (f);
-  if (s) s[len] = '\0';
-  return s;
-}
-
 /* ---- a minimal YAML walker over libyaml's document model, for the checks */
 
 static int load_doc (const char *path, yaml_document_t *doc)

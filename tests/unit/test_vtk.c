@@ -23,26 +23,6 @@ static const char *out_path (const char *name)
   return written[nwritten++];
 }
 
-/* The whole file as a string (caller frees), NULL if unreadable. */
-static char *slurp (const char *path)
-{
-  FILE *f = fopen (path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, len = 0, got;
-  char *s = malloc (cap);
-  while (s && (got = fread (s + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (cap - len - 1 == 0) {
-      char *t = realloc (s, cap *= 2);
-      if (!t) free (s);
-      s = t;
-    }
-  }
-  fclose (f);
-  if (s) s[len] = '\0';
-  return s;
-}
-
 /* The numbers of the data array named name (Name="name"), up to max of them, into v;
    returns how many were read, -1 when the array is absent. */
 static int read_array (const char *text, const char *name, double *v, int max)
