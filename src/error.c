@@ -72,3 +72,58 @@ void *mb_calloc (size_t count, size_t size)
   if (count > SIZE_MAX / size) return NULL;
   return calloc (count, size);
 }
+
+int mb_agree (MPI_Comm comm, int rc, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  struct { int rc, rank; } in = { rc < 0 ? rc : 0, rank }, out;
+  MPI_Allreduce (&in, &out, 1, MPI_2INT, MPI_MINLOC, comm);
+  if (out.rc == 0) return 0;
+  mb_err shared = *err;
+  MPI_Bcast (&shared, (int) sizeof shared, MPI_BYTE, out.rank, comm);
+  shared.where[sizeof shared.where - 1] = '\0';
+  shared.msg[sizeof shared.msg - 1] = '\0';
+  if (shared.code == 0)  /* the failing rank set no message: still say something */
+    snprintf (shared.msg, sizeof shared.msg, "rank %d failed with status %d", out.rank, out.rc);
+  shared.code = out.rc;
+  *err = shared;
+  return out.rc;
+}
+
+static int fault_cached = -1;       /* -1: MBMODAL_FAULT not read yet; 0: none; 1: spec */
+static char fault_spec[256];
+
+void mb_fault_set (const char *spec)
+{
+  fault_cached = spec && spec[0];
+  snprintf (fault_spec, sizeof fault_spec, "%s", fault_cached ? spec : "");
+}
+
+int mb_fault (const char *site)
+{
+  int cached = fault_cached;
+  const char *spec = fault_spec;
+  if (cached < 0) {
+    const char *env = getenv ("MBMODAL_FAULT");
+    mb_fault_set (env);
+    cached = fault_cached;
+  }
+  if (!cached || !site) return 0;
+  int rank = 0, inited = 0;
+  MPI_Initialized (&inited);
+  if (inited) MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  size_t len = strlen (site);
+  for (const char *p = spec; *p;) {
+    const char *end = strchr (p, ',');
+    size_t n = end ? (size_t) (end - p) : strlen (p);
+    const char *colon = memchr (p, ':', n);
+    if (colon) {
+      int rank_ok = (colon - p == 1 && p[0] == '*') || (colon > p && atoi (p) == rank);
+      size_t sn = n - (size_t) (colon + 1 - p);
+      if (rank_ok && sn == len && !memcmp (colon + 1, site, len)) return 1;
+    }
+    p += n + (end != NULL);
+  }
+  return 0;
+}

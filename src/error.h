@@ -2,6 +2,7 @@
 #ifndef MB_ERROR_H
 #define MB_ERROR_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 /* Status: 0 ok, negative error (CHOLMOD convention). Each maps to one exit status. */
@@ -43,6 +44,24 @@ int mb_exit_status (int code);
 
 /* Malloc/calloc that return NULL for zero sizes' overflow; callers check and use MB_ENOMEM. */
 void *mb_calloc (size_t count, size_t size);
+
+/* Collective on comm. Makes one status out of every rank's rc: the lowest (most severe)
+   code wins, and the message and position of the lowest rank that failed with it are
+   copied into err on every rank. Returns that code (0 when every rank passed 0), the same
+   on every rank. The one way a stage turns a local failure into a shared one: call it
+   before any branch that leads to a collective. */
+int mb_agree (MPI_Comm comm, int rc, mb_err *err);
+
+/* Fault injection for the tests: 1 when this rank is asked to fail at `site`. The
+   environment variable MBMODAL_FAULT lists RANK:SITE pairs separated by commas
+   ("0:pencil,1:report"); RANK * matches every rank. Sites are named where an allocation
+   is checked ("deck", "model", "assemble", "pencil", "krylov", "modes", "report", ...), and
+   a site that returns 1 behaves exactly as if that allocation had failed. Unset: always 0
+   (one getenv the first time, then a cached answer). */
+int mb_fault (const char *site);
+
+/* Replaces the MBMODAL_FAULT list for this process (unit tests); NULL or "" clears it. */
+void mb_fault_set (const char *spec);
 
 #define MB_TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
 

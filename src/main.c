@@ -92,20 +92,6 @@ static int cli_parse (int argc, char **argv, cli *c, mb_err *err)
   return 0;
 }
 
-/* Same status and message on every rank: the lowest (most severe) code wins, with the
-   message of the lowest rank that has it. Collective. */
-static int agree (MPI_Comm comm, int rc, mb_err *err)
-{
-  int rank, worst;
-  MPI_Comm_rank (comm, &rank);
-  MPI_Allreduce (&rc, &worst, 1, MPI_INT, MPI_MIN, comm);
-  if (worst == 0) return 0;
-  int mine = (rc == worst) ? rank : 1 << 30, owner;
-  MPI_Allreduce (&mine, &owner, 1, MPI_INT, MPI_MIN, comm);
-  MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, owner, comm);
-  return worst;
-}
-
 /* Rank 0 reads the deck bytes and broadcasts them; every rank gets the same text or the
    same error. Returns 0 with *text (NUL-terminated, caller frees) or MB_EIO. Collective. */
 static int read_and_share (MPI_Comm comm, const char *path, char **text, long *len, mb_err *err)
@@ -216,7 +202,7 @@ static int setup_model (MPI_Comm comm, const deck *d, const cli *c, model *mdl, 
   int rank;
   MPI_Comm_rank (comm, &rank);
   double t = MPI_Wtime ();
-  int rc = agree (comm, model_build (d, mdl, err), err);
+  int rc = mb_agree (comm, model_build (d, mdl, err), err);
   if (rc < 0) return rc;
   if (rank == 0) {
     int skipped = 0;
@@ -244,7 +230,7 @@ static int setup_model (MPI_Comm comm, const deck *d, const cli *c, model *mdl, 
                  "deck.yaml)\n", dir, a->R ? ", R" : "", a->Cq ? ", Cq" : "");
     }
   }
-  return agree (comm, rc, err);
+  return mb_agree (comm, rc, err);
 }
 
 /* mkdir -p for the output directory. Returns 0 or MB_EIO. */
@@ -312,7 +298,7 @@ static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, c
     fflush (stdout);
   }
   eigen_result_clear (&r);
-  if (rc == 0) rc = agree (comm, wrc, err);
+  if (rc == 0) rc = mb_agree (comm, wrc, err);
   return rc;
 }
 
@@ -355,7 +341,7 @@ int main (int argc, char **argv)
   spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
   rc = read_and_share (comm, c.deck_path, &text, &len, &err);
   if (rc == 0) rc = deck_parse (text, (size_t) len, c.deck_path, &d, &err);
-  rc = agree (comm, rc, &err);
+  rc = mb_agree (comm, rc, &err);
   free (text);
   if (rc == 0 && log)
     fprintf (log, "mbmodal %s: deck %s, %d MPI rank%s\n", MBMODAL_VERSION, c.deck_path, nranks,
@@ -392,13 +378,13 @@ int main (int argc, char **argv)
                    R ? ", R" : "", MPI_Wtime () - t);
       }
     }
-    rc = agree (comm, rc, &err);
+    rc = mb_agree (comm, rc, &err);
     MPI_Bcast (shape, 2, MPI_INT, 0, comm);
   }
   const char *outdir = c.output_dir ? c.output_dir : d.output.directory;
   if (rc == 0) {
     int drc = rank == 0 ? make_dirs (outdir, &err) : 0;
-    rc = agree (comm, drc, &err);
+    rc = mb_agree (comm, drc, &err);
   }
 
   gep_system sys = { shape[0], shape[1], K, M, R, Cq };

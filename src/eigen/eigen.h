@@ -5,6 +5,8 @@
 
 #include <complex.h>
 
+#include "../linalg/factor.h"
+
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
 
 typedef enum {
@@ -27,22 +29,6 @@ typedef struct mode {
                              complex: largest entry 1 (zero phase) */
   double complex *xi;     /* constraint multipliers, size m (scaled back), NULL if m = 0 */
 } mode;
-
-/* Factorization facts of A - sigma B (from MUMPS INFOG). */
-typedef struct factor_stats {
-  int ranks;               /* MPI ranks used */
-  int symmetric;           /* 1: LDL^T (SYM=2), 0: LU */
-  int complex_arith;       /* 1: ZMUMPS */
-  long order;              /* N of the factored matrix */
-  long nnz_matrix;         /* entries given to MUMPS */
-  long nnz_factors;        /* INFOG(29) */
-  long negative_pivots;    /* INFOG(12), symmetric only; -1 when unknown */
-  double memory_mb;        /* INFOG(22): total MB over ranks, effective */
-  int icntl14;             /* final workspace relaxation percentage */
-  int retries;             /* factorizations redone after INFOG(1) = -9 */
-  double time_analysis;    /* [s] */
-  double time_factor;      /* [s] */
-} factor_stats;
 
 typedef struct eigen_result {
   eigen_stage_kind stage;

@@ -5,13 +5,28 @@
 #include <mpi.h>
 
 #include "../error.h"
-#include "../eigen/eigen.h"
 
 typedef enum {
   FACTOR_REAL_SYMMETRIC,   /* DMUMPS, SYM=2: A = L D L^T, D with 1x1 and 2x2 pivots */
   FACTOR_REAL_GENERAL,     /* DMUMPS, SYM=0: P A Q = L U */
   FACTOR_COMPLEX_GENERAL   /* ZMUMPS, SYM=0: P A Q = L U */
 } factor_kind;
+
+/* Facts of one factorization (from MUMPS INFOG), as the stages report them. */
+typedef struct factor_stats {
+  int ranks;               /* MPI ranks used */
+  int symmetric;           /* 1: LDL^T (SYM=2), 0: LU */
+  int complex_arith;       /* 1: ZMUMPS */
+  long order;              /* N of the factored matrix */
+  long nnz_matrix;         /* entries given to MUMPS */
+  long nnz_factors;        /* INFOG(29) */
+  long negative_pivots;    /* INFOG(12), symmetric only; -1 when unknown */
+  double memory_mb;        /* INFOG(22): total MB over ranks, effective */
+  int icntl14;             /* final workspace relaxation percentage */
+  int retries;             /* factorizations redone after INFOG(1) = -9 */
+  double time_analysis;    /* [s] */
+  double time_factor;      /* [s] */
+} factor_stats;
 
 /* Owns one DMUMPS_STRUC_C or ZMUMPS_STRUC_C and, on rank 0, a 1-based copy of the matrix. */
 typedef struct factor factor;
