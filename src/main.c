@@ -10,6 +10,7 @@
 #include "deck/deck.h"
 #include "eigen/gep.h"
 #include "error.h"
+#include "linalg/blas.h"
 #include "linalg/mmio.h"
 #include "linalg/sparse.h"
 #include "model/assemble.h"
@@ -339,7 +340,8 @@ int main (int argc, char **argv)
   deck d;
   memset (&d, 0, sizeof d);
   spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
-  rc = read_and_share (comm, c.deck_path, &text, &len, &err);
+  rc = mb_agree (comm, blas_reserve (&err), &err);  /* before any stage: no hang later */
+  if (rc == 0) rc = read_and_share (comm, c.deck_path, &text, &len, &err);
   if (rc == 0) rc = deck_parse (text, (size_t) len, c.deck_path, &d, &err);
   rc = mb_agree (comm, rc, &err);
   free (text);
