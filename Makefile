@@ -3,7 +3,8 @@
 #   make run        install missing Debian packages, build, run decks/ (README command 1)
 #   make test       build and run every test; last line "N passed, N failed" (README command 2)
 #   make san        the tests once more under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make fuzz       run the deck and Matrix Market fuzz targets for a bounded time
+#   make fuzz       run the deck and Matrix Market fuzz targets for a bounded time (60 s each)
+#   make fuzz-long  the same for 10 minutes each (make test runs them for 15 s each)
 
 CC       = mpicc
 CFLAGS  ?= -O2 -g
@@ -18,7 +19,7 @@ TEST_SRC = $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(filter build,$(BUILD)),mbmodal,$(BUILD)/mbmodal)
 
-.PHONY: all run test tests san fuzz clean deps
+.PHONY: all run test tests san fuzz fuzz-long clean deps
 all: $(BIN)
 
 $(BUILD)/%.o: %.c $(wildcard src/*.h src/*/*.h)
@@ -52,6 +53,9 @@ san:
 
 fuzz:
 	sh scripts/fuzz.sh
+
+fuzz-long:
+	FUZZ_SECONDS=600 sh scripts/fuzz.sh
 
 clean:
 	rm -rf build build-san build-fuzz mbmodal out

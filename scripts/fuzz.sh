@@ -20,7 +20,8 @@ CC=${CLANG:-clang}
 SECS=${FUZZ_SECONDS:-60}
 OUT=build-fuzz
 CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-        -fno-omit-frame-pointer -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Isrc"
+        -fno-omit-frame-pointer -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Isrc
+        $(mpicc --showme:compile 2>/dev/null)"   # error.h declares the collective helpers
 
 case $SECS in
   ''|*[!0-9]*|0) echo "fuzz.sh: FUZZ_SECONDS must be a positive integer, got '$SECS'" >&2
@@ -37,8 +38,8 @@ srcs () {
 }
 libs () {
   case $1 in
-    mmio) echo "-lm" ;;
-    deck) echo "-lyaml -lm" ;;
+    mmio) echo "$(mpicc --showme:link) -lm" ;;
+    deck) echo "$(mpicc --showme:link) -lyaml -lm" ;;
   esac
 }
 

@@ -10,7 +10,7 @@
 # Needs root (or sudo) only when something is missing.
 set -e
 
-packages="make gcc libc6-dev pkg-config
+packages="make gcc libc6-dev pkg-config clang
   libopenmpi-dev openmpi-bin libmumps-dev libscalapack-openmpi-dev
   libyaml-dev liblapacke-dev libopenblas-dev
   python3 python3-numpy python3-scipy python3-yaml"
