@@ -2,10 +2,12 @@
    reports, and the exit status a job script tests. */
 #include <errno.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "deck/deck.h"
 #include "eigen/gep.h"
@@ -303,6 +305,42 @@ static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, c
   return rc;
 }
 
+/* SIGTERM, SIGINT (a job scheduler's cancel, Ctrl-C), SIGHUP: rank 0 says which signal
+   stopped the run; every rank exits at once with status 128 + signal, as a shell reports
+   it. Async-signal-safe: write and _exit only. Reports are written under a temporary
+   name and renamed when complete, so an interrupted run leaves no report that looks
+   whole. */
+static int signal_rank;
+
+static void on_stop_signal (int sig)
+{
+  static const char term[] = "mbmodal: stopped by SIGTERM (no report of the running stage "
+                             "was written)\n";
+  static const char intr[] = "mbmodal: stopped by SIGINT (no report of the running stage "
+                             "was written)\n";
+  static const char hup[] = "mbmodal: stopped by SIGHUP (no report of the running stage "
+                            "was written)\n";
+  if (signal_rank == 0) {
+    ssize_t w = sig == SIGTERM ? write (2, term, sizeof term - 1)
+              : sig == SIGINT ? write (2, intr, sizeof intr - 1)
+              : write (2, hup, sizeof hup - 1);
+    (void) w;
+  }
+  _exit (128 + sig);
+}
+
+static void catch_stop_signals (int rank)
+{
+  signal_rank = rank;
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGTERM, &sa, NULL);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGHUP, &sa, NULL);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -310,6 +348,7 @@ int main (int argc, char **argv)
   int rank, nranks;
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &nranks);
+  catch_stop_signals (rank);
   mb_err err;
   mb_err_init (&err);
   int status = 0;
