@@ -1,4 +1,5 @@
-/* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia. */
+/* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
+   refactorization on one analysis; options. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -483,6 +484,290 @@ static void test_bad_input (void)
   CHECK0 ("stats of NULL: zero, negative pivots -1", st.order == 0 && st.negative_pivots == -1);
 }
 
+
+/* ---- refactorization on the same analysis ------------------------------------------ */
+
+/* Solves A x = b(rhs column 0) with f on rank 0; returns x as complex (caller frees) on rank
+   0, NULL elsewhere; *rc the solve's status. */
+static double complex *solve_with (factor *f, int n, int cplx, int *rc)
+{
+  void *b = NULL;
+  if (rank == 0) {
+    b = malloc ((size_t) n * (cplx ? sizeof (double complex) : sizeof (double)));
+    if (!b) abort ();
+    for (int i = 0; i < n; i++) {
+      double complex v = rhs_value (i, 0, cplx);
+      if (cplx) ((double complex *) b)[i] = v;
+      else ((double *) b)[i] = creal (v);
+    }
+  }
+  mb_err err;
+  mb_err_init (&err);
+  *rc = factor_solve (f, b, &err);
+  if (*rc < 0 && rank == 0) printf ("  solve: %s\n", err.msg);
+  double complex *x = NULL;
+  if (rank == 0 && *rc == 0) {
+    x = malloc ((size_t) n * sizeof *x);
+    if (!x) abort ();
+    for (int i = 0; i < n; i++) x[i] = cplx ? ((double complex *) b)[i] : ((double *) b)[i];
+  }
+  free (b);
+  return x;
+}
+
+/* Refactors f with t's values (rank 0 hands them on). */
+static int refactor_with (factor *f, factor_kind kind, const trip *t, mb_err *err)
+{
+  double *ar = NULL;
+  const void *a = NULL;
+  if (rank == 0) {
+    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    else a = ar = real_values (t);
+  }
+  int rc = factor_refactor (f, a, err);
+  free (ar);
+  return rc;
+}
+
+/* t2 = t1's pattern (same triplets, same order) with values v (1 + 0.2 sin k) (+ 0.1 i cos k
+   for complex): another matrix of the same pattern. */
+static void same_pattern (const trip *t1, trip *t2, int cplx)
+{
+  t2->n = t1->n;
+  for (long k = 0; k < t1->nnz; k++)
+    trip_add (t2, t1->i[k], t1->j[k],
+              t1->v[k] * (1.0 + 0.2 * sin ((double) k) + (cplx ? 0.1 * I * cos ((double) k) : 0)));
+}
+
+static void test_refactor (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  for (int c = 0; c < 3; c++) {
+    factor_kind kind = kinds[c];
+    int cplx = kind == FACTOR_COMPLEX_GENERAL, sym = kind == FACTOR_REAL_SYMMETRIC;
+    trip t1 = {0}, t2 = {0};
+    if (sym) {                     /* saddle point, K SPD: shift -0.5, then other values */
+      int p[6] = { 5, 40, 41, 90, 150, 199 };
+      build_saddle (&t1, 200, 6, p, -0.5);
+    } else build_general (&t1, 220, cplx);
+    same_pattern (&t1, &t2, cplx);
+    int n = t1.n;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (kind, &t1, &err);
+    factor_phases ph0, ph1, ph2;
+    factor_get_phases (f, &ph0);
+    int rc1 = refactor_with (f, kind, &t2, &err), rc2;
+    factor_get_phases (f, &ph1);
+    double complex *x = solve_with (f, n, cplx, &rc2);
+    factor *g = create (kind, &t2, &err);                 /* fresh, for comparison */
+    int rc3;
+    double complex *y = solve_with (g, n, cplx, &rc3);
+    char d[128];
+    snprintf (d, sizeof d, "%s: create, refactor and solve succeed on every rank", names[c]);
+    int ok = same_everywhere (rc1) && same_everywhere (rc2);
+    CHECK0 (d, f && g && rc1 == 0 && rc2 == 0 && rc3 == 0 && ok);
+    if (rank == 0 && x && y) {
+      double complex *ref = dense_solve (&t2, sym, cplx, 1);  /* LAPACK dgesv / zgesv */
+      snprintf (d, sizeof d, "%s: refactored solve matches dense LAPACK to 1e-12", names[c]);
+      CHECK (d, rel_diff (x, ref, (size_t) n) < 1e-12);
+      snprintf (d, sizeof d, "%s: refactored solve matches a fresh factor_create to 1e-12",
+                names[c]);
+      CHECK (d, rel_diff (x, y, (size_t) n) < 1e-12);
+      free (ref);
+    }
+    snprintf (d, sizeof d, "%s: refactor reuses the analysis (1 analysis, its time unchanged)",
+              names[c]);
+    CHECK0 (d, ph1.analyses == 1 && ph1.time_analysis == ph0.time_analysis
+            && ph1.refactorizations == 1 && ph1.factorizations == ph0.factorizations + 1
+            && ph1.time_factor >= ph0.time_factor && ph1.time_factor_last >= 0);
+    /* back to the first values: the first solution again */
+    int rc4 = refactor_with (f, kind, &t1, &err), rc5;
+    double complex *x1 = solve_with (f, n, cplx, &rc5);
+    factor_get_phases (f, &ph2);
+    if (rank == 0 && x1) {
+      double complex *ref = dense_solve (&t1, sym, cplx, 1);
+      snprintf (d, sizeof d, "%s: second refactor (first values) matches LAPACK", names[c]);
+      CHECK (d, rc4 == 0 && rel_diff (x1, ref, (size_t) n) < 1e-12);
+      free (ref);
+    }
+    snprintf (d, sizeof d, "%s: phases count 2 refactorizations and 2 solves", names[c]);
+    CHECK0 (d, ph2.refactorizations == 2 && ph2.analyses == 1 && ph2.solves == 2
+            && ph2.solved_rhs == 2 && ph2.time_analysis == ph0.time_analysis
+            && ph2.null_detection == 0 && ph2.null_pivots == -1);
+    int same = same_everywhere (ph2.refactorizations) & same_everywhere (ph2.factorizations)
+               & same_everywhere ((long) (1e9 * ph2.time_factor));
+    CHECK0 ("phases identical on every rank", same);
+    free (x); free (y); free (x1);
+    f = factor_free (f);
+    g = factor_free (g);
+    trip_clear (&t1);
+    trip_clear (&t2);
+  }
+}
+
+/* Refactor's failures: bad values leave the factors usable; a singular refactor loses them
+   until a good refactor; the workspace retry works on refactor. */
+static void test_refactor_failures (void)
+{
+  trip t = {0}, bad = {0}, sing = {0};
+  int n = 60;
+  t.n = n;
+  add_shifted_laplacian (&t, n, -0.5);          /* SPD */
+  same_pattern (&t, &bad, 0);
+  bad.v[7] = NAN;
+  /* the same pattern with row and column `hole` exactly zero: singular (entries: (0,0), then
+     (i,i) at 2i - 1 and (i,i-1) at 2i) */
+  int hole = 23;
+  same_pattern (&t, &sing, 0);
+  sing.v[2 * hole - 1] = sing.v[2 * hole] = sing.v[2 * (hole + 1)] = 0.0;
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+  mb_err_init (&err);
+  int rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &bad, &err);
+  int same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("refactor with a NaN value: MB_ESOLVE naming the entry, on every rank",
+          rc == MB_ESOLVE && strstr (err.msg, "not finite") && strstr (err.msg, "(") && same);
+  int rs;
+  double complex *x = solve_with (f, n, 0, &rs);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&t, 1, 0, 1);
+    CHECK ("after a refused refactor the old factors still solve", rs == 0
+           && rel_diff (x, ref, (size_t) n) < 1e-12);
+    free (ref);
+  }
+  free (x);
+  mb_err_init (&err);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &sing, &err);
+  same = same_everywhere (rc);
+  if (rank == 0 && rc == 0) printf ("  (singular refactor succeeded?)\n");
+  CHECK0 ("refactor to a singular matrix: MB_ESOLVE 'singular' on every rank",
+          rc == MB_ESOLVE && strstr (err.msg, "singular") && same);
+  mb_err_init (&err);
+  x = solve_with (f, n, 0, &rs);
+  same = same_everywhere (rs);
+  CHECK0 ("solve after the failed refactor fails on every rank", rs == MB_ESOLVE && same);
+  free (x);
+  mb_err_init (&err);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &t, &err);
+  x = solve_with (f, n, 0, &rs);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&t, 1, 0, 1);
+    CHECK ("a good refactor after the failure solves again", rc == 0 && rs == 0
+           && rel_diff (x, ref, (size_t) n) < 1e-12);
+    free (ref);
+  } else CHECK0 ("a good refactor after the failure solves again", 0);
+  free (x);
+  mb_err_init (&err);
+  CHECK0 ("refactor (NULL) fails", factor_refactor (NULL, NULL, &err) == MB_ESOLVE);
+  f = factor_free (f);
+  trip_clear (&t);
+  trip_clear (&bad);
+  trip_clear (&sing);
+
+  /* workspace retry on refactor: created diagonally dominant (no delayed pivots) with no
+     slack, refactored with a near-zero diagonal (many delayed pivots) */
+  setenv ("MBMODAL_ICNTL14", "0", 1);
+  trip g = {0}, h = {0};
+  int w = 20;
+  unsigned seed = 777;
+  g.n = h.n = w * w;
+  for (int a = 0; a < w; a++)
+    for (int b = 0; b < w; b++) {
+      int i = a * w + b;
+      trip_add (&g, i, i, 10.0);
+      trip_add (&h, i, i, 1e-6 * (i % 3 - 1));
+      seed = seed * 1103515245u + 12345u;
+      double v1 = (double) ((seed >> 16) % 100) / 50.0 - 0.99;
+      seed = seed * 1103515245u + 12345u;
+      double v2 = (double) ((seed >> 16) % 100) / 50.0 - 0.99;
+      if (a > 0) { trip_add (&g, i, i - w, v1); trip_add (&h, i, i - w, v1); }
+      if (b > 0) { trip_add (&g, i, i - 1, v2); trip_add (&h, i, i - 1, v2); }
+    }
+  mb_err_init (&err);
+  f = create (FACTOR_REAL_SYMMETRIC, &g, &err);
+  factor_phases p0, p1;
+  factor_get_phases (f, &p0);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &h, &err);
+  factor_get_phases (f, &p1);
+  x = solve_with (f, g.n, 0, &rs);
+  if (rank == 0) printf ("  refactor retry: %d retries at creation, %d after refactor\n",
+                         p0.retries, p1.retries);
+  CHECK0 ("refactor with more delayed pivots retried the workspace", f && rc == 0
+          && p1.retries > p0.retries && p1.analyses == 1);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&h, 1, 0, 1);
+    CHECK ("solve after the refactor's retries matches dgesv", rs == 0
+           && rel_diff (x, ref, (size_t) g.n) < 1e-8);
+    free (ref);
+  } else CHECK0 ("solve after the refactor's retries matches dgesv", 0);
+  free (x);
+  unsetenv ("MBMODAL_ICNTL14");
+  f = factor_free (f);
+  trip_clear (&g);
+  trip_clear (&h);
+}
+
+/* factor_opts: orderings give the same solution; ICNTL(14) as asked; bad options refused. */
+static void test_options (void)
+{
+  trip t = {0};
+  build_general (&t, 150, 0);
+  double *ar = rank == 0 ? real_values (&t) : NULL;
+  double complex *ref = rank == 0 ? dense_solve (&t, 0, 0, 1) : NULL;
+  static const int orderings[] = { 0, 2, 4, 6, 7 };
+  for (size_t c = 0; c < sizeof orderings / sizeof *orderings; c++) {
+    factor_opts o;
+    factor_opts_default (&o);
+    o.ordering = orderings[c];
+    o.icntl14 = 45;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    int rs;
+    double complex *x = solve_with (f, t.n, 0, &rs);
+    factor_stats st;
+    factor_get_stats (f, &st);
+    char d[96];
+    snprintf (d, sizeof d, "ordering ICNTL(7) = %d, ICNTL(14) = 45: solve matches dgesv",
+              orderings[c]);
+    CHECK0 (d, f && rs == 0 && st.icntl14 == 45 && x && rel_diff (x, ref, (size_t) t.n) < 1e-12);
+    free (x);
+    f = factor_free (f);
+  }
+  factor_opts o;
+  factor_opts_default (&o);
+  CHECK0 ("defaults: environment ICNTL(14) and verbosity, automatic ordering, no detection",
+          o.icntl14 == -1 && o.verbosity == -1 && o.ordering == 7 && o.null_pivots == 0);
+  struct { int icntl14, ordering; double thr; const char *says; } bad[] = {
+    { -2, 7, 0, "ICNTL(14)" }, { 30, 1, 0, "ICNTL(7)" }, { 30, 9, 0, "ICNTL(7)" },
+    { 30, 7, NAN, "finite" },
+  };
+  for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+    factor_opts_default (&o);
+    o.icntl14 = bad[c].icntl14;
+    o.ordering = bad[c].ordering;
+    o.null_threshold = bad[c].thr;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    int same = same_everywhere (err.code) && same_message (&err);
+    CHECK0 ("bad option refused with MB_ESOLVE on every rank", !f && err.code == MB_ESOLVE
+            && strstr (err.msg, bad[c].says) && same);
+    f = factor_free (f);
+  }
+  free (ar);
+  free (ref);
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -496,6 +781,9 @@ int main (int argc, char **argv)
   test_singular ();
   test_retry ();
   test_bad_input ();
+  test_refactor ();
+  test_refactor_failures ();
+  test_options ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
