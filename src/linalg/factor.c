@@ -249,7 +249,7 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
   f->irn = mb_calloc ((size_t) nnz, sizeof *f->irn);
   f->jcn = mb_calloc ((size_t) nnz, sizeof *f->jcn);
   f->a = mb_calloc ((size_t) nnz, vsize);
-  if (!f->irn || !f->jcn || !f->a)
+  if (!f->irn || !f->jcn || !f->a || mb_fault ("factor"))
     return mb_fail (err, MB_ENOMEM, "matrix '%s': out of memory copying %ld entries", f->name,
                     nnz);
   for (long k = 0; k < nnz; k++) {
@@ -576,6 +576,86 @@ int factor_refactor (factor *f, const void *a, mb_err *err)
   if ((rc = factorize (f, "refactorization", err)) < 0) return rc;
   f->refactors++;
   return 0;
+}
+
+int factor_null_pivots (const factor *f, int *count, int **rows)
+{
+  if (rows) *rows = NULL;
+  if (!f || !f->opts.null_pivots) {
+    *count = -1;
+    return 0;
+  }
+  *count = f->nnull > 0 ? f->nnull : 0;
+  if (!rows || *count == 0) return 0;
+  *rows = mb_calloc ((size_t) *count, sizeof **rows);
+  if (!*rows) return MB_ENOMEM;
+  memcpy (*rows, f->nullrows, (size_t) *count * sizeof **rows);
+  return 0;
+}
+
+int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
+                       const int *jcol, const void *a, const char *name, int *count,
+                       int **rows, mb_err *err)
+{
+  int rank, rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  MPI_Comm_rank (comm, &rank);
+  *count = -1;
+  if (rows) *rows = NULL;
+  /* rank 0: the triplets plus an explicit zero on every diagonal entry */
+  int *ir = NULL, *jc = NULL;
+  void *v = NULL;
+  long nz = 0;
+  if (rank == 0) {
+    size_t vsize = kind == FACTOR_COMPLEX_GENERAL ? sizeof (double complex) : sizeof (double);
+    nz = (nnz > 0 ? nnz : 0) + (n > 0 ? n : 0);
+    ir = mb_calloc ((size_t) nz, sizeof *ir);
+    jc = mb_calloc ((size_t) nz, sizeof *jc);
+    v = mb_calloc ((size_t) nz, vsize);      /* zeros: the added diagonal */
+    if (!ir || !jc || !v)
+      rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for its diagnosis",
+                    name ? name : "A");
+    else if (nnz > 0 && (!irow || !jcol || !a))
+      rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)",
+                    name ? name : "A", nnz);
+    else {
+      if (nnz > 0) {
+        memcpy (ir, irow, (size_t) nnz * sizeof *ir);
+        memcpy (jc, jcol, (size_t) nnz * sizeof *jc);
+        memcpy (v, a, (size_t) nnz * vsize);
+      }
+      for (int i = 0; i < n; i++) ir[nnz + i] = jc[nnz + i] = i;
+    }
+  }
+  factor *f = NULL;
+  if ((rc = agree (comm, rc, &mine, err)) == 0) {
+    factor_opts o;
+    factor_opts_default (&o);
+    o.null_pivots = 1;
+    o.null_threshold = factor_null_threshold (n);
+    o.null_fixation = 0.0;
+    f = factor_create_opts (comm, kind, n, nz, ir, jc, v, name, &o, err);
+    rc = f ? 0 : err->code;
+  }
+  free (ir);
+  free (jc);
+  free (v);
+  if (f) {
+    rc = factor_null_pivots (f, count, rows);
+    if (rc < 0)
+      mb_fail (&mine, rc, "matrix '%s': out of memory for its null pivot list", f->name);
+    rc = agree (comm, rc, &mine, err);
+    if (rc < 0) {
+      *count = -1;
+      if (rows) {
+        free (*rows);
+        *rows = NULL;
+      }
+    }
+  }
+  factor_free (f);
+  return rc < 0 ? rc : 0;
 }
 
 void factor_get_stats (const factor *f, factor_stats *s)

@@ -84,6 +84,7 @@ typedef struct factor factor;
    MBMODAL_ICNTL14 (rank 0's environment) sets the initial ICNTL(14), default 30; a
    workspace failure refactors with it doubled, up to 5 times. MBMODAL_MUMPS_VERBOSE (each
    rank's environment; a level 1..4, default 2) turns MUMPS's own output on.
+   Fault site "factor" (mb_fault, rank 0): out of memory copying the matrix.
    Returns a new factor (caller frees with factor_free) or NULL with err set to MB_ESOLVE
    or MB_ENOMEM, identically on every rank. */
 factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
@@ -113,6 +114,25 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
    value that is not finite leaves f and its factors unchanged; a failed factorization (e.g.
    singular) leaves f without usable factors (solves fail) until a refactor succeeds. */
 int factor_refactor (factor *f, const void *a, mb_err *err);
+
+/* The null pivots of the last factorization with detection on (factor_opts.null_pivots):
+   *count = INFOG(28), and with rows != NULL, *rows = a new array of their 0-based row
+   indices (from MUMPS's PIVNUL_LIST, in MUMPS's order; NULL when count is 0), the same on
+   every rank (broadcast by the host at factorization); caller frees *rows. Without
+   detection *count = -1 and *rows = NULL. Not collective. Returns 0 or MB_ENOMEM. */
+int factor_null_pivots (const factor *f, int *count, int **rows);
+
+/* Collective on comm. Diagnoses a matrix that factor_create found singular (or any
+   matrix): factors it once more with null-pivot detection at seed 000's threshold
+   (factor_null_threshold) and explicit zero diagonal entries added, so that a structurally
+   empty row or column is found too, and returns *count, the number of null pivots (the
+   rank deficiency as MUMPS sees it, 0 for a regular matrix), and with rows != NULL *rows, a
+   new array of their 0-based row indices (NULL when count is 0; caller frees); the same on
+   every rank. Arguments as factor_create (rank 0 gives the matrix). Returns 0, or an error
+   (MB_ESOLVE, MB_ENOMEM) on every rank with *count = -1. */
+int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
+                       const int *jcol, const void *a, const char *name, int *count,
+                       int **rows, mb_err *err);
 
 /* Collective. x = A^-1 b in place: b (size n, double or double complex by kind) is read
    and overwritten on rank 0 only; other ranks pass NULL. Returns 0 or MB_ESOLVE

@@ -1,5 +1,5 @@
 /* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
-   refactorization on one analysis; options. */
+   refactorization on one analysis; options; null pivots against closed-form null spaces. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -768,6 +768,253 @@ static void test_options (void)
   trip_clear (&t);
 }
 
+/* ---- null pivots ---------------------------------------------------------------------- */
+
+/* Free-free spring chains: chain c has nodes off_c .. off_c + len_c - 1 and springs
+   k = 1 + 0.5 sin(node) between neighbours. Its stiffness is singular with the constant
+   vector on each chain as null space: one null pivot per chain (closed form). Lower
+   triangle for sym, both triangles otherwise; values times z (complex kind). */
+static void build_chains (trip *t, int nchains, const int *len, int sym, double complex z)
+{
+  int off = 0;
+  for (int c = 0; c < nchains; c++) {
+    for (int i = off; i < off + len[c] - 1; i++) {
+      double k = 1.0 + 0.5 * sin ((double) i);
+      trip_add (t, i, i, k * z);
+      trip_add (t, i + 1, i + 1, k * z);
+      trip_add (t, i + 1, i, -k * z);
+      if (!sym) trip_add (t, i, i + 1, -k * z);
+    }
+    off += len[c];
+  }
+  t->n = off;
+}
+
+/* Creates t's factor with null-pivot detection at seed 000's threshold and fixation pf. */
+static factor *create_detect (factor_kind kind, const trip *t, double pf, mb_err *err)
+{
+  factor_opts o;
+  factor_opts_default (&o);
+  o.null_pivots = 1;
+  o.null_threshold = factor_null_threshold (t->n);
+  o.null_fixation = pf;
+  double *ar = NULL;
+  const void *a = NULL;
+  if (rank == 0) {
+    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    else a = ar = real_values (t);
+  }
+  factor *f = factor_create_opts (MPI_COMM_WORLD, kind, t->n, rank == 0 ? t->nnz : 0,
+                                  rank == 0 ? t->i : NULL, rank == 0 ? t->j : NULL, a,
+                                  "K", &o, err);
+  free (ar);
+  return f;
+}
+
+/* Solves K x = b for the consistent b = K x0 (x0 smooth, not in the null space) with f;
+   returns ||K x - b||_inf / ||b||_inf on rank 0 (0 elsewhere), or -1 on failure. */
+static double consistent_residual (factor *f, const trip *t, int sym, int cplx)
+{
+  int n = t->n;
+  double complex *K = rank == 0 ? dense (t, sym) : NULL;
+  void *b = NULL;
+  double complex *bc = NULL;
+  if (rank == 0) {
+    bc = calloc ((size_t) n, sizeof *bc);
+    b = malloc ((size_t) n * (cplx ? sizeof (double complex) : sizeof (double)));
+    if (!bc || !b) abort ();
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) bc[i] += K[(size_t) j * n + i] * rhs_value (j, 0, cplx);
+    for (int i = 0; i < n; i++) {
+      if (cplx) ((double complex *) b)[i] = bc[i];
+      else ((double *) b)[i] = creal (bc[i]);
+    }
+  }
+  mb_err err;
+  mb_err_init (&err);
+  int rc = factor_solve (f, b, &err);
+  double r = 0;
+  if (rc < 0) r = -1;
+  else if (rank == 0) {
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) {
+      double complex y = 0;
+      for (int j = 0; j < n; j++)
+        y += K[(size_t) j * n + i] * (cplx ? ((double complex *) b)[j] : ((double *) b)[j]);
+      num = fmax (num, cabs (y - bc[i]));
+      den = fmax (den, cabs (bc[i]));
+    }
+    r = num / den;
+  }
+  free (K);
+  free (b);
+  free (bc);
+  return r;
+}
+
+/* 1 when the int list (count, rows) is the same on every rank. */
+static int same_list (int count, const int *rows)
+{
+  long h = count;
+  for (int k = 0; k < count; k++) h = h * 1000003L + rows[k];
+  return same_everywhere (h);
+}
+
+static void test_null_pivots (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  static const double fixations[] = { 1.0, 0.0 };   /* a grounded spring ||A||; MUMPS's own */
+  for (int c = 0; c < 3; c++)
+    for (int chains = 1; chains <= 2; chains++)
+      for (int fx = 0; fx < 2; fx++) {
+        factor_kind kind = kinds[c];
+        int sym = kind == FACTOR_REAL_SYMMETRIC, cplx = kind == FACTOR_COMPLEX_GENERAL;
+        int len[2] = { 40, 27 };
+        trip t = {0};
+        build_chains (&t, chains, len, sym, cplx ? 1.0 + 0.1 * I : 1.0);
+        mb_err err;
+        mb_err_init (&err);
+        factor *f = create_detect (kind, &t, fixations[fx], &err);
+        int count = -2, *rows = NULL;
+        int rc = f ? factor_null_pivots (f, &count, &rows) : -1;
+        char d[160];
+        snprintf (d, sizeof d, "%s, %d free-free chain(s), fixation %g: factored, %d null "
+                  "pivot(s) (one per chain)", names[c], chains, fixations[fx], chains);
+        CHECK0 (d, f && rc == 0 && count == chains);
+        if (!f && rank == 0) printf ("  %s\n", err.msg);
+        int inside = count == chains && rows;
+        for (int k = 0; inside && k < count; k++) inside = rows[k] >= 0 && rows[k] < t.n;
+        if (inside && chains == 2)            /* one in each chain */
+          inside = (rows[0] < len[0]) != (rows[1] < len[0]);
+        snprintf (d, sizeof d, "%s, %d chain(s): null pivot rows inside, one per chain, same "
+                  "on every rank", names[c], chains);
+        int same = same_list (count, rows);
+        CHECK0 (d, inside && same);
+        double r = f ? consistent_residual (f, &t, sym, cplx) : -1;
+        snprintf (d, sizeof d, "%s, %d chain(s), fixation %g: consistent K x = b solved "
+                  "(residual %.1e)", names[c], chains, fixations[fx], r);
+        CHECK0 (d, r >= 0 && r < 1e-10);
+        factor_phases ph;
+        factor_get_phases (f, &ph);
+        CHECK0 ("phases: detection on, null pivots = INFOG(28)", ph.null_detection == 1
+                && ph.null_pivots == chains);
+        free (rows);
+        f = factor_free (f);
+        trip_clear (&t);
+      }
+
+  /* detection on, regular matrix: none; refactor to a singular one: counted again */
+  trip t = {0}, s = {0};
+  int len[1] = { 30 };
+  build_chains (&s, 1, len, 1, 1.0);
+  same_pattern (&s, &t, 0);
+  for (long k = 0; k < t.nnz; k++)
+    if (t.i[k] == t.j[k] && t.i[k] == 0) t.v[k] += 1.0;   /* ground node 0: regular */
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create_detect (FACTOR_REAL_SYMMETRIC, &t, 1.0, &err);
+  int count = -2, *rows = NULL;
+  factor_null_pivots (f, &count, &rows);
+  CHECK0 ("grounded chain with detection on: 0 null pivots, no list", f && count == 0
+          && rows == NULL);
+  int rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &s, &err);
+  factor_null_pivots (f, &count, &rows);
+  int same = same_list (count, rows);
+  CHECK0 ("refactor to the free chain: 1 null pivot, same on every rank", rc == 0
+          && count == 1 && rows && same);
+  free (rows);
+  f = factor_free (f);
+
+  /* without detection: -1 and no list */
+  f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+  count = -2;
+  rows = (int *) &count;
+  factor_null_pivots (f, &count, &rows);
+  CHECK0 ("without detection: count -1, rows NULL", f && count == -1 && rows == NULL);
+  f = factor_free (f);
+  trip_clear (&t);
+  trip_clear (&s);
+}
+
+/* factor_deficiency: the number of null pivots of a matrix that failed (or not). */
+static void test_deficiency (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  for (int c = 0; c < 3; c++) {
+    factor_kind kind = kinds[c];
+    int sym = kind == FACTOR_REAL_SYMMETRIC, cplx = kind == FACTOR_COMPLEX_GENERAL;
+    /* cases: a zero row and column given as an explicit 0 (test_singular's matrix), the
+       same row and column with no entry at all, two free chains, a regular matrix */
+    for (int kase = 0; kase < 4; kase++) {
+      trip t = {0};
+      int n = 120, hole = 77, want = kase == 2 ? 2 : kase == 3 ? 0 : 1;
+      if (kase == 2) {
+        int len[2] = { 50, 70 };
+        build_chains (&t, 2, len, sym, cplx ? 0.5 - 0.2 * I : 1.0);
+      } else {
+        t.n = n;
+        for (int i = 0; i < n; i++) {
+          if (i != hole || kase == 0) trip_add (&t, i, i, i == hole && kase != 3 ? 0.0 : 2.0);
+          if (i > 0 && ((i != hole && i - 1 != hole) || kase == 3)) {
+            trip_add (&t, i, i - 1, -1.0);
+            if (!sym) trip_add (&t, i - 1, i, -1.0);
+          }
+        }
+      }
+      double *ar = rank == 0 && !cplx ? real_values (&t) : NULL;
+      const void *a = rank == 0 ? (cplx ? (const void *) t.v : (const void *) ar) : NULL;
+      int count = -2, *rows = NULL;
+      mb_err err;
+      mb_err_init (&err);
+      int rc = factor_deficiency (MPI_COMM_WORLD, kind, t.n, rank == 0 ? t.nnz : 0,
+                                  rank == 0 ? t.i : NULL, rank == 0 ? t.j : NULL, a, "A - sigma B",
+                                  &count, &rows, &err);
+      static const char *what[] = { "explicit zero row", "empty row", "two free chains",
+                                    "regular" };
+      char d[128];
+      snprintf (d, sizeof d, "%s, %s: deficiency %d", names[c], what[kase], want);
+      CHECK0 (d, rc == 0 && count == want);
+      if (rank == 0 && count != want) printf ("  got %d (%s)\n", count, err.msg);
+      int same = same_list (count, rows);
+      snprintf (d, sizeof d, "%s, %s: rows named (the hole), same on every rank", names[c],
+                what[kase]);
+      CHECK0 (d, same && (kase >= 2 || (count == 1 && rows && rows[0] == hole))
+              && (kase != 3 || rows == NULL));
+      free (rows);
+      free (ar);
+      trip_clear (&t);
+    }
+  }
+}
+
+/* Fault site "factor" on rank 0 (where the matrix is copied): every rank fails alike. */
+static void test_fault (void)
+{
+  trip t = {0};
+  t.n = 30;
+  add_shifted_laplacian (&t, 30, -0.1);
+  static const char *specs[] = { "0:factor", "*:factor" };
+  for (int c = 0; c < 2; c++) {
+    mb_fault_set (specs[c]);
+    mb_err err;
+    mb_err_init (&err);
+    double t0 = MPI_Wtime ();
+    factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+    double dt = MPI_Wtime () - t0;
+    mb_fault_set (NULL);
+    int same = same_everywhere (err.code) && same_message (&err);
+    char d[96];
+    snprintf (d, sizeof d, "fault %s: MB_ENOMEM on every rank, promptly", specs[c]);
+    CHECK0 (d, !f && err.code == MB_ENOMEM && same && dt < 5.0);
+    f = factor_free (f);
+  }
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -784,6 +1031,9 @@ int main (int argc, char **argv)
   test_refactor ();
   test_refactor_failures ();
   test_options ();
+  test_null_pivots ();
+  test_deficiency ();
+  test_fault ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
