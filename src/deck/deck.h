@@ -63,7 +63,7 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
 /* Frees what deck_parse allocated and zeroes *d; d may be NULL. */
 void deck_clear (deck *d);
 
-/* Testing hook: the n-th memory allocation made by deck.c and deck_model.c from now on
+/* Testing hook: the n-th memory allocation made by the deck parser (src/deck) from now on
    fails (n >= 1); 0 disables. Does not reach libyaml's own allocations. Not thread safe. */
 void deck_test_fail_alloc (long n);
 

@@ -1,5 +1,6 @@
-/* deck_yaml.h: internal to src/deck: the YAML walking helpers that deck.c (schema, scalars,
-   keys) and deck_model.c (model sections) share. Not for other modules. */
+/* deck_yaml.h: internal to src/deck: the YAML walking helpers (deck_yaml.c) that deck.c
+   (the root schema, eigen and output sections) and deck_model.c (the model sections)
+   share; neither of those two uses the other's helpers. Not for other modules. */
 #ifndef MB_DECK_YAML_H
 #define MB_DECK_YAML_H
 
@@ -116,21 +117,26 @@ int deck_get_text (deck_ctx *c, const char *sec, deck_field *f);
    checks the required keys. */
 int deck_walk (deck_ctx *c, const yaml_node_t *map, const char *sec, deck_field *f, int nf);
 
-/* ---- deck_model.c: the model keys of the root mapping ---- */
+/* ---- sequences, mappings, numbers ---- */
 
-int deck_model_units (deck_ctx *c, const char *sec, deck_field *f);    /* units: SI */
-int deck_model_gravity (deck_ctx *c, const char *sec, deck_field *f);  /* [gx, gy, gz] */
-int deck_model_materials (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_sections (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_bodies (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_beams (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_joints (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_forces (deck_ctx *c, const yaml_node_t *map, const char *sec);
-/* After the root walk of a model deck: 'units' given (units_key), at least one body or
-   beam, names of bodies, beams and beam nodes unique; sets model.present. root is the
-   root mapping (position for missing keys). */
-int deck_model_finish (deck_ctx *c, const yaml_node_t *root, const yaml_node_t *units_key);
-/* Frees what the model sections allocated and zeroes *m. */
-void deck_model_clear (deck_model *m);
+/* number of items of sequence v */
+long deck_seq_len (const yaml_node_t *v);
+/* item i of sequence v (NULL when the document is malformed) */
+const yaml_node_t *deck_seq_item (deck_ctx *c, const yaml_node_t *v, long i);
+/* number of pairs of mapping v */
+long deck_map_len (const yaml_node_t *v);
+/* the value of the first pair of mapping map whose key is key (its key node into *kn), or
+   NULL: for a key read before the walk, such as a joint's 'type' */
+const yaml_node_t *deck_map_find (deck_ctx *c, const yaml_node_t *map, const char *key,
+                                  const yaml_node_t **kn);
+/* the later (in document order) of two nodes */
+const yaml_node_t *deck_later (const yaml_node_t *a, const yaml_node_t *b);
+/* v, the value of key `key` (key node k, or NULL), -> n finite numbers out[0..n)
+   ("key[i]" in messages) */
+int deck_get_numbers (deck_ctx *c, const char *sec, const yaml_node_t *k,
+                      const yaml_node_t *v, const char *key, int n, double *out);
+
+/* The model sections' readers (deck_model_units ... deck_model_clear) are declared in
+   deck_model.h, for deck.c's root table. */
 
 #endif
