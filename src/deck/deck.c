@@ -12,19 +12,26 @@
                  body or beam. The model keys are read by deck_model.c, whose top comment
                  holds their schema.
      matrices := { K: path, M: path, R?: path, Cq?: path }
-     stage    := { enabled?: bool, modes?: int >= 1, target_frequency?: real >= 0 [Hz],
-                   shift?: sigma, tolerance?: real in (0, 1e-2], max_restarts?: int >= 1,
-                   subspace?: 0 | int >= modes + 2 }
+     stage    := { enabled?: bool, modes?: int in 1 .. 1000000, target_frequency?: real >= 0
+                   [Hz], shift?: sigma, tolerance?: real in (0, 1e-2], max_restarts?: int
+                   >= 1, subspace?: 0 | int in modes + 2 .. 4000000 }
                  sigma = real [rad^2/s^2] in modal, [real [1/s], real [rad/s]] in complex;
-                 shift and target_frequency exclude each other.
+                 shift and target_frequency exclude each other. The shift they give must
+                 be finite: modal (2 pi f)^2 (f <= 2.13e153 Hz), complex i 2 pi f and the
+                 modulus of [Re, Im]. The caps on modes and subspace (DECK_MAX_MODES,
+                 DECK_MAX_SUBSPACE in deck.h) keep the eigen stages' counts (modes +
+                 modes/10, 2 modes, 2 nev, ncv + 2) far inside int; max_restarts is only
+                 compared, so any int >= 1 is safe.
      output   := { directory?: text, name?: text without '/', eigenvectors?: bool,
                    export_matrices?: text, vtk?: bool }
      (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
      deck's folder unless it starts with '/'; bool = plain true/false/yes/no/on/off (any
-     case); int = plain [+-]?[0-9]+ within C int; real = plain scalar that strtod reads
-     completely and that is finite (.inf/.nan rejected); a section whose value is empty
+     case); int = plain [+-]?[0-9]+ within C int; real = plain scalar of [0-9+-.eE] that
+     strtod reads completely, of any length (a 90-digit literal is its number; a literal
+     below the smallest double reads as 0 or a subnormal), and that is finite (.inf/.nan
+     rejected, 1e999 "out of range (overflow)"); a section whose value is empty
      (`modal:`) takes its defaults, except matrices.
 
    Defaults: modal enabled; complex enabled iff matrices.R is given (matrix deck) or the
@@ -43,6 +50,7 @@
    section readers (deck_model.h); deck_model.c calls only deck_yaml.c. */
 #include "deck_yaml.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -88,6 +96,32 @@ static void stage_defaults (deck_stage *s)
   s->subspace = 0;
 }
 
+/* The shift the eigen stage will use must be a finite number: modal sigma = (2 pi f)^2
+   [rad^2/s^2] from target_frequency f; complex sigma = 1e-3 + i 2 pi f [1/s] from f, or
+   [Re, Im] given, whose modulus |sigma| (the rigid-body threshold scales with it) must be
+   finite too. tv, sv: the values of target_frequency and shift, NULL when absent. The
+   same products as gep.c, so a deck that passes here gives a finite sigma there. */
+static int stage_shift_check (ctx *c, const char *sec, int cplx, const deck_stage *s,
+                              const yaml_node_t *tv, const yaml_node_t *sv)
+{
+  const double two_pi = 2 * 3.14159265358979323846;
+  char g[64];
+  if (s->has_target && !cplx && !isfinite (pow (two_pi * s->target_hz, 2)))
+    return deck_fail_at (c, tv, "%s: 'target_frequency' %s Hz gives the shift sigma ="
+                         " (2 pi f)^2 beyond the largest double (overflow); it must be at"
+                         " most %.3g Hz", sec, deck_shown (tv, g, sizeof g),
+                         sqrt (DBL_MAX) / two_pi * 0.999);
+  if (s->has_target && cplx && !isfinite (two_pi * s->target_hz))
+    return deck_fail_at (c, tv, "%s: 'target_frequency' %s Hz gives the shift sigma ="
+                         " i 2 pi f beyond the largest double (overflow); it must be at"
+                         " most %.3g Hz", sec, deck_shown (tv, g, sizeof g),
+                         DBL_MAX / two_pi * 0.999);
+  if (s->has_shift && cplx && !isfinite (hypot (s->shift_re, s->shift_im)))
+    return deck_fail_at (c, sv, "%s: 'shift' [%g, %g] has a modulus |sigma| beyond the"
+                         " largest double (overflow)", sec, s->shift_re, s->shift_im);
+  return 0;
+}
+
 /* modal (cplx = 0) or complex (cplx = 1) stage */
 static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int cplx)
 {
@@ -95,8 +129,8 @@ static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int c
   double pair[2] = { 0, 0 };
   field f[] = {
     { .key = "enabled", .type = F_BOOL, .dst = &s->enabled },
-    { .key = "modes", .type = F_INT, .dst = &s->modes, .lo = 1, .hi = INT_MAX,
-      .range = ">= 1" },
+    { .key = "modes", .type = F_INT, .dst = &s->modes, .lo = 1, .hi = DECK_MAX_MODES,
+      .range = ">= 1", .cap = "the most modes one stage may ask for" },
     { .key = "target_frequency", .type = F_REAL, .dst = &s->target_hz, .lo = 0,
       .hi = HUGE_VAL, .range = ">= 0 [Hz]" },
     { .key = "shift", .type = cplx ? F_PAIR : F_REAL, .dst = cplx ? pair : &s->shift_re,
@@ -105,8 +139,9 @@ static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int c
       .hi = 1e-2, .range = "in (0, 1e-2]" },
     { .key = "max_restarts", .type = F_INT, .dst = &s->max_restarts, .lo = 1,
       .hi = INT_MAX, .range = ">= 1" },
-    { .key = "subspace", .type = F_INT, .dst = &s->subspace, .lo = 0, .hi = INT_MAX,
-      .range = ">= 0 (0 = automatic)" },
+    { .key = "subspace", .type = F_INT, .dst = &s->subspace, .lo = 0,
+      .hi = DECK_MAX_SUBSPACE, .range = ">= 0 (0 = automatic)",
+      .cap = "the largest Krylov subspace a deck may ask for" },
   };
   MB_TRY (deck_walk (c, map, sec, f, 7));
   s->has_target = f[2].k != NULL;
@@ -118,6 +153,7 @@ static int stage_section (ctx *c, const yaml_node_t *map, const char *sec, int c
     return deck_fail_at (c, later->k, "%s: give either shift or target_frequency, not both",
                          sec);
   }
+  MB_TRY (stage_shift_check (c, sec, cplx, s, f[2].v, f[3].v));
   if (s->subspace != 0 && (long long) s->subspace < (long long) s->modes + 2)
     return deck_fail_at (c, f[6].v, "%s: 'subspace' must be 0 (automatic) or >= modes + 2"
                          " = %lld (got %d)", sec, (long long) s->modes + 2, s->subspace);

@@ -6,18 +6,25 @@
 #include "../error.h"
 #include "deck_model.h"
 
+/* Caps on a stage's counts, checked by deck_parse: the eigen stages form modes + modes/10,
+   2 modes, 2 nev and ncv + 2 in int, which these keep far from overflow. The stages
+   further cap a request at what the pencil holds. */
+enum { DECK_MAX_MODES = 1000000,      /* modes per stage */
+       DECK_MAX_SUBSPACE = 4000000 }; /* subspace (Krylov ncv) */
+
 /* Settings of one eigen stage (modal = undamped real GEP (18), complex = damped GEP (31)). */
 typedef struct deck_stage {
   int enabled;         /* 1: run this stage */
-  int modes;           /* number of physical modes wanted, >= 1 */
+  int modes;           /* number of physical modes wanted, 1 .. DECK_MAX_MODES */
   int has_target;      /* 1: target_frequency was given */
-  double target_hz;    /* target frequency f_c [Hz], >= 0 */
+  double target_hz;    /* target frequency f_c [Hz], >= 0; its shift is finite */
   int has_shift;       /* 1: shift was given (overrides target) */
   double shift_re;     /* modal: sigma [rad^2/s^2]; complex: Re sigma [1/s] */
   double shift_im;     /* complex only: Im sigma [rad/s] */
   double tolerance;    /* Ritz residual / |mu|, in (0, 1e-2] */
   int max_restarts;    /* >= 1 */
-  int subspace;        /* Krylov subspace size ncv; 0 = automatic */
+  int subspace;        /* Krylov subspace size ncv, modes + 2 .. DECK_MAX_SUBSPACE;
+                          0 = automatic */
 } deck_stage;
 
 /* Matrix Market files named by a matrix deck; paths resolved against the deck's folder.

@@ -250,17 +250,21 @@ int deck_get_int (ctx *c, const char *sec, field *f)
   if (x > INT_MAX || x < INT_MIN)
     return deck_fail_at (c, v, "%s'%s' is out of range (integer overflow): must be %s"
                          " (got '%s')", p, f->key, f->range, deck_shown (v, g, sizeof g));
+  if (f->cap && x > f->hi)
+    return deck_fail_at (c, v, "%s'%s' must be at most %.0f, %s (got %lld)", p, f->key, f->hi,
+                         f->cap, x);
   if (!range_ok (f, (double) x))
     return deck_fail_at (c, v, "%s'%s' must be %s (got %lld)", p, f->key, f->range, x);
   *(int *) f->dst = (int) x;
   return 0;
 }
 
-/* plain scalar -> finite double; name is the key shown ("shift[1]" for a pair item) */
+/* plain scalar -> finite double; name is the key shown ("shift[1]" for a pair item). The
+   scalar must hold only [0-9+-.eE] and strtod must read all of it, whatever its length. */
 int deck_get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
                    const char *name, double *out)
 {
-  char p[160], g[64], buf[64];
+  char p[160], g[64], stack[256];
   if (!deck_is_plain (v) || deck_is_null (v))
     return deck_type_error (c, sec, f, v, "a number", name);
   const char *s = (const char *) v->data.scalar.value;
@@ -272,18 +276,24 @@ int deck_get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
   if (bad)
     return deck_fail_at (c, v, "%s'%s' must be a finite number (got '%s')", p, name,
                          deck_shown (v, g, sizeof g));
-  if (n >= sizeof buf || strspn (s, "0123456789+-.eE") != n)
-    return deck_type_error (c, sec, f, v, "a number", name);
+  for (i = 0; i < n; i++)
+    if (!memchr ("0123456789+-.eE", s[i], 15))
+      return deck_type_error (c, sec, f, v, "a number", name);
+  char *buf = n < sizeof stack ? stack : deck_alloc (n + 1);  /* strtod needs a NUL */
+  if (!buf) return deck_no_memory (c);
   memcpy (buf, s, n);
   buf[n] = 0;
   char *end;
   double x = strtod (buf, &end);
-  if (end == buf || *end) return deck_type_error (c, sec, f, v, "a number", name);
+  int whole = end != buf && !*end;
+  if (buf != stack) free (buf);
+  if (!whole) return deck_type_error (c, sec, f, v, "a number", name);
   if (!isfinite (x))
     return deck_fail_at (c, v, "%s'%s' is out of range (overflow): must be a finite number"
-                         " (got '%s')", p, name, buf);
+                         " (got '%s')", p, name, deck_shown (v, g, sizeof g));
   if (!range_ok (f, x))
-    return deck_fail_at (c, v, "%s'%s' must be %s (got %s)", p, name, f->range, buf);
+    return deck_fail_at (c, v, "%s'%s' must be %s (got %s)", p, name, f->range,
+                         deck_shown (v, g, sizeof g));
   *out = x;
   return 0;
 }

@@ -49,6 +49,9 @@ struct deck_field {
   double lo, hi;            /* F_INT, F_REAL, F_PAIR: accepted range */
   int lo_open, hi_open;     /* 1: lo (hi) itself is excluded */
   const char *range;        /* the range in words, for messages */
+  const char *cap;          /* F_INT: non-NULL when hi is a limit of mbmodal rather than of
+                               the quantity, and .range does not show it: why it exists,
+                               for the message "'modes' must be at most 1000000 (why)" */
   deck_section_fn section;  /* F_MAP */
   deck_value_fn parse;      /* F_FN */
   const char *unused;       /* non-NULL: a known key that this object does not take, e.g.
@@ -104,7 +107,9 @@ void deck_prefix (char *buf, size_t size, const char *sec);
 /* "sec: 'name' must be WHAT (got ...)" at v, or at f->k when v is empty; MB_EDECK */
 int deck_type_error (deck_ctx *c, const char *sec, const deck_field *f, const yaml_node_t *v,
                      const char *what, const char *name);
-/* scalar v -> finite double within f's range; name is the key shown in messages */
+/* scalar v -> finite double within f's range; name is the key shown in messages. Any
+   length: a 90-digit literal is the number strtod reads from it (a text longer than 255
+   bytes is copied to the heap for strtod, so MB_ENOMEM is possible). */
 int deck_get_real (deck_ctx *c, const char *sec, deck_field *f, const yaml_node_t *v,
                    const char *name, double *out);
 /* scalar f->v -> int within f's range into *(int *) f->dst */
