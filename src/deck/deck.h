@@ -57,6 +57,19 @@ typedef struct deck {
   deck_output output;
 } deck;
 
+/* The most bytes a deck file may hold: 64 MiB (a model deck of a million beam elements
+   takes a few MiB; matrices go in Matrix Market files). */
+#define DECK_MAX_BYTES ((size_t) 64 << 20)
+
+/* Collective. Rank 0 reads the deck file at path and broadcasts its bytes: every rank gets
+   the same *text (NUL-terminated, *len bytes before the NUL; caller frees) or the same
+   error. Returns 0; MB_EDECK (exit 2, "bad deck or input file") with where = path for a
+   missing, unreadable or directory path ("cannot read the deck: <strerror>") and for a
+   file of more than DECK_MAX_BYTES ("deck too large", found by its size or, for a device
+   such as /dev/zero, after reading one byte past the cap); MB_ENOMEM. Fault site "deck"
+   (mb_fault) on any rank: its buffer allocation fails. */
+int deck_read_shared (MPI_Comm comm, const char *path, char **text, long *len, mb_err *err);
+
 /* Parses a deck from text (len bytes, not necessarily NUL-terminated). path names the
    file in error messages and anchors relative paths. Fills *d (caller clears it with
    deck_clear, also after a failure). Returns 0 or MB_EDECK / MB_ENOMEM with
