@@ -955,7 +955,7 @@ static int nodes_fn (ctx *c, const char *sec, field *f)
     return deck_fail_at (c, v, "%s'nodes' must name exactly 2 nodes [A, B] (got %ld)", p,
                          deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
+    char name[32];
     snprintf (name, sizeof name, "nodes[%d]", i);
     MB_TRY (get_ref (c, sec, v, deck_seq_item (c, v, i), name, &r[i]));
   }
@@ -994,7 +994,7 @@ static int points2_fn (ctx *c, const char *sec, field *f)
     return deck_fail_at (c, v, "%s'points' must have exactly 2 points [pA, pB] (got %ld)", p,
                          deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
+    char name[32];
     const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "points[%d]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
@@ -1031,7 +1031,7 @@ static int axes_fn (ctx *c, const char *sec, field *f)
   if (deck_seq_len (v) != 2)
     return deck_fail_at (c, v, "%s'axes' must have exactly 2 axes (got %ld)", p, deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
+    char name[32];
     const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "axes[%d]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);

@@ -48,6 +48,29 @@ char *deck_dup (const char *s, size_t n)
   return t;
 }
 
+/* ---- the testing tracer (deck_test_trace) ---- */
+
+static deck_trace_fn trace_fn;
+static void *trace_arg;
+
+void deck_test_trace (deck_trace_fn fn, void *arg)
+{
+  trace_fn = fn;
+  trace_arg = arg;
+}
+
+/* reports number v (key or item name) of range f to the tracer, if any */
+static void trace_number (const char *sec, const deck_field *f, const yaml_node_t *v,
+                          const char *name, int type)
+{
+  if (!trace_fn || !v) return;
+  deck_trace_row r = { .sec = sec, .key = name, .number = 1, .type = type, .lo = f->lo,
+                       .hi = f->hi, .lo_open = f->lo_open, .hi_open = f->hi_open,
+                       .start = v->start_mark.index, .end = v->end_mark.index,
+                       .line = v->start_mark.line + 1, .col = v->start_mark.column + 1 };
+  trace_fn (&r, trace_arg);
+}
+
 /* ---- messages ---- */
 
 int deck_fail_at (ctx *c, const yaml_node_t *n, const char *fmt, ...)
@@ -233,6 +256,7 @@ int deck_get_int (ctx *c, const char *sec, field *f)
 {
   const yaml_node_t *v = f->v;
   char p[160], g[64];
+  trace_number (sec, f, v, f->key, F_INT);
   if (!deck_is_plain (v) || deck_is_null (v))
     return deck_type_error (c, sec, f, v, "an integer", NULL);
   const unsigned char *s = v->data.scalar.value;
@@ -265,6 +289,7 @@ int deck_get_real (ctx *c, const char *sec, field *f, const yaml_node_t *v,
                    const char *name, double *out)
 {
   char p[160], g[64], stack[256];
+  trace_number (sec, f, v, name, F_REAL);
   if (!deck_is_plain (v) || deck_is_null (v))
     return deck_type_error (c, sec, f, v, "a number", name);
   const char *s = (const char *) v->data.scalar.value;
@@ -438,6 +463,11 @@ int deck_walk (ctx *c, const yaml_node_t *map, const char *sec, field *f, int nf
         return deck_fail_at (c, map, "missing required key '%s' in '%s'", f[i].key, sec);
       return deck_fail_at (c, map, "missing required key '%s'", f[i].key);
     }
+  for (int i = 0; trace_fn && i < nf; i++) {
+    deck_trace_row r = { .sec = sec, .key = f[i].key, .type = f[i].type,
+                         .present = f[i].k != NULL, .unused = f[i].unused != NULL };
+    trace_fn (&r, trace_arg);
+  }
   return 0;
 }
 

@@ -141,6 +141,28 @@ const yaml_node_t *deck_later (const yaml_node_t *a, const yaml_node_t *b);
 int deck_get_numbers (deck_ctx *c, const char *sec, const yaml_node_t *k,
                       const yaml_node_t *v, const char *key, int n, double *out);
 
+/* ---- testing hook: the schema as the parser meets it ----
+   With a tracer set, deck_walk reports every row of each field table it has walked
+   successfully (present or not), and deck_get_int / deck_get_real report every number
+   they are about to read, with its range and the byte span of its scalar. A test can so
+   list every key of the schema and every numeric value of a deck from the parser's own
+   tables, and a key added to a table is listed without changing the test. */
+typedef struct deck_trace_row {
+  const char *sec;          /* message context of the table (NULL: the root mapping) */
+  const char *key;          /* table: the key; number: the name in messages ("axis[2]") */
+  int number;               /* 0: a row of a field table; 1: a number about to be read */
+  int type;                 /* table: enum deck_ftype; number: F_INT or F_REAL */
+  int present, unused;      /* table: key given in the mapping; key marked not used */
+  double lo, hi;            /* number: accepted range of the number itself (cross-key rules
+                               such as subspace >= modes + 2 come on top) */
+  int lo_open, hi_open;
+  size_t start, end;        /* number: the scalar's text, mark indexes [start, end) */
+  size_t line, col;         /* number: 1-based position */
+} deck_trace_row;
+typedef void (*deck_trace_fn) (const deck_trace_row *row, void *arg);
+/* Sets the tracer (NULL: none, the default). Not thread safe; for tests only. */
+void deck_test_trace (deck_trace_fn fn, void *arg);
+
 /* The model sections' readers (deck_model_units ... deck_model_clear) are declared in
    deck_model.h, for deck.c's root table. */
 
