@@ -46,8 +46,10 @@
 
    Layout of src/deck: this file holds the root schema, the matrices, stage and output
    sections and the document load; deck_model.c the model sections; deck_yaml.c the YAML
-   helpers both use (deck_walk and the scalar readers). deck.c calls deck_model.c's
-   section readers (deck_model.h); deck_model.c calls only deck_yaml.c. */
+   helpers both use (deck_walk and the scalar readers); deck_read.c the file's bytes
+   (rank 0 reads, every rank receives; the only file of src/deck that uses MPI). deck.c
+   calls deck_model.c's section readers (deck_model.h); deck_model.c calls only
+   deck_yaml.c. */
 #include "deck_yaml.h"
 
 #include <float.h>

@@ -240,6 +240,21 @@ static void test_long_numbers (void)
   CHECK ("0.(299 zeros)1 = 1e-300", d.modal.tolerance == 1e-300);
   deck_clear (&d);
 
+  /* an int with 1000 leading zeros is 7; with a sign and 1000 zeros before 2147483648 it
+     still overflows */
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {modes: +%s7}\n", zeros);
+  mb_err_init (&e);
+  CHECK ("1000 leading zeros: modes 7", deck_parse (text, strlen (text), "t.yaml", &d, &e) == 0
+         && d.modal.modes == 7);
+  deck_clear (&d);
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {modes: -%s2147483649}\n",
+            zeros);
+  mb_err_init (&e);
+  CHECK ("1000 leading zeros do not hide an int overflow",
+         deck_parse (text, strlen (text), "t.yaml", &d, &e) == MB_EDECK
+         && strstr (e.msg, "integer overflow") && !strcmp (e.where, "t.yaml:2:16"));
+  deck_clear (&d);
+
   /* the largest values the caps and the shift check let through */
   static const char edge[] =
     "matrices: {K: a, M: b, R: c}\n"
