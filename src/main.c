@@ -95,56 +95,6 @@ static int cli_parse (int argc, char **argv, cli *c, mb_err *err)
   return 0;
 }
 
-/* Rank 0 reads the deck bytes and broadcasts them; every rank gets the same text or the
-   same error. Returns 0 with *text (NUL-terminated, caller frees) or MB_EIO. Collective. */
-static int read_and_share (MPI_Comm comm, const char *path, char **text, long *len, mb_err *err)
-{
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  long n = -1;
-  char *buf = NULL;
-  if (rank == 0) {
-    FILE *f = fopen (path, "rb");
-    if (f) {
-      size_t cap = 1 << 16, used = 0, got;
-      buf = malloc (cap + 1);
-      while (buf && (got = fread (buf + used, 1, cap - used, f)) > 0) {
-        used += got;
-        if (used == cap) {
-          char *nb = realloc (buf, 2 * cap + 1);
-          if (!nb) { free (buf); buf = NULL; break; }
-          buf = nb;
-          cap *= 2;
-        }
-      }
-      if (buf && !ferror (f)) n = (long) used;
-      fclose (f);
-    }
-    if (n < 0) {
-      mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read the deck: %s", strerror (errno ? errno : EIO));
-      free (buf);
-      buf = NULL;
-    }
-  }
-  MPI_Bcast (&n, 1, MPI_LONG, 0, comm);
-  if (n < 0) {
-    MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
-    return MB_EIO;
-  }
-  if (rank != 0) buf = malloc ((size_t) n + 1);
-  int ok = buf != NULL, all;
-  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-  if (!all) {
-    free (buf);
-    return mb_fail (err, MB_ENOMEM, "out of memory for the deck (%ld bytes)", n);
-  }
-  MPI_Bcast (buf, (int) n, MPI_CHAR, 0, comm);
-  buf[n] = '\0';
-  *text = buf;
-  *len = n;
-  return 0;
-}
-
 /* Rank 0: reads one matrix file named at deck position (line, col). */
 static int load_matrix (const deck *d, const char *what, const char *path, size_t line,
                         size_t col, spm **A, mb_err *err)
@@ -380,7 +330,7 @@ int main (int argc, char **argv)
   memset (&d, 0, sizeof d);
   spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
   rc = mb_agree (comm, blas_reserve (&err), &err);  /* before any stage: no hang later */
-  if (rc == 0) rc = read_and_share (comm, c.deck_path, &text, &len, &err);
+  if (rc == 0) rc = deck_read_shared (comm, c.deck_path, &text, &len, &err);
   if (rc == 0) rc = deck_parse (text, (size_t) len, c.deck_path, &d, &err);
   rc = mb_agree (comm, rc, &err);
   free (text);

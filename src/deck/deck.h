@@ -6,18 +6,25 @@
 #include "../error.h"
 #include "deck_model.h"
 
+/* Caps on a stage's counts, checked by deck_parse: the eigen stages form modes + modes/10,
+   2 modes, 2 nev and ncv + 2 in int, which these keep far from overflow. The stages
+   further cap a request at what the pencil holds. */
+enum { DECK_MAX_MODES = 1000000,      /* modes per stage */
+       DECK_MAX_SUBSPACE = 4000000 }; /* subspace (Krylov ncv) */
+
 /* Settings of one eigen stage (modal = undamped real GEP (18), complex = damped GEP (31)). */
 typedef struct deck_stage {
   int enabled;         /* 1: run this stage */
-  int modes;           /* number of physical modes wanted, >= 1 */
+  int modes;           /* number of physical modes wanted, 1 .. DECK_MAX_MODES */
   int has_target;      /* 1: target_frequency was given */
-  double target_hz;    /* target frequency f_c [Hz], >= 0 */
+  double target_hz;    /* target frequency f_c [Hz], >= 0; its shift is finite */
   int has_shift;       /* 1: shift was given (overrides target) */
   double shift_re;     /* modal: sigma [rad^2/s^2]; complex: Re sigma [1/s] */
   double shift_im;     /* complex only: Im sigma [rad/s] */
   double tolerance;    /* Ritz residual / |mu|, in (0, 1e-2] */
   int max_restarts;    /* >= 1 */
-  int subspace;        /* Krylov subspace size ncv; 0 = automatic */
+  int subspace;        /* Krylov subspace size ncv, modes + 2 .. DECK_MAX_SUBSPACE;
+                          0 = automatic */
 } deck_stage;
 
 /* Matrix Market files named by a matrix deck; paths resolved against the deck's folder.
@@ -50,6 +57,19 @@ typedef struct deck {
   deck_output output;
 } deck;
 
+/* The most bytes a deck file may hold: 64 MiB (a model deck of a million beam elements
+   takes a few MiB; matrices go in Matrix Market files). */
+#define DECK_MAX_BYTES ((size_t) 64 << 20)
+
+/* Collective. Rank 0 reads the deck file at path and broadcasts its bytes: every rank gets
+   the same *text (NUL-terminated, *len bytes before the NUL; caller frees) or the same
+   error. Returns 0; MB_EDECK (exit 2, "bad deck or input file") with where = path for a
+   missing, unreadable or directory path ("cannot read the deck: <strerror>") and for a
+   file of more than DECK_MAX_BYTES ("deck too large", found by its size or, for a device
+   such as /dev/zero, after reading one byte past the cap); MB_ENOMEM. Fault site "deck"
+   (mb_fault) on any rank: its buffer allocation fails. */
+int deck_read_shared (MPI_Comm comm, const char *path, char **text, long *len, mb_err *err);
+
 /* Parses a deck from text (len bytes, not necessarily NUL-terminated). path names the
    file in error messages and anchors relative paths. Fills *d (caller clears it with
    deck_clear, also after a failure). Returns 0 or MB_EDECK / MB_ENOMEM with
@@ -63,7 +83,7 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
 /* Frees what deck_parse allocated and zeroes *d; d may be NULL. */
 void deck_clear (deck *d);
 
-/* Testing hook: the n-th memory allocation made by deck.c and deck_model.c from now on
+/* Testing hook: the n-th memory allocation made by the deck parser (src/deck) from now on
    fails (n >= 1); 0 disables. Does not reach libyaml's own allocations. Not thread safe. */
 void deck_test_fail_alloc (long n);
 

@@ -180,83 +180,10 @@ static void sym_eigenvalues (int n, const double *A, double *w)
     }
 }
 
-/* ---- YAML helpers ---- */
-
-/* number of items of sequence v */
-static long seq_len (const yaml_node_t *v)
-{
-  return (long) (v->data.sequence.items.top - v->data.sequence.items.start);
-}
-
-/* item i of sequence v (NULL when the document is malformed) */
-static const yaml_node_t *seq_item (ctx *c, const yaml_node_t *v, long i)
-{
-  return deck_node (c, v->data.sequence.items.start[i]);
-}
-
-/* number of pairs of mapping v */
-static long map_len (const yaml_node_t *v)
-{
-  return (long) (v->data.mapping.pairs.top - v->data.mapping.pairs.start);
-}
-
-/* the value of the first pair of mapping map whose key is key (the key node into *kn), or
-   NULL */
-static const yaml_node_t *map_find (ctx *c, const yaml_node_t *map, const char *key,
-                                    const yaml_node_t **kn)
-{
-  for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
-       pr < map->data.mapping.pairs.top; pr++) {
-    const yaml_node_t *k = deck_node (c, pr->key);
-    if (k && deck_same (k, key)) return *kn = k, deck_node (c, pr->value);
-  }
-  return NULL;
-}
-
-/* the later (in document order) of two nodes */
-static const yaml_node_t *later (const yaml_node_t *a, const yaml_node_t *b)
-{
-  return a->start_mark.index > b->start_mark.index ? a : b;
-}
-
-/* item e of sequence seq -> finite number; name ("position[1]") for messages */
-static int item_real (ctx *c, const char *sec, const yaml_node_t *seq, const yaml_node_t *e,
-                      const char *name, double *out)
-{
-  char p[LABEL], g[96];
-  deck_prefix (p, sizeof p, sec);
-  if (!e) return deck_fail_at (c, seq, "%s'%s' is malformed", p, name);
-  if (e->type != YAML_SCALAR_NODE || deck_is_null (e))
-    return deck_fail_at (c, e->type == YAML_SCALAR_NODE ? seq : e, "%s'%s' must be a number"
-                         " (got %s)", p, name, deck_describe (e, g, sizeof g));
-  field any = { .key = name, .lo = -HUGE_VAL, .hi = HUGE_VAL, .range = "finite" };
-  return deck_get_real (c, sec, &any, e, name, out);
-}
-
-/* v, the value of key `key` (key node k, or NULL), -> n finite numbers out[0..n) */
-static int get_numbers (ctx *c, const char *sec, const yaml_node_t *k, const yaml_node_t *v,
-                        const char *key, int n, double *out)
-{
-  char p[LABEL], g[96];
-  deck_prefix (p, sizeof p, sec);
-  if (v->type != YAML_SEQUENCE_NODE)
-    return deck_fail_at (c, deck_is_null (v) && k ? k : v, "%s'%s' must be a sequence of %d"
-                         " numbers (got %s)", p, key, n, deck_describe (v, g, sizeof g));
-  long m = seq_len (v);
-  if (m != n)
-    return deck_fail_at (c, v, "%s'%s' must have exactly %d numbers (got %ld)", p, key, n, m);
-  for (int i = 0; i < n; i++) {
-    char name[96];
-    snprintf (name, sizeof name, "%s[%d]", key, i);
-    MB_TRY (item_real (c, sec, v, seq_item (c, v, i), name, &out[i]));
-  }
-  return 0;
-}
-
 /* F_FN: [x, y, z] into (double *) f->dst */
 static int vec3_fn (ctx *c, const char *sec, field *f)
 {
-  return get_numbers (c, sec, f->k, f->v, f->key, 3, f->dst);
+  return deck_get_numbers (c, sec, f->k, f->v, f->key, 3, f->dst);
 }
 
 /* F_FN: a direction [x, y, z], not zero, stored as a unit vector */
@@ -435,7 +362,7 @@ static int collection (ctx *c, const yaml_node_t *map, const char *sec, int kind
 /* a new zeroed array with one slot of size bytes per pair of map, or NULL */
 static void *slots (const yaml_node_t *map, size_t size)
 {
-  return deck_calloc ((size_t) map_len (map), size);
+  return deck_calloc ((size_t) deck_map_len (map), size);
 }
 
 /* ---- units, gravity ---- */
@@ -482,7 +409,7 @@ static int material_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
   };
   MB_TRY (deck_walk (c, map, label, f, 6));
   if (f[1].k && f[2].k)
-    return deck_fail_at (c, later (f[1].k, f[2].k), "%s: give either 'nu' or 'G', not both",
+    return deck_fail_at (c, deck_later (f[1].k, f[2].k), "%s: give either 'nu' or 'G', not both",
                          label);
   if (!f[1].k && !f[2].k)
     return deck_fail_at (c, map, "%s: missing 'nu' or 'G' (give one of them)", label);
@@ -520,7 +447,7 @@ static int section_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
   double y = 0, z = 0, d = 0, od = 0, wall = 0;
   char unused[64];
   MB_TRY (copy_name (c, k, &s->name, &s->pos));
-  const yaml_node_t *tk = NULL, *tv = map_find (c, map, "shape", &tk);
+  const yaml_node_t *tk = NULL, *tv = deck_map_find (c, map, "shape", &tk);
   if (tv) MB_TRY (pick (c, label, tk, tv, "shape", shape_names, 3, &shape));
   if (shape >= 0) snprintf (unused, sizeof unused, "a %s section", shape_names[shape]);
   else snprintf (unused, sizeof unused, "a section without 'shape'");
@@ -583,7 +510,7 @@ int deck_model_sections (ctx *c, const yaml_node_t *map, const char *sec)
 /* F_FN: [w, x, y, z] into (double *) f->dst */
 static int quaternion_fn (ctx *c, const char *sec, field *f)
 {
-  return get_numbers (c, sec, f->k, f->v, f->key, 4, f->dst);
+  return deck_get_numbers (c, sec, f->k, f->v, f->key, 4, f->dst);
 }
 
 /* F_FN: an orientation mapping -> rotation matrix (double *) f->dst, columns = local axes:
@@ -616,13 +543,13 @@ static int orientation_fn (ctx *c, const char *sec, field *f)
   static const int form_of[7] = { 0, 0, 0, 1, 1, 1, 2 };
   const yaml_node_t *first[3] = { NULL, NULL, NULL };
   for (int i = 0; i < 7; i++)
-    if (o[i].k && (!first[form_of[i]] || later (first[form_of[i]], o[i].k) == first[form_of[i]]))
+    if (o[i].k && (!first[form_of[i]] || deck_later (first[form_of[i]], o[i].k) == first[form_of[i]]))
       first[form_of[i]] = o[i].k;
   int a = -1, b = -1;  /* the earliest and the second earliest form */
   for (int fm = 0; fm < 3; fm++) {
     if (!first[fm]) continue;
-    if (a < 0 || later (first[a], first[fm]) == first[a]) b = a, a = fm;
-    else if (b < 0 || later (first[b], first[fm]) == first[b]) b = fm;
+    if (a < 0 || deck_later (first[a], first[fm]) == first[a]) b = a, a = fm;
+    else if (b < 0 || deck_later (first[b], first[fm]) == first[b]) b = fm;
   }
   if (a < 0)
     return deck_fail_at (c, v, "%s: give {axis, angle | degrees}, two of {x, y, z}, or"
@@ -638,7 +565,7 @@ static int orientation_fn (ctx *c, const char *sec, field *f)
       return deck_fail_at (c, o[1].k ? o[1].k : o[2].k, "%s: '%s' needs 'axis'", lab,
                            o[1].k ? "angle" : "degrees");
     if (o[1].k && o[2].k)
-      return deck_fail_at (c, later (o[1].k, o[2].k), "%s: give either 'angle' or 'degrees',"
+      return deck_fail_at (c, deck_later (o[1].k, o[2].k), "%s: give either 'angle' or 'degrees',"
                            " not both", lab);
     if (!o[1].k && !o[2].k)
       return deck_fail_at (c, o[0].k, "%s: 'axis' needs 'angle' [rad] or 'degrees'", lab);
@@ -653,7 +580,7 @@ static int orientation_fn (ctx *c, const char *sec, field *f)
       return deck_fail_at (c, o[3 + ax[0]].k, "%s: give two of x, y, z (got only '%s')", lab,
                            o[3 + ax[0]].key);
     if (n == 3) {
-      const yaml_node_t *last = later (later (o[3].k, o[4].k), o[5].k);
+      const yaml_node_t *last = deck_later (deck_later (o[3].k, o[4].k), o[5].k);
       return deck_fail_at (c, last, "%s: give two of x, y, z, not three", lab);
     }
     for (int i = 0; i < 2; i++)
@@ -663,7 +590,7 @@ static int orientation_fn (ctx *c, const char *sec, field *f)
     double *p = e[ax[0]], *s = e[ax[1]], d = dot3 (p, s), t[3];
     for (int i = 0; i < 3; i++) s[i] -= d * p[i];   /* s = s - (s . p) p */
     if (norm3 (s) <= PARALLEL_TOL) {
-      const field *l = later (o[3 + ax[0]].k, o[3 + ax[1]].k) == o[3 + ax[0]].k
+      const field *l = deck_later (o[3 + ax[0]].k, o[3 + ax[1]].k) == o[3 + ax[0]].k
                        ? &o[3 + ax[0]] : &o[3 + ax[1]];
       return deck_fail_at (c, l->v, "%s: '%s' and '%s' are parallel", lab, o[3 + ax[0]].key,
                            o[3 + ax[1]].key);
@@ -699,17 +626,17 @@ static int inertia_fn (ctx *c, const char *sec, field *f)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'inertia' must be [I1, I2, I3]"
                          " or a 3x3 symmetric tensor [[Ixx, Ixy, Ixz], ...] (got %s)", p,
                          deck_describe (v, g, sizeof g));
-  if (seq_len (v) != 3)
+  if (deck_seq_len (v) != 3)
     return deck_fail_at (c, v, "%s'inertia' must have 3 principal moments or 3 rows (got %ld)",
-                         p, seq_len (v));
+                         p, deck_seq_len (v));
   memset (J, 0, 9 * sizeof *J);
-  if ((e0 = seq_item (c, v, 0)) && e0->type == YAML_SEQUENCE_NODE) {
+  if ((e0 = deck_seq_item (c, v, 0)) && e0->type == YAML_SEQUENCE_NODE) {
     for (int i = 0; i < 3; i++) {
       char name[32];
-      const yaml_node_t *row = seq_item (c, v, i);
+      const yaml_node_t *row = deck_seq_item (c, v, i);
       snprintf (name, sizeof name, "inertia[%d]", i);
       if (!row) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
-      MB_TRY (get_numbers (c, sec, NULL, row, name, 3, J + 3 * i));
+      MB_TRY (deck_get_numbers (c, sec, NULL, row, name, 3, J + 3 * i));
     }
     for (int i = 0; i < 9; i++) m = fmax (m, fabs (J[i]));
     for (int i = 0; i < 3; i++)
@@ -722,7 +649,7 @@ static int inertia_fn (ctx *c, const char *sec, field *f)
       }
   } else {
     double d[3];
-    MB_TRY (get_numbers (c, sec, f->k, v, "inertia", 3, d));
+    MB_TRY (deck_get_numbers (c, sec, f->k, v, "inertia", 3, d));
     for (int i = 0; i < 3; i++) J[4 * i] = d[i];
   }
   sym_eigenvalues (3, J, w);
@@ -789,7 +716,7 @@ static int points_fn (ctx *c, const char *sec, field *f)
   if (v->type != YAML_SEQUENCE_NODE)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'points' must be a sequence of"
                          " points [[x, y, z], ...] (got %s)", p, deck_describe (v, g, sizeof g));
-  long n = seq_len (v);
+  long n = deck_seq_len (v);
   if (n < 2)
     return deck_fail_at (c, v, "%s'points' must have at least 2 points (got %ld)", p, n);
   if (n > INT_MAX / 3) return deck_fail_at (c, v, "%s'points' has too many points", p);
@@ -797,10 +724,10 @@ static int points_fn (ctx *c, const char *sec, field *f)
   b->npoints = (int) n;
   for (long i = 0; i < n; i++) {
     char name[32];
-    const yaml_node_t *e = seq_item (c, v, i);
+    const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "points[%ld]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
-    MB_TRY (get_numbers (c, sec, v, e, name, 3, b->points + 3 * i));
+    MB_TRY (deck_get_numbers (c, sec, v, e, name, 3, b->points + 3 * i));
   }
   return 0;
 }
@@ -818,7 +745,7 @@ static int elements_fn (ctx *c, const char *sec, field *f)
     e.dst = &t->per_segment;
     return deck_get_int (c, sec, &e);
   }
-  long n = seq_len (v);
+  long n = deck_seq_len (v);
   if (n == 0) {
     char p[LABEL];
     deck_prefix (p, sizeof p, sec);
@@ -833,7 +760,7 @@ static int elements_fn (ctx *c, const char *sec, field *f)
     snprintf (name, sizeof name, "elements[%ld]", i);
     e.key = name;
     e.k = v;
-    e.v = seq_item (c, v, i);
+    e.v = deck_seq_item (c, v, i);
     e.dst = &t->b->elements[i];
     if (!e.v) return deck_fail_at (c, v, "%s: '%s' is malformed", sec, name);
     MB_TRY (deck_get_int (c, sec, &e));
@@ -851,7 +778,7 @@ static int beam_nodes_fn (ctx *c, const char *sec, field *f)
   snprintf (lab, sizeof lab, "%s: nodes", sec);
   if (v->type != YAML_MAPPING_NODE)
     return deck_type_error (c, sec, f, v, "a mapping NAME: start | end | index", NULL);
-  if (!(b->named = deck_calloc ((size_t) map_len (v), sizeof *b->named)))
+  if (!(b->named = deck_calloc ((size_t) deck_map_len (v), sizeof *b->named)))
     return deck_no_memory (c);
   for (yaml_node_pair_t *pr = v->data.mapping.pairs.start;
        pr < v->data.mapping.pairs.top; pr++) {
@@ -917,9 +844,9 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
 
   /* geometry: from + to, or points */
   const yaml_node_t *ft = f[2].k ? f[2].k : f[3].k;   /* the first of from, to */
-  if (f[2].k && f[3].k && later (f[2].k, f[3].k) == f[2].k) ft = f[3].k;
+  if (f[2].k && f[3].k && deck_later (f[2].k, f[3].k) == f[2].k) ft = f[3].k;
   if (f[4].k && ft)
-    return deck_fail_at (c, later (f[4].k, ft), "%s: give either 'points' or 'from' and 'to',"
+    return deck_fail_at (c, deck_later (f[4].k, ft), "%s: give either 'points' or 'from' and 'to',"
                          " not both", label);
   if (!f[4].k) {
     if (!ft) return deck_fail_at (c, map, "%s: give 'from' and 'to', or 'points'", label);
@@ -936,7 +863,7 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
       if (!f[4].k)
         return deck_fail_at (c, f[3].v, "%s: segment 1 has zero length ('from' and 'to'"
                              " coincide)", label);
-      return deck_fail_at (c, seq_item (c, f[4].v, s + 1), "%s: segment %d has zero length"
+      return deck_fail_at (c, deck_seq_item (c, f[4].v, s + 1), "%s: segment %d has zero length"
                            " (points %d and %d coincide)", label, s + 1, s + 1, s + 2);
     }
 
@@ -1024,20 +951,20 @@ static int nodes_fn (ctx *c, const char *sec, field *f)
   if (v->type != YAML_SEQUENCE_NODE)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'nodes' must be a sequence of 2"
                          " node names [A, B] (got %s)", p, deck_describe (v, g, sizeof g));
-  if (seq_len (v) != 2)
+  if (deck_seq_len (v) != 2)
     return deck_fail_at (c, v, "%s'nodes' must name exactly 2 nodes [A, B] (got %ld)", p,
-                         seq_len (v));
+                         deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
+    char name[32];
     snprintf (name, sizeof name, "nodes[%d]", i);
-    MB_TRY (get_ref (c, sec, v, seq_item (c, v, i), name, &r[i]));
+    MB_TRY (get_ref (c, sec, v, deck_seq_item (c, v, i), name, &r[i]));
   }
   if (!strcmp (r[0].name, "ground") && !strcmp (r[1].name, "ground"))
     return deck_fail_pos (c, r[1].pos, "%s'nodes' are both ground: one end must be a body or"
                           " beam node", p);
   if (!strcmp (r[0].name, r[1].name))
     return deck_fail_pos (c, r[1].pos, "%s'nodes' names '%s' twice: the two ends must be"
-                          " different nodes", p, deck_shown (seq_item (c, v, 1), g, sizeof g));
+                          " different nodes", p, deck_shown (deck_seq_item (c, v, 1), g, sizeof g));
   return 0;
 }
 
@@ -1063,15 +990,15 @@ static int points2_fn (ctx *c, const char *sec, field *f)
   if (v->type != YAML_SEQUENCE_NODE)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'points' must be a sequence of 2"
                          " points [pA, pB] (got %s)", p, deck_describe (v, g, sizeof g));
-  if (seq_len (v) != 2)
+  if (deck_seq_len (v) != 2)
     return deck_fail_at (c, v, "%s'points' must have exactly 2 points [pA, pB] (got %ld)", p,
-                         seq_len (v));
+                         deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
-    const yaml_node_t *e = seq_item (c, v, i);
+    char name[32];
+    const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "points[%d]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
-    MB_TRY (get_numbers (c, sec, v, e, name, 3, x + 3 * i));
+    MB_TRY (deck_get_numbers (c, sec, v, e, name, 3, x + 3 * i));
   }
   return 0;
 }
@@ -1101,14 +1028,14 @@ static int axes_fn (ctx *c, const char *sec, field *f)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'axes' must be a sequence of 2"
                          " axes [[x, y, z], [x, y, z]] (got %s)", p,
                          deck_describe (v, g, sizeof g));
-  if (seq_len (v) != 2)
-    return deck_fail_at (c, v, "%s'axes' must have exactly 2 axes (got %ld)", p, seq_len (v));
+  if (deck_seq_len (v) != 2)
+    return deck_fail_at (c, v, "%s'axes' must have exactly 2 axes (got %ld)", p, deck_seq_len (v));
   for (int i = 0; i < 2; i++) {
-    char name[16];
-    const yaml_node_t *e = seq_item (c, v, i);
+    char name[32];
+    const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "axes[%d]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
-    MB_TRY (get_numbers (c, sec, v, e, name, 3, a + 3 * i));
+    MB_TRY (deck_get_numbers (c, sec, v, e, name, 3, a + 3 * i));
     if (!unit3 (a + 3 * i))
       return deck_fail_at (c, e, "%s'%s' must not be the zero vector", p, name);
   }
@@ -1130,11 +1057,11 @@ static int dofs_fn (ctx *c, const char *sec, field *f)
   if (v->type != YAML_SEQUENCE_NODE)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'dofs' must be a sequence of"
                          " x, y, z, rx, ry, rz (got %s)", p, deck_describe (v, g, sizeof g));
-  if (seq_len (v) == 0)
+  if (deck_seq_len (v) == 0)
     return deck_fail_at (c, v, "%s'dofs' must list at least one of x, y, z, rx, ry, rz", p);
   *mask = 0;
-  for (long i = 0; i < seq_len (v); i++) {
-    const yaml_node_t *e = seq_item (c, v, i);
+  for (long i = 0; i < deck_seq_len (v); i++) {
+    const yaml_node_t *e = deck_seq_item (c, v, i);
     int j = 0;
     if (!e) return deck_fail_at (c, v, "%s'dofs' is malformed", p);
     while (j < 6 && !(e->type == YAML_SCALAR_NODE && deck_same (e, dof[j]))) j++;
@@ -1159,7 +1086,7 @@ static int joint_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, cons
   double axis[3], axes[6];
   char unused[48];
   MB_TRY (copy_name (c, k, &j->name, &j->pos));
-  const yaml_node_t *tk = NULL, *tv = map_find (c, map, "type", &tk);
+  const yaml_node_t *tk = NULL, *tv = deck_map_find (c, map, "type", &tk);
   if (!tv)
     return deck_fail_at (c, map, "%s: missing required key 'type' (weld, revolute,"
                          " spherical, prismatic, cylindrical, universal, planar, distance,"
@@ -1248,17 +1175,17 @@ static int matrix6_fn (ctx *c, const char *sec, field *f)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'%s' must be 6 numbers (the"
                          " diagonal) or 6 rows of 6 numbers (got %s)", p, f->key,
                          deck_describe (v, g, sizeof g));
-  if (seq_len (v) != 6)
+  if (deck_seq_len (v) != 6)
     return deck_fail_at (c, v, "%s'%s' must be 6 numbers (the diagonal) or 6 rows of 6"
-                         " numbers (got %ld items)", p, f->key, seq_len (v));
+                         " numbers (got %ld items)", p, f->key, deck_seq_len (v));
   memset (A, 0, 36 * sizeof *A);
-  if ((e0 = seq_item (c, v, 0)) && e0->type == YAML_SEQUENCE_NODE) {
+  if ((e0 = deck_seq_item (c, v, 0)) && e0->type == YAML_SEQUENCE_NODE) {
     for (int i = 0; i < 6; i++) {
       char name[48];
-      const yaml_node_t *row = seq_item (c, v, i);
+      const yaml_node_t *row = deck_seq_item (c, v, i);
       snprintf (name, sizeof name, "%s[%d]", f->key, i);
       if (!row) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
-      MB_TRY (get_numbers (c, sec, NULL, row, name, 6, A + 6 * i));
+      MB_TRY (deck_get_numbers (c, sec, NULL, row, name, 6, A + 6 * i));
     }
     for (int i = 0; i < 36; i++) m = fmax (m, fabs (A[i]));
     for (int i = 0; i < 6; i++)
@@ -1271,7 +1198,7 @@ static int matrix6_fn (ctx *c, const char *sec, field *f)
       }
   } else {
     double d[6];
-    MB_TRY (get_numbers (c, sec, f->k, v, f->key, 6, d));
+    MB_TRY (deck_get_numbers (c, sec, f->k, v, f->key, 6, d));
     for (int i = 0; i < 6; i++) A[7 * i] = d[i];
   }
   int bad = 0;
@@ -1308,7 +1235,7 @@ static int force_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, cons
   deck_force *fo = obj;
   int type;
   MB_TRY (copy_name (c, k, &fo->name, &fo->pos));
-  const yaml_node_t *tk = NULL, *tv = map_find (c, map, "type", &tk);
+  const yaml_node_t *tk = NULL, *tv = deck_map_find (c, map, "type", &tk);
   if (!tv)
     return deck_fail_at (c, map, "%s: missing required key 'type' (spring,"
                          " rotational_spring, bushing, force, torque)", label);

@@ -176,4 +176,32 @@ typedef struct deck_model {
   deck_force *forces;
 } deck_model;
 
+/* ---- for deck.c: the readers of the model keys of the root mapping (deck_model.c) ----
+   They take deck_yaml.h's parse context and field row (declared there; only src/deck
+   calls these). Each returns 0, MB_EDECK or MB_ENOMEM with the error in the context. */
+
+struct deck_ctx;
+struct deck_field;
+struct yaml_node_s;
+
+/* units: SI (F_FN) */
+int deck_model_units (struct deck_ctx *c, const char *sec, struct deck_field *f);
+/* gravity: [gx, gy, gz] [m/s^2] into (double *) f->dst (F_FN) */
+int deck_model_gravity (struct deck_ctx *c, const char *sec, struct deck_field *f);
+/* materials, sections, bodies, beams, joints, forces: NAME -> object mappings (F_MAP);
+   each array is owned by the deck (deck_model_clear frees it) */
+int deck_model_materials (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+int deck_model_sections (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+int deck_model_bodies (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+int deck_model_beams (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+int deck_model_joints (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+int deck_model_forces (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+/* After the root walk of a model deck: 'units' given (units_key), at least one body or
+   beam, names of bodies, beams and beam nodes unique; sets model.present. root is the
+   root mapping (position for missing keys). */
+int deck_model_finish (struct deck_ctx *c, const struct yaml_node_s *root,
+                       const struct yaml_node_s *units_key);
+/* Frees what the model sections allocated and zeroes *m. */
+void deck_model_clear (deck_model *m);
+
 #endif

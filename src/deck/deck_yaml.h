@@ -1,5 +1,6 @@
-/* deck_yaml.h: internal to src/deck: the YAML walking helpers that deck.c (schema, scalars,
-   keys) and deck_model.c (model sections) share. Not for other modules. */
+/* deck_yaml.h: internal to src/deck: the YAML walking helpers (deck_yaml.c) that deck.c
+   (the root schema, eigen and output sections) and deck_model.c (the model sections)
+   share; neither of those two uses the other's helpers. Not for other modules. */
 #ifndef MB_DECK_YAML_H
 #define MB_DECK_YAML_H
 
@@ -48,6 +49,9 @@ struct deck_field {
   double lo, hi;            /* F_INT, F_REAL, F_PAIR: accepted range */
   int lo_open, hi_open;     /* 1: lo (hi) itself is excluded */
   const char *range;        /* the range in words, for messages */
+  const char *cap;          /* F_INT: non-NULL when hi is a limit of mbmodal rather than of
+                               the quantity, and .range does not show it: why it exists,
+                               for the message "'modes' must be at most 1000000 (why)" */
   deck_section_fn section;  /* F_MAP */
   deck_value_fn parse;      /* F_FN */
   const char *unused;       /* non-NULL: a known key that this object does not take, e.g.
@@ -103,7 +107,9 @@ void deck_prefix (char *buf, size_t size, const char *sec);
 /* "sec: 'name' must be WHAT (got ...)" at v, or at f->k when v is empty; MB_EDECK */
 int deck_type_error (deck_ctx *c, const char *sec, const deck_field *f, const yaml_node_t *v,
                      const char *what, const char *name);
-/* scalar v -> finite double within f's range; name is the key shown in messages */
+/* scalar v -> finite double within f's range; name is the key shown in messages. Any
+   length: a 90-digit literal is the number strtod reads from it (a text longer than 255
+   bytes is copied to the heap for strtod, so MB_ENOMEM is possible). */
 int deck_get_real (deck_ctx *c, const char *sec, deck_field *f, const yaml_node_t *v,
                    const char *name, double *out);
 /* scalar f->v -> int within f's range into *(int *) f->dst */
@@ -116,21 +122,48 @@ int deck_get_text (deck_ctx *c, const char *sec, deck_field *f);
    checks the required keys. */
 int deck_walk (deck_ctx *c, const yaml_node_t *map, const char *sec, deck_field *f, int nf);
 
-/* ---- deck_model.c: the model keys of the root mapping ---- */
+/* ---- sequences, mappings, numbers ---- */
 
-int deck_model_units (deck_ctx *c, const char *sec, deck_field *f);    /* units: SI */
-int deck_model_gravity (deck_ctx *c, const char *sec, deck_field *f);  /* [gx, gy, gz] */
-int deck_model_materials (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_sections (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_bodies (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_beams (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_joints (deck_ctx *c, const yaml_node_t *map, const char *sec);
-int deck_model_forces (deck_ctx *c, const yaml_node_t *map, const char *sec);
-/* After the root walk of a model deck: 'units' given (units_key), at least one body or
-   beam, names of bodies, beams and beam nodes unique; sets model.present. root is the
-   root mapping (position for missing keys). */
-int deck_model_finish (deck_ctx *c, const yaml_node_t *root, const yaml_node_t *units_key);
-/* Frees what the model sections allocated and zeroes *m. */
-void deck_model_clear (deck_model *m);
+/* number of items of sequence v */
+long deck_seq_len (const yaml_node_t *v);
+/* item i of sequence v (NULL when the document is malformed) */
+const yaml_node_t *deck_seq_item (deck_ctx *c, const yaml_node_t *v, long i);
+/* number of pairs of mapping v */
+long deck_map_len (const yaml_node_t *v);
+/* the value of the first pair of mapping map whose key is key (its key node into *kn), or
+   NULL: for a key read before the walk, such as a joint's 'type' */
+const yaml_node_t *deck_map_find (deck_ctx *c, const yaml_node_t *map, const char *key,
+                                  const yaml_node_t **kn);
+/* the later (in document order) of two nodes */
+const yaml_node_t *deck_later (const yaml_node_t *a, const yaml_node_t *b);
+/* v, the value of key `key` (key node k, or NULL), -> n finite numbers out[0..n)
+   ("key[i]" in messages) */
+int deck_get_numbers (deck_ctx *c, const char *sec, const yaml_node_t *k,
+                      const yaml_node_t *v, const char *key, int n, double *out);
+
+/* ---- testing hook: the schema as the parser meets it ----
+   With a tracer set, deck_walk reports every row of each field table it has walked
+   successfully (present or not), and deck_get_int / deck_get_real report every number
+   they are about to read, with its range and the byte span of its scalar. A test can so
+   list every key of the schema and every numeric value of a deck from the parser's own
+   tables, and a key added to a table is listed without changing the test. */
+typedef struct deck_trace_row {
+  const char *sec;          /* message context of the table (NULL: the root mapping) */
+  const char *key;          /* table: the key; number: the name in messages ("axis[2]") */
+  int number;               /* 0: a row of a field table; 1: a number about to be read */
+  int type;                 /* table: enum deck_ftype; number: F_INT or F_REAL */
+  int present, unused;      /* table: key given in the mapping; key marked not used */
+  double lo, hi;            /* number: accepted range of the number itself (cross-key rules
+                               such as subspace >= modes + 2 come on top) */
+  int lo_open, hi_open;
+  size_t start, end;        /* number: the scalar's text, mark indexes [start, end) */
+  size_t line, col;         /* number: 1-based position */
+} deck_trace_row;
+typedef void (*deck_trace_fn) (const deck_trace_row *row, void *arg);
+/* Sets the tracer (NULL: none, the default). Not thread safe; for tests only. */
+void deck_test_trace (deck_trace_fn fn, void *arg);
+
+/* The model sections' readers (deck_model_units ... deck_model_clear) are declared in
+   deck_model.h, for deck.c's root table. */
 
 #endif

@@ -201,6 +201,81 @@ static void test_accepted (void)
   }
 }
 
+/* Numbers at the ends of their ranges and long literals, read as the numbers they are.
+   Reference values: the C compiler's conversion of the same digits (a double literal in
+   this file), independent of deck_get_real; the caps from deck.h's documentation. */
+static void test_long_numbers (void)
+{
+  static const char d90[] =   /* 90 digits */
+    "123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890";
+  char text[2400], zeros[1101];
+  deck d;
+  mb_err e;
+
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {shift: %s}\n", d90);
+  mb_err_init (&e);
+  CHECK ("90-digit shift accepted", deck_parse (text, strlen (text), "t.yaml", &d, &e) == 0);
+  CHECK ("90-digit shift is its number", d.modal.shift_re
+         == 123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890.0);
+  deck_clear (&d);
+
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {shift: -%s.%se-80}\n", d90,
+            d90);
+  mb_err_init (&e);
+  CHECK ("181-character shift accepted", deck_parse (text, strlen (text), "t.yaml", &d, &e) == 0);
+  CHECK ("181-character shift is its number", d.modal.shift_re
+         == -123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890.123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890e-80);
+  deck_clear (&d);
+
+  /* 1000 leading zeros then 1.5 (longer than any stack buffer), and 0.000...1 = 1e-300 */
+  memset (zeros, '0', 1000);
+  zeros[1000] = 0;
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {shift: +%s1.5,"
+            " tolerance: 0.%s1}\n", zeros, zeros + 701);
+  mb_err_init (&e);
+  CHECK ("leading zeros and a long fraction accepted",
+         deck_parse (text, strlen (text), "t.yaml", &d, &e) == 0);
+  if (e.code) printf ("  got %s: %s\n", e.where, e.msg);
+  CHECK ("1000 leading zeros: 1.5", d.modal.shift_re == 1.5);
+  CHECK ("0.(299 zeros)1 = 1e-300", d.modal.tolerance == 1e-300);
+  deck_clear (&d);
+
+  /* an int with 1000 leading zeros is 7; with a sign and 1000 zeros before 2147483648 it
+     still overflows */
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {modes: +%s7}\n", zeros);
+  mb_err_init (&e);
+  CHECK ("1000 leading zeros: modes 7", deck_parse (text, strlen (text), "t.yaml", &d, &e) == 0
+         && d.modal.modes == 7);
+  deck_clear (&d);
+  snprintf (text, sizeof text, "matrices: {K: a, M: b}\nmodal: {modes: -%s2147483649}\n",
+            zeros);
+  mb_err_init (&e);
+  CHECK ("1000 leading zeros do not hide an int overflow",
+         deck_parse (text, strlen (text), "t.yaml", &d, &e) == MB_EDECK
+         && strstr (e.msg, "integer overflow") && !strcmp (e.where, "t.yaml:2:16"));
+  deck_clear (&d);
+
+  /* the largest values the caps and the shift check let through */
+  static const char edge[] =
+    "matrices: {K: a, M: b, R: c}\n"
+    "modal: {modes: 1000000, subspace: 4000000, target_frequency: 2.13e153}\n"
+    "complex: {modes: 1000000, target_frequency: 2.86e307}\n";
+  mb_err_init (&e);
+  CHECK ("caps and largest targets accepted", deck_parse (edge, strlen (edge), "t.yaml", &d,
+                                                         &e) == 0);
+  if (e.code) printf ("  got %s: %s\n", e.where, e.msg);
+  CHECK ("modes cap", d.modal.modes == DECK_MAX_MODES && d.damped.modes == 1000000);
+  CHECK ("subspace cap", d.modal.subspace == DECK_MAX_SUBSPACE && DECK_MAX_SUBSPACE == 4000000);
+  CHECK ("largest targets", d.modal.target_hz == 2.13e153 && d.damped.target_hz == 2.86e307);
+  deck_clear (&d);
+
+  static const char far[] = "matrices: {K: a, M: b, R: c}\ncomplex: {shift: [-1e308, 1e308]}\n";
+  mb_err_init (&e);
+  CHECK ("complex shift with a finite modulus 1.41e308 accepted",
+         deck_parse (far, strlen (far), "t.yaml", &d, &e) == 0 && d.damped.shift_im == 1e308);
+  deck_clear (&d);
+}
+
 /* ---- bad decks: exact position and a piece of the message ---- */
 
 typedef struct bad {
@@ -368,6 +443,41 @@ static const bad bads[] = {
   /* a recursive alias is a type error, not a loop */
   { "matrices: {K: a, M: b, R: c}\ncomplex:\n  shift: &s [1, *s]\n", 0, "t.yaml:3:10",
     "'shift[1]' must be a number (got a sequence)" },
+  /* caps on counts (deck.h: DECK_MAX_MODES, DECK_MAX_SUBSPACE), below int overflow */
+  { "matrices: {K: a, M: b}\nmodal:\n  modes: 1000001\n", 0, "t.yaml:3:10",
+    "'modes' must be at most 1000000, the most modes one stage may ask for (got 1000001)" },
+  { "matrices: {K: a, M: b, R: c}\ncomplex: {modes: 2147483647}\n", 0, "t.yaml:2:18",
+    "complex: 'modes' must be at most 1000000" },
+  { "matrices: {K: a, M: b}\nmodal: {subspace: 4000001}\n", 0, "t.yaml:2:19",
+    "'subspace' must be at most 4000000" },
+  /* shifts that overflow: (2 pi f)^2 > DBL_MAX for f > sqrt(DBL_MAX) / 2 pi = 2.134e153 */
+  { "matrices: {K: a, M: b}\nmodal: {target_frequency: 1e300}\n", 0, "t.yaml:2:27",
+    "modal: 'target_frequency' 1e300 Hz gives the shift sigma = (2 pi f)^2 beyond the"
+    " largest double (overflow); it must be at most 2.13e+153 Hz" },
+  { "matrices: {K: a, M: b}\nmodal: {target_frequency: 2.14e153}\n", 0, "t.yaml:2:27",
+    "(overflow)" },
+  /* 2 pi f > DBL_MAX for f > DBL_MAX / 2 pi = 2.861e307 */
+  { "matrices: {K: a, M: b, R: c}\ncomplex: {target_frequency: 2.87e307}\n", 0,
+    "t.yaml:2:29", "complex: 'target_frequency' 2.87e307 Hz gives the shift sigma = i 2 pi f"
+    " beyond the largest double" },
+  /* |sigma| = 1.7e308 sqrt(2) > DBL_MAX */
+  { "matrices: {K: a, M: b, R: c}\ncomplex: {shift: [1.7e308, -1.7e308]}\n", 0,
+    "t.yaml:2:18", "complex: 'shift' [1.7e+308, -1.7e+308] has a modulus |sigma| beyond" },
+  /* long literals: a 400-digit integer part overflows; letters after many digits */
+  { "matrices: {K: a, M: b}\nmodal: {shift: 1"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "000000000000000000000000000000000000}\n", 0, "t.yaml:2:16", "out of range (overflow)" },
+  { "matrices: {K: a, M: b}\nmodal: {shift: 1"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "x}\n", 0, "t.yaml:2:16", "'shift' must be a number (got '1000000000000000000000000000"
+    "000000000000...')" },
+  { "matrices: {K: a, M: b}\nmodal: {tolerance: 1e-400}\n", 0, "t.yaml:2:20",
+    "'tolerance' must be in (0, 1e-2] (got 1e-400)" },
   /* first error in document order wins */
   { "matrices: {K: a, M: b}\nmodal:\n  modes: 0\n  bogus: 1\n", 0, "t.yaml:3:10",
     "'modes' must be >= 1" },
@@ -521,6 +631,7 @@ int main (void)
   test_defaults ();
   test_paths ();
   test_accepted ();
+  test_long_numbers ();
   test_bad ();
   test_odd ();
   test_nomem ();
