@@ -8,7 +8,7 @@
 
 CC       = mpicc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L
+override CFLAGS += -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L
 LDLIBS   = -lzmumps -ldmumps -lmumps_common -lyaml -llapacke -llapack -lblas -lm
 BUILD   ?= build
 
