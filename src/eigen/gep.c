@@ -78,18 +78,21 @@ static int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const 
   si->sys = sys;
   si->err = err;
   ks_dist_init (&si->dist, comm, N);
-  int ok = 1, all;
-  if (rank == 0) {
+  int ok = !mb_fault ("krylov");
+  if (rank == 0 && ok) {
     si->counts = mb_calloc ((size_t) size, sizeof *si->counts);
     si->displs = mb_calloc ((size_t) size, sizeof *si->displs);
     si->full = mb_calloc ((size_t) N, vsize);
     si->full2 = mb_calloc ((size_t) N, vsize);
     ok = si->counts && si->displs && si->full && si->full2;
   }
+  int rc = ok ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for the shift-invert vectors "
+                             "(order %d)", N);
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) return rc;
   MPI_Gather (&si->dist.nloc, 1, MPI_INT, si->counts, 1, MPI_INT, 0, comm);
   MPI_Gather (&si->dist.row0, 1, MPI_INT, si->displs, 1, MPI_INT, 0, comm);
-  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for the shift-invert vectors");
+  return 0;
 }
 
 static void shift_invert_clear (shift_invert *si)
@@ -261,14 +264,19 @@ static void abs_row_sums (const spm *A, double *sums, int transpose)
   for (long k = 0; k < A->nnz; k++) sums[transpose ? A->col[k] : A->row[k]] += fabs (A->val[k]);
 }
 
-/* Infinity norms of the unscaled pencil: ||A||, ||B|| for GEP (18) or (31). */
-static void pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm)
+/* Infinity norms of the unscaled pencil: ||A||, ||B|| for GEP (18) or (31). Returns 0 or
+   MB_ENOMEM (err set). */
+static int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm,
+                         mb_err *err)
 {
   int n = sys->n, m = sys->m;
   double *rows = mb_calloc ((size_t) (n + m), sizeof *rows);
   double *mrows = mb_calloc ((size_t) n, sizeof *mrows);
   *anorm = *bnorm = 1.0;
-  if (!rows || !mrows) { free (rows); free (mrows); return; }
+  if (!rows || !mrows) {
+    free (rows); free (mrows);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the pencil norms");
+  }
   abs_row_sums (sys->K, rows, 0);
   if (damped) abs_row_sums (sys->R, rows, 0);
   abs_row_sums (sys->Cq, rows, 1);   /* Cq^T in the first block rows */
@@ -280,6 +288,7 @@ static void pencil_norms (const gep_system *sys, int damped, double *anorm, doub
   *anorm = a > 0.0 ? a : 1.0;
   *bnorm = b > 0.0 ? b : 1.0;
   free (rows); free (mrows);
+  return 0;
 }
 
 static double inf_norm_c (int len, const double complex *x)
@@ -377,16 +386,6 @@ static void logf_rank0 (const gep_log *log, const char *fmt, ...)
   fflush (log->out);
 }
 
-/* Same status on every rank: rank 0's rc and message win (they saw the most). */
-static int share_status (MPI_Comm comm, int rc, mb_err *err)
-{
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  MPI_Bcast (&rc, 1, MPI_INT, 0, comm);
-  MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
-  return rc;
-}
-
 /* Rank 0: what Krylov-Schur did, into the result. */
 static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result *ks)
 {
@@ -398,13 +397,13 @@ static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result 
   out->op_applies = ks->applies;
 }
 
-/* Collective. The end of a stage's Krylov phase: the status agreed (rank 0's), the
+/* Collective. The end of a stage's Krylov phase: the status agreed (mb_agree), the
    iteration time and convergence flag on every rank, the factorization and the shift-invert
    buffers freed. Returns the agreed status. */
 static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, shift_invert *si,
                        eigen_result *out, mb_err *err)
 {
-  rc = share_status (comm, rc, err);
+  rc = mb_agree (comm, rc, err);
   out->time_iterate = now () - t0;
   MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
   *f = factor_free (*f);
@@ -522,15 +521,18 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   int symmetric = 0;
   double s = 1.0;
   spm *A = NULL;
+  int fail = mb_fault ("pencil");
   if (rank == 0) {
     symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12);
     s = cq_scale_for (sys);
-    A = pencil_undamped (sys, sigma, s, symmetric);
-    if (!A) rc = mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)", N);
+    A = fail ? NULL : pencil_undamped (sys, sigma, s, symmetric);
+    fail = !A;
   }
+  if (fail) rc = mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)", N);
   MPI_Bcast (&symmetric, 1, MPI_INT, 0, comm);
   out->cq_scale = s;
-  if (share_status (comm, rc, err) < 0) return rc;
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) { spm_free (A); return rc; }
   out->time_assemble = now () - t_start;
 
   logf_rank0 (log, "modal: GEP (18), order %d (%d DOFs, %d constraints), shift %.6g rad^2/s^2\n",
@@ -611,12 +613,13 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
     /* order the candidates by lambda for clustering */
     double anorm, bnorm;
-    pencil_norms (sys, 0, &anorm, &bnorm);
+    rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
     double *mwork = mb_calloc ((size_t) 2 * n, sizeof *mwork);
     double complex *work = mb_calloc ((size_t) 2 * (N + n), sizeof *work);
     int nsel = ncand < st->modes ? ncand : st->modes;
     out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-    if (!mwork || !work || !out->modes) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+    if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
     if (rc == 0 && symmetric) {
       /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
          order is not guaranteed: use an index sort by lambda) */
@@ -701,7 +704,8 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
   }
   ks_result_clear (&ks);
   free (cand);
-  rc = share_status (comm, rc, err);
+  if (rank != 0 && mb_fault ("modes")) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  rc = mb_agree (comm, rc, err);
   if (rc < 0) return rc;
 
   /* missed-mode check: negative pivots of [K - s M, Cq^T; Cq, 0] = (eigenvalues below s) + m */
@@ -713,9 +717,13 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
     long below[2] = { 0, out->factor.negative_pivots - m };  /* [hi, lo] */
     for (int pass = 0; pass < 1 + do_lo && rc == 0; pass++) {
       double at = pass == 0 ? sturm[1] : sturm[2];
-      spm *As = rank == 0 ? pencil_undamped (sys, at, out->cq_scale, 1) : NULL;
-      int brc = (rank == 0 && !As) ? MB_ENOMEM : 0;
-      if (share_status (comm, brc, err) < 0) return MB_ENOMEM;
+      int fail = mb_fault ("check");
+      spm *As = rank == 0 && !fail ? pencil_undamped (sys, at, out->cq_scale, 1) : NULL;
+      if (rank == 0) fail = !As;
+      int brc = fail ? mb_fail (err, MB_ENOMEM, "out of memory building A - s B for the "
+                                "missed-mode check (order %d)", N) : 0;
+      rc = mb_agree (comm, brc, err);
+      if (rc < 0) { spm_free (As); return rc; }
       factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
                                   As ? As->row : NULL, As ? As->col : NULL,
                                   As ? As->val : NULL, "A - s B (missed-mode check)", err);
@@ -748,7 +756,7 @@ static int modal_at_shift (MPI_Comm comm, const gep_system *sys, const deck_stag
                     "within tolerance %.1e after %d restarts (worst residual %.2e); raise "
                     "max_restarts or subspace", out->nconv, out->nev, out->tolerance,
                     out->restarts, ks_worst);
-    return share_status (comm, MB_ENOCONV, err);
+    return mb_agree (comm, MB_ENOCONV, err);
   }
   return 0;
 }
@@ -798,8 +806,11 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
   int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
   double rigid_tol = rigid_threshold (sys, out->tolerance, sigma, 1);
   /* fold each pair onto Im >= 0; drop the second member of a pair */
-  int *keep = mb_calloc ((size_t) ncand + 1, sizeof *keep);
-  if (!keep) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
+  if (!keep) {
+    free (cand);  /* owned by this function, as on every other return */
+    return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
   for (int i = 0; i < ncand; i++) keep[i] = 1;
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
@@ -825,11 +836,11 @@ static int damped_modes (const gep_system *sys, double complex sigma, double s, 
   free (keep);
   qsort (cand, (size_t) kept, sizeof *cand, by_dist);
   double anorm, bnorm;
-  pencil_norms (sys, 1, &anorm, &bnorm);
+  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
   int nsel = kept < want ? kept : want;
   double complex *work = mb_calloc ((size_t) 2 * N, sizeof *work);
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (!work || !out->modes) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  if (rc == 0 && (!work || !out->modes)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   for (int i = 0; i < nsel && rc == 0; i++) {
     candidate *c = &cand[i];
     mode *md = &out->modes[out->nmodes];
@@ -886,14 +897,16 @@ static int complex_at_shift (MPI_Comm comm, const gep_system *sys, const deck_st
 
   double s = 1.0, w = 1.0;
   ztrip t = { 0, 0, NULL, NULL, NULL };
+  int fail = mb_fault ("pencil");
   if (rank == 0) {
     w = omega_scale_for (sys);
     s = cq_scale_for (sys) / w;  /* Cq^T's block beside K / w */
-    rc = pencil_damped (sys, sigma, s, w, &t);
-    if (rc < 0) rc = mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)", N);
+    fail = fail || pencil_damped (sys, sigma, s, w, &t) < 0;
   }
+  if (fail) rc = mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)", N);
   out->cq_scale = s;
-  if (share_status (comm, rc, err) < 0) { ztrip_clear (&t); return rc; }
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) { ztrip_clear (&t); return rc; }
   out->time_assemble = now () - t_start;
   logf_rank0 (log, "complex: GEP (31), order %d (%d DOFs, %d constraints), shift %.6g%+.6gi 1/s\n",
               N, n, m, creal (sigma), cimag (sigma));
@@ -958,9 +971,11 @@ static int complex_at_shift (MPI_Comm comm, const gep_system *sys, const deck_st
     logf_rank0 (log, "complex: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
                 "%.2f s)\n", out->nconv, out->restarts, out->time_iterate, solves, t_solve);
     rc = damped_modes (sys, sigma, s, st->modes, keep_vectors, cand, ncand, out, err);
+  } else if (mb_fault ("modes")) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   ks_result_clear (&ks);
-  rc = share_status (comm, rc, err);
+  rc = mb_agree (comm, rc, err);
   if (rc < 0) return rc;
   out->time_post = now () - t_post;
   out->time_total = now () - t_start;
@@ -970,7 +985,7 @@ static int complex_at_shift (MPI_Comm comm, const gep_system *sys, const deck_st
                     "within tolerance %.1e after %d restarts (worst residual %.2e); raise "
                     "max_restarts or subspace", out->nconv, out->nev, out->tolerance,
                     out->restarts, ks_worst);
-    return share_status (comm, MB_ENOCONV, err);
+    return mb_agree (comm, MB_ENOCONV, err);
   }
   return 0;
 }

@@ -1072,6 +1072,55 @@ static void test_singular_shift (void)
   problem_free (&p);
 }
 
+/* 12: an allocation failure on ONE rank (MBMODAL_FAULT's sites, mb_fault_set) at each
+   collective step of both stages: pencil assembly, the shift-invert buffers, mode
+   post-processing and the missed-mode check. Every rank must return MB_ENOMEM (nothing
+   may hang in a collective the failing rank never reaches), with an "out of memory"
+   message. The damped stage has no missed-mode check: there the "check" site is never
+   reached and the stage succeeds, on every rank alike. */
+static void test_faults (void)
+{
+  static const char *sites[] = { "pencil", "krylov", "modes", "check" };
+  int n = 30, m = 2;
+  problem p = problem_new ("faults", n, m, 1);
+  if (rank == 0) {
+    rng_seed (12);
+    chain (p.K, n, 0, n, n / 4, 1);
+    masses (p.M, n, 0, n, NULL);
+    AT (p.Cq, m, 0, 3) = 1.0;  AT (p.Cq, m, 0, 17) = -1.0;
+    AT (p.Cq, m, 1, 9) = 0.5;  AT (p.Cq, m, 1, 25) = 1.0;
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+  }
+  deck_stage st = stage (4);
+  int *all = xcalloc ((size_t) nranks, sizeof *all);
+  int nfault = nranks < 2 ? 1 : 2;
+  for (size_t k = 0; k < sizeof sites / sizeof *sites; k++)
+    for (int fr = 0; fr < nfault; fr++)
+      for (int damped = 0; damped < 2; damped++) {
+        char spec[64], name[96];
+        snprintf (spec, sizeof spec, "%d:%s", fr, sites[k]);
+        snprintf (name, sizeof name, "fault %s (%s)", spec, damped ? "complex" : "modal");
+        int want = damped && !strcmp (sites[k], "check") ? 0 : MB_ENOMEM;
+        eigen_result r;
+        mb_err err;
+        mb_fault_set (spec);
+        int rc = run_stage (damped, &p, &st, 1, &r, &err);
+        mb_fault_set (NULL);
+        MPI_Allgather (&rc, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+        int same = 1, msg_ok = want == 0 || strstr (err.msg, "out of memory") != NULL, msg_all;
+        for (int i = 0; i < nranks; i++) {
+          CHECK0 (all[i] == want, "%s: rank %d returned %d, expected %d", name, i, all[i], want);
+          same = same && all[i] == all[0];
+        }
+        CHECK0 (same, "%s: ranks disagree on the status", name);
+        MPI_Allreduce (&msg_ok, &msg_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        CHECK0 (msg_all, "%s: message \"%.200s\" does not say out of memory", name, err.msg);
+        eigen_result_clear (&r);
+      }
+  free (all);
+  problem_free (&p);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1088,6 +1137,7 @@ int main (int argc, char **argv)
   test_nonsymmetric ();
   test_noconv ();
   test_singular_shift ();
+  test_faults ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
