@@ -1,11 +1,21 @@
-/* eigen.h: the eigen stages' results: physical modes with their convergence and
-   factorization data, as the report stage reads them. */
+/* eigen.h: the eigen stages' data: the linearized system they solve and their results
+   (physical modes with convergence and factorization data, as the report stage reads
+   them). The entry points are in gep.h. */
 #ifndef MB_EIGEN_H
 #define MB_EIGEN_H
 
 #include <complex.h>
 
 #include "../linalg/factor.h"
+#include "../linalg/sparse.h"
+
+/* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. On rank 0 all
+   matrices are set (R and Cq may be NULL); on the other ranks only n and m matter.
+   Borrowed: the caller owns the matrices. */
+typedef struct gep_system {
+  int n, m;                /* DOFs, constraint rows (Cq is m x n) */
+  const spm *K, *M, *R, *Cq;
+} gep_system;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
 
@@ -58,7 +68,7 @@ typedef struct eigen_result {
   mode *modes;               /* size nmodes */
 } eigen_result;
 
-/* Frees the modes and their vectors, zeroes *r. */
+/* Frees the modes and their vectors, zeroes *r; NULL is a no-op. */
 void eigen_result_clear (eigen_result *r);
 
 #endif

@@ -1,21 +1,13 @@
-/* gep.h: the eigen stages: constrained pencils (seed 001, GEP (18) and (31)), shift-invert
-   with MUMPS, Krylov-Schur, and the physical modes. */
+/* gep.h: the public entry of the eigen stages: the undamped stage on GEP (18) and the
+   damped stage on GEP (31) of seed 001, each by shift-invert with MUMPS and Krylov-Schur,
+   giving physical modes. The data they take and give is in eigen.h. */
 #ifndef MB_GEP_H
 #define MB_GEP_H
 
 #include <mpi.h>
 #include <stdio.h>
 #include "../deck/deck.h"
-#include "../linalg/sparse.h"
 #include "eigen.h"
-
-/* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. On rank 0 all
-   matrices are set (R and Cq may be NULL); on the other ranks only n and m matter.
-   Borrowed: the caller owns the matrices. */
-typedef struct gep_system {
-  int n, m;                /* DOFs, constraint rows (Cq is m x n) */
-  const spm *K, *M, *R, *Cq;
-} gep_system;
 
 /* Progress lines ("  restart 4: 12/20 converged, worst residual 3e-08") go to this stream
    on rank 0 when not NULL. */
