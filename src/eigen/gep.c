@@ -38,7 +38,7 @@ static void modal_pencil_clear (stage *st)
 /* The wanted modes and a few more, for the missed-mode check. */
 static void modal_krylov_opts (const stage *st, ks_opts *o)
 {
-  int want = st->cfg->modes, extra = want / 10 > 2 ? want / 10 : 2;
+  int want = st->opts->modes, extra = want / 10 > 2 ? want / 10 : 2;
   o->nev = want + extra;
   o->seed = 1;
   stage_log (st, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
@@ -55,7 +55,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
   int rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                              st->out, err);
   if (rc == 0)
-    rc = modes_undamped (sys, sigma, st->s, st->symmetric, st->cfg->modes, st->keep_vectors,
+    rc = modes_undamped (sys, sigma, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
                          cand, ncand, st->out, err);
   if (rc == 0) missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
   free (cand);
@@ -88,14 +88,13 @@ static const stage_ops modal_ops = {
   .retry_shift = modal_retry_shift
 };
 
-int gep_modal (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
-               const gep_log *log, eigen_result *out, mb_err *err)
+int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+               eigen_result *out, mb_err *err)
 {
   /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
-  double sigma = st->has_shift ? st->shift_re
-               : st->has_target ? pow (TWO_PI * st->target_hz, 2) : -1e-3;
-  return stage_solve (&modal_ops, comm, sys, st, keep_vectors, log ? log->out : NULL, sigma,
-                      sys->n + sys->m, out, err);
+  double sigma = opts->has_shift ? creal (opts->shift)
+               : opts->has_target ? pow (TWO_PI * opts->target_hz, 2) : -1e-3;
+  return stage_solve (&modal_ops, comm, sys, opts, sigma, sys->n + sys->m, out, err);
 }
 
 /* ---- damped stage: GEP (31), balanced, complex LU -------------------------------------- */
@@ -125,10 +124,10 @@ static void complex_pencil_clear (stage *st)
 /* Both members of a conjugate pair are eigenvalues of the complex operator. */
 static void complex_krylov_opts (const stage *st, ks_opts *o)
 {
-  o->nev = 2 * st->cfg->modes;
+  o->nev = 2 * st->opts->modes;
   o->seed = 2;
   stage_log (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
-             o->nev, st->cfg->modes);
+             o->nev, st->opts->modes);
 }
 
 /* Rank 0. Candidates (positions scaled back by w) -> one mode per conjugate pair. */
@@ -139,7 +138,7 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
   int rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
                              st->out, err);
   if (rc == 0)
-    rc = modes_damped (st->sys, st->sigma, st->s, st->cfg->modes, st->keep_vectors, cand,
+    rc = modes_damped (st->sys, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors, cand,
                        ncand, st->out, err);
   free (cand);
   return rc;
@@ -167,11 +166,10 @@ static const stage_ops complex_ops = {
   .retry_shift = complex_retry_shift
 };
 
-int gep_complex (MPI_Comm comm, const gep_system *sys, const deck_stage *st, int keep_vectors,
-                 const gep_log *log, eigen_result *out, mb_err *err)
+int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+                 eigen_result *out, mb_err *err)
 {
-  double complex sigma = st->has_shift ? st->shift_re + I * st->shift_im
-                       : st->has_target ? 1e-3 + I * TWO_PI * st->target_hz : 1e-3;
-  return stage_solve (&complex_ops, comm, sys, st, keep_vectors, log ? log->out : NULL, sigma,
-                      2 * sys->n + sys->m, out, err);
+  double complex sigma = opts->has_shift ? opts->shift
+                       : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;
+  return stage_solve (&complex_ops, comm, sys, opts, sigma, 2 * sys->n + sys->m, out, err);
 }

@@ -112,15 +112,15 @@ static factor *stage_factor (const stage_ops *ops, stage *st, int *rc, mb_err *e
 static int stage_run (const stage_ops *ops, stage *st, mb_err *err)
 {
   eigen_result *out = st->out;
-  const deck_stage *cfg = st->cfg;
+  const eigen_opts *opts = st->opts;
   memset (out, 0, sizeof *out);
   double t_start = now ();
   out->stage = ops->kind;
   out->n = st->sys->n;
   out->m = st->sys->m;
   out->shift = st->sigma;
-  out->tolerance = cfg->tolerance;
-  out->max_restarts = cfg->max_restarts;
+  out->tolerance = opts->tolerance;
+  out->max_restarts = opts->max_restarts;
   st->symmetric = 0;  /* the pencil's fields, afresh for this shift */
   st->s = st->w = 1.0;
   st->nnz = 0;
@@ -139,7 +139,7 @@ static int stage_run (const stage_ops *ops, stage *st, mb_err *err)
   memset (&ks, 0, sizeof ks);
   double t0 = now ();
   progress_ctx pc = { st->log, t0, t0 };
-  ks_opts o = { .ncv = cfg->subspace, .tol = cfg->tolerance, .max_restarts = cfg->max_restarts,
+  ks_opts o = { .ncv = opts->subspace, .tol = opts->tolerance, .max_restarts = opts->max_restarts,
                 .progress = progress_print, .progress_ctx = &pc };
   ops->krylov_opts (st, &o);
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
@@ -182,8 +182,8 @@ static int stage_run (const stage_ops *ops, stage *st, mb_err *err)
 }
 
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
-                 const deck_stage *cfg, int keep_vectors, FILE *log, double complex sigma,
-                 int N, eigen_result *out, mb_err *err)
+                 const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
+                 mb_err *err)
 {
   stage st;
   memset (&st, 0, sizeof st);
@@ -191,19 +191,18 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   MPI_Comm_rank (comm, &st.rank);
   MPI_Comm_size (comm, &st.nranks);
   st.sys = sys;
-  st.cfg = cfg;
-  st.keep_vectors = keep_vectors;
-  st.log = st.rank == 0 ? log : NULL;
+  st.opts = opts;
+  st.log = st.rank == 0 ? opts->log : NULL;
   st.sigma = sigma;
   st.N = N;
   st.out = out;
   int rc = stage_run (ops, &st, err);
-  if (rc < 0 || cfg->has_shift || cfg->has_target) return rc;
+  if (rc < 0 || opts->has_shift || opts->has_target) return rc;
   /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
      when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
      tolerance although Krylov-Schur's estimate says converged. The true residuals show
      it; then the stage runs again at a shift the stage chooses (ops->retry_shift). */
-  double next = st.rank == 0 && out->max_residual > 10.0 * cfg->tolerance
+  double next = st.rank == 0 && out->max_residual > 10.0 * opts->tolerance
               ? ops->retry_shift (&st) : 0.0;
   MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
   if (next == 0.0) return rc;

@@ -9,7 +9,6 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "../deck/deck.h"
 #include "../error.h"
 #include "../linalg/factor.h"
 #include "eigen.h"
@@ -49,9 +48,8 @@ struct stage {
   MPI_Comm comm;
   int rank, nranks;
   const gep_system *sys;      /* borrowed */
-  const deck_stage *cfg;      /* borrowed: modes, shift, tolerance, ... */
-  int keep_vectors;           /* 1: copy eigenvectors into the modes */
-  FILE *log;                  /* progress lines on rank 0, or NULL */
+  const eigen_opts *opts;     /* borrowed: modes, shift, tolerance, vectors, log, ... */
+  FILE *log;                  /* opts->log on rank 0, NULL on the others */
   double complex sigma;       /* the shift (real for the undamped stage) */
   int N;                      /* order of the pencil */
   eigen_result *out;          /* borrowed: filled by the stage */
@@ -67,13 +65,13 @@ struct stage {
 };
 
 /* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
-   cfg sets neither shift nor target and ops->retry_shift gives a shift, runs once more
+   opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
    there (out cleared first). Fills *out (on rank 0; the other ranks hold convergence data
    only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
    MB_ENOMEM, identically on every rank. */
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
-                 const deck_stage *cfg, int keep_vectors, FILE *log, double complex sigma,
-                 int N, eigen_result *out, mb_err *err);
+                 const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
+                 mb_err *err);
 
 /* Writes a line to st->log (printf style) when it is not NULL, and flushes. */
 void stage_log (const stage *st, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
