@@ -28,7 +28,7 @@ double modes_rigid_threshold (const gep_system *sys, double tol, double complex 
    Undamped (damped = 0): a symmetric pencil gives real lambda and real vectors (a split
    repeated pair: its real and imaginary parts). Damped: the balanced position part is
    scaled back, u = u~ / w. Returns a new array in *cand (caller frees; vectors stay in ks)
-   and its length in *ncand, or MB_ENOMEM (fault site "modes"). */
+   and its length in *ncand, or MB_ENOMEM. */
 int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
                       int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
                       mb_err *err);
@@ -37,14 +37,16 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
    (out->modes, ascending frequency): cluster-wise M-orthonormal vectors and rigid-body
    refinement when symmetric, largest entry real positive, multipliers scaled back by s,
    residual and kind. cand is reordered (by distance to sigma on return) and its vectors
-   edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM. */
+   edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM
+   (fault site "modes"); out->modes is then the caller's to clear. */
 int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric, int want,
                     int keep_vectors, candidate *cand, int ncand, eigen_result *out,
                     mb_err *err);
 
 /* Rank 0. Damped stage, GEP (31): one mode per conjugate pair (Im lambda >= 0), the `want`
    nearest sigma, largest position entry 1, multipliers scaled back by s, residual, kind.
-   cand is edited as above (ncand may shrink: the dropped partners). Returns 0 or MB_ENOMEM. */
+   cand is edited as above (the dropped partners are moved out of the first entries).
+   Returns 0 or MB_ENOMEM (fault site "modes"); out->modes is then the caller's to clear. */
 int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
                   int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err);
 

@@ -70,7 +70,7 @@ static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, shift_inver
 
 /* Collective. Steps 1-2: A - sigma B on rank 0 (fault site "pencil"), factored on every
    rank. Returns the factors (caller frees) or NULL with the agreed status in *rc. */
-static factor *stage_factor (const stage_ops *ops, stage *st, int *rc, mb_err *err)
+static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_err *err)
 {
   eigen_result *out = st->out;
   double t_start = now ();
@@ -109,7 +109,7 @@ static factor *stage_factor (const stage_ops *ops, stage *st, int *rc, mb_err *e
 /* Collective. The stage at one shift: pencil and factors, Krylov-Schur (fault site
    "krylov" in the operator's buffers), modes on rank 0 (fault site "modes" on the other
    ranks), check, convergence. Returns the agreed status. */
-static int stage_run (const stage_ops *ops, stage *st, mb_err *err)
+static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
 {
   eigen_result *out = st->out;
   const eigen_opts *opts = st->opts;
@@ -131,7 +131,7 @@ static int stage_run (const stage_ops *ops, stage *st, mb_err *err)
   memset (&st->mc, 0, sizeof st->mc);
 
   int rc;
-  factor *f = stage_factor (ops, st, &rc, err);
+  factor *f = build_and_factor (ops, st, &rc, err);
   if (!f) return rc;
 
   shift_invert si;
@@ -196,7 +196,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   st.sigma = sigma;
   st.N = N;
   st.out = out;
-  int rc = stage_run (ops, &st, err);
+  int rc = run_at_shift (ops, &st, err);
   if (rc < 0 || opts->has_shift || opts->has_target) return rc;
   /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
      when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
@@ -211,5 +211,5 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
              out->max_residual, creal (sigma), next, ops->unit);
   eigen_result_clear (out);
   st.sigma = next;
-  return stage_run (ops, &st, err);
+  return run_at_shift (ops, &st, err);
 }
