@@ -216,10 +216,14 @@ static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, c
   const deck_stage *st = complex_stage ? &d->damped : &d->modal;
   int vectors = d->output.eigenvectors && !c->no_vectors;  /* in the YAML report */
   int keep = vectors || mdl != NULL;  /* a model's energy shares and VTK need them */
-  gep_log glog = { log };
+  eigen_opts opts = { .modes = st->modes, .has_shift = st->has_shift,
+                      .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
+                      .target_hz = st->target_hz, .tolerance = st->tolerance,
+                      .max_restarts = st->max_restarts, .subspace = st->subspace,
+                      .keep_vectors = keep, .log = log };
   eigen_result r;
-  int rc = complex_stage ? gep_complex (comm, sys, st, keep, &glog, &r, err)
-                         : gep_modal (comm, sys, st, keep, &glog, &r, err);
+  int rc = complex_stage ? gep_complex (comm, sys, &opts, &r, err)
+                         : gep_modal (comm, sys, &opts, &r, err);
   if (rc < 0 && rc != MB_ENOCONV) {
     eigen_result_clear (&r);
     return rc;

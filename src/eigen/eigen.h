@@ -1,11 +1,38 @@
-/* eigen.h: the eigen stages' results: physical modes with their convergence and
-   factorization data, as the report stage reads them. */
+/* eigen.h: the eigen stages' data: the linearized system they solve and their results
+   (physical modes with convergence and factorization data, as the report stage reads
+   them). The entry points are in gep.h. */
 #ifndef MB_EIGEN_H
 #define MB_EIGEN_H
 
 #include <complex.h>
+#include <stdio.h>
 
 #include "../linalg/factor.h"
+#include "../linalg/sparse.h"
+
+/* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. On rank 0 all
+   matrices are set (R and Cq may be NULL); on the other ranks only n and m matter.
+   Borrowed: the caller owns the matrices. */
+typedef struct gep_system {
+  int n, m;                /* DOFs, constraint rows (Cq is m x n) */
+  const spm *K, *M, *R, *Cq;
+} gep_system;
+
+/* Settings of one eigen stage, filled by the caller (the pipeline turns a deck's stage
+   section into these). */
+typedef struct eigen_opts {
+  int modes;              /* physical modes wanted, >= 1 */
+  int has_shift;          /* 1: shift is given (overrides the target) */
+  double complex shift;   /* modal: sigma [rad^2/s^2] (real part only); complex: sigma [1/s] */
+  int has_target;         /* 1: target_hz is given */
+  double target_hz;       /* target frequency f_c [Hz], >= 0: modal sigma = (2 pi f_c)^2,
+                             complex sigma = 1e-3 + i 2 pi f_c */
+  double tolerance;       /* Krylov-Schur: Ritz residual / |mu|, in (0, 1e-2] */
+  int max_restarts;       /* >= 1 */
+  int subspace;           /* Krylov subspace size; 0 = automatic */
+  int keep_vectors;       /* 1: the modes keep their eigenvectors (x, xi) */
+  FILE *log;              /* progress lines on rank 0, or NULL (borrowed) */
+} eigen_opts;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
 
@@ -58,7 +85,7 @@ typedef struct eigen_result {
   mode *modes;               /* size nmodes */
 } eigen_result;
 
-/* Frees the modes and their vectors, zeroes *r. */
+/* Frees the modes and their vectors, zeroes *r; NULL is a no-op. */
 void eigen_result_clear (eigen_result *r);
 
 #endif

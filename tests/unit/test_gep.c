@@ -335,11 +335,10 @@ static long count_in (const double complex *lam, int len, double lo, double hi)
 
 /* ---- running a stage ---------------------------------------------------------------- */
 
-static deck_stage stage (int modes)
+static eigen_opts stage (int modes)
 {
-  deck_stage s;
+  eigen_opts s;
   memset (&s, 0, sizeof s);
-  s.enabled = 1;
   s.modes = modes;
   s.tolerance = 1e-10;
   s.max_restarts = 100;
@@ -349,7 +348,7 @@ static deck_stage stage (int modes)
 
 /* Collective: gep_modal or gep_complex on p (matrices handed on by rank 0 only, as main.c
    does), quiet log. Checks that every rank got the same status and returns it. */
-static int run_stage (int damped, const problem *p, const deck_stage *st, int keep,
+static int run_stage (int damped, const problem *p, const eigen_opts *st, int keep,
                       eigen_result *r, mb_err *err)
 {
   spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
@@ -360,10 +359,12 @@ static int run_stage (int damped, const problem *p, const deck_stage *st, int ke
     if (p->m > 0) Cq = to_spm (p->m, p->n, p->Cq);
   }
   gep_system sys = { p->n, p->m, K, M, R, Cq };
-  gep_log quiet = { NULL };
+  eigen_opts o = *st;  /* quiet log */
+  o.keep_vectors = keep;
+  o.log = NULL;
   mb_err_init (err);
-  int rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, st, keep, &quiet, r, err)
-                  : gep_modal (MPI_COMM_WORLD, &sys, st, keep, &quiet, r, err);
+  int rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, &o, r, err)
+                  : gep_modal (MPI_COMM_WORLD, &sys, &o, r, err);
   spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
   int lo, hi;
   MPI_Allreduce (&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -645,7 +646,7 @@ static void test_spd (void)
   int nref = 0;
   double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;  /* dggev on GEP (18) */
   CHECK0 (ref && nref == p.n, "spd: (setup) dggev gave %d of %d finite eigenvalues", nref, p.n);
-  deck_stage st = stage (8);
+  eigen_opts st = stage (8);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -708,7 +709,7 @@ static void test_rigid (void)
             "rigid: (setup) dense spectrum has not exactly 2 zeros: %g %g %g",
             creal (ref[0]), creal (ref[1]), creal (ref[2]));
   }
-  deck_stage st = stage (6);
+  eigen_opts st = stage (6);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -726,7 +727,7 @@ static void test_rigid (void)
 
   /* control: the same pencil with a shift of -1 rad^2/s^2 */
   st.has_shift = 1;
-  st.shift_re = -1.0;
+  st.shift = -1.0;
   rc = run_stage (0, &p, &st, 1, &r, &err);
   check_ok ("rigid, shift -1", rc, &err, &r, &p, 0);
   CHECK0 (creal (r.shift) == -1.0, "rigid, shift -1: shift %g not taken", creal (r.shift));
@@ -774,7 +775,7 @@ static void test_constrained (void)
       d = fmax (d, cabs (gg[k + i] - ref[i]) / cabs (ref[i]));
     CHECK0 (k == 0 && d < 1e-8, "constrained: (setup) dggev and dsygv disagree: %.2e", d);
   }
-  deck_stage st = stage (8);
+  eigen_opts st = stage (8);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -820,7 +821,7 @@ static void test_massless (void)
   double complex *ref = rank == 0 ? ggev_18 (&p, &nref) : NULL;
   CHECK0 (ref && nref == 20, "massless: (setup) dggev gave %d finite eigenvalues, expected 20",
           nref);
-  deck_stage st = stage (16);
+  eigen_opts st = stage (16);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -869,7 +870,7 @@ static void test_damped (void)
   int nz = 0;
   double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;  /* dggev on GEP (31) */
   CHECK0 (zref && nz == 2 * n, "damped: (setup) dggev gave %d of %d finite", nz, 2 * n);
-  deck_stage st = stage (6);
+  eigen_opts st = stage (6);
   eigen_result r;
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
@@ -910,7 +911,7 @@ static void test_overdamped (void)
   int nz = 0;
   double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;
   CHECK0 (zref && nz == 2 * n, "overdamped: (setup) dggev gave %d of %d finite", nz, 2 * n);
-  deck_stage st = stage (6);
+  eigen_opts st = stage (6);
   eigen_result r;
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
@@ -948,7 +949,7 @@ static void test_repeated (void)
   CHECK0 (ref && nref == n, "repeated: (setup) dggev gave %d of %d finite", nref, n);
   if (ref) for (int i = 0; i < nref; i++) ref[i] = creal (ref[i]);  /* QZ may split a double
                                                                         eigenvalue by ~eps i */
-  deck_stage st = stage (6);
+  eigen_opts st = stage (6);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -991,7 +992,7 @@ static void test_nonsymmetric (void)
     for (int i = 0; i < 8; i++) real &= cimag (ref[i]) == 0.0;
     CHECK0 (real, "nonsymmetric: (setup) lowest eigenvalues not real");
   }
-  deck_stage st = stage (6);
+  eigen_opts st = stage (6);
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -1009,7 +1010,7 @@ static void test_nonsymmetric (void)
 static void test_noconv (void)
 {
   problem p = make_spd (60, 10);
-  deck_stage st = stage (8);
+  eigen_opts st = stage (8);
   st.max_restarts = 0;
   st.tolerance = 1e-15;
   st.subspace = 9;
@@ -1052,9 +1053,9 @@ static void test_singular_shift (void)
   problem p = problem_new ("singular shift", n, 0, 0);
   if (rank == 0)
     for (int i = 0; i < n; i++) { AT (p.K, n, i, i) = i + 1.0; AT (p.M, n, i, i) = 1.0; }
-  deck_stage st = stage (3);
+  eigen_opts st = stage (3);
   st.has_shift = 1;
-  st.shift_re = 2.0;
+  st.shift = 2.0;
   eigen_result r;
   mb_err err;
   int rc = run_stage (0, &p, &st, 1, &r, &err);
@@ -1069,6 +1070,55 @@ static void test_singular_shift (void)
     CHECK0 (r.nmodes == 0, "singular shift: %d modes reported with a failure", r.nmodes);
   }
   eigen_result_clear (&r);
+  problem_free (&p);
+}
+
+/* 12: an allocation failure on ONE rank (MBMODAL_FAULT's sites, mb_fault_set) at each
+   collective step of both stages: pencil assembly, the shift-invert buffers, mode
+   post-processing and the missed-mode check. Every rank must return MB_ENOMEM (nothing
+   may hang in a collective the failing rank never reaches), with an "out of memory"
+   message. The damped stage has no missed-mode check: there the "check" site is never
+   reached and the stage succeeds, on every rank alike. */
+static void test_faults (void)
+{
+  static const char *sites[] = { "pencil", "krylov", "modes", "check" };
+  int n = 30, m = 2;
+  problem p = problem_new ("faults", n, m, 1);
+  if (rank == 0) {
+    rng_seed (12);
+    chain (p.K, n, 0, n, n / 4, 1);
+    masses (p.M, n, 0, n, NULL);
+    AT (p.Cq, m, 0, 3) = 1.0;  AT (p.Cq, m, 0, 17) = -1.0;
+    AT (p.Cq, m, 1, 9) = 0.5;  AT (p.Cq, m, 1, 25) = 1.0;
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+  }
+  eigen_opts st = stage (4);
+  int *all = xcalloc ((size_t) nranks, sizeof *all);
+  int nfault = nranks < 2 ? 1 : 2;
+  for (size_t k = 0; k < sizeof sites / sizeof *sites; k++)
+    for (int fr = 0; fr < nfault; fr++)
+      for (int damped = 0; damped < 2; damped++) {
+        char spec[64], name[96];
+        snprintf (spec, sizeof spec, "%d:%s", fr, sites[k]);
+        snprintf (name, sizeof name, "fault %s (%s)", spec, damped ? "complex" : "modal");
+        int want = damped && !strcmp (sites[k], "check") ? 0 : MB_ENOMEM;
+        eigen_result r;
+        mb_err err;
+        mb_fault_set (spec);
+        int rc = run_stage (damped, &p, &st, 1, &r, &err);
+        mb_fault_set (NULL);
+        MPI_Allgather (&rc, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+        int same = 1, msg_ok = want == 0 || strstr (err.msg, "out of memory") != NULL, msg_all;
+        for (int i = 0; i < nranks; i++) {
+          CHECK0 (all[i] == want, "%s: rank %d returned %d, expected %d", name, i, all[i], want);
+          same = same && all[i] == all[0];
+        }
+        CHECK0 (same, "%s: ranks disagree on the status", name);
+        MPI_Allreduce (&msg_ok, &msg_all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        CHECK0 (msg_all, "%s: message \"%.200s\" does not say out of memory", name, err.msg);
+        eigen_result_clear (&r);
+      }
+  free (all);
   problem_free (&p);
 }
 
@@ -1088,6 +1138,7 @@ int main (int argc, char **argv)
   test_nonsymmetric ();
   test_noconv ();
   test_singular_shift ();
+  test_faults ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();

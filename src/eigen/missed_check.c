@@ -1,0 +1,81 @@
+/* missed_check.c: the missed-mode check (inertia / Sturm count) of the undamped stage. */
+#include "missed_check.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../linalg/factor.h"
+#include "pencil.h"
+
+/* Rank 0. lo = min lambda - delta, hi = max lambda + delta over out's modes, with
+   delta = 1e-6 max(|lo|, |hi|, rigid threshold); lo is raised to sigma when sigma is above
+   it (the stage's own factorization then counts below lo). */
+void missed_check_plan (const gep_system *sys, const eigen_result *out, const candidate *cand,
+                        int ncand, double sigma, int symmetric, missed_check *mc)
+{
+  memset (mc, 0, sizeof *mc);
+  if (!symmetric || out->nmodes <= 0) return;
+  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 0);
+  double lo = creal (out->modes[0].lambda), hi = lo;
+  for (int i = 0; i < out->nmodes; i++) {
+    lo = fmin (lo, creal (out->modes[i].lambda));
+    hi = fmax (hi, creal (out->modes[i].lambda));
+  }
+  double delta = 1e-6 * fmax (fmax (fabs (lo), fabs (hi)), rigid_tol);
+  mc->run = 1;
+  mc->hi = hi + delta;
+  mc->lo = lo - delta;
+  mc->need_lo = !(sigma < mc->lo);
+  if (!mc->need_lo) mc->lo = sigma;
+  for (int i = 0; i < ncand; i++) {
+    double l = creal (cand[i].lambda);
+    if (l > mc->lo && l < mc->hi) mc->nfound++;
+  }
+}
+
+/* Collective. Negative pivots of [K - s M, s_c Cq^T; s_c Cq, 0] = (eigenvalues below s) + m:
+   the count in (lo, hi) is below(hi) - below(lo). */
+int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
+                      FILE *log, eigen_result *out, mb_err *err)
+{
+  int rank, m = sys->m, N = sys->n + sys->m;
+  MPI_Comm_rank (comm, &rank);
+  double at[3] = { rank == 0 && mc->run ? 1.0 : 0.0, mc->hi, mc->need_lo ? mc->lo : 0.0 };
+  int do_lo = mc->need_lo;
+  MPI_Bcast (at, 3, MPI_DOUBLE, 0, comm);
+  MPI_Bcast (&do_lo, 1, MPI_INT, 0, comm);
+  if (at[0] == 0.0) return 0;
+  long below[2] = { 0, out->factor.negative_pivots - m };  /* [hi, lo] */
+  for (int pass = 0; pass < 1 + do_lo; pass++) {
+    int fail = mb_fault ("check");
+    spm *As = rank == 0 && !fail ? pencil_undamped (sys, at[1 + pass], out->cq_scale, 1) : NULL;
+    if (rank == 0) fail = !As;
+    int rc = fail ? mb_fail (err, MB_ENOMEM, "out of memory building A - s B for the "
+                             "missed-mode check (order %d)", N) : 0;
+    rc = mb_agree (comm, rc, err);
+    if (rc < 0) { spm_free (As); return rc; }
+    factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
+                                As ? As->row : NULL, As ? As->col : NULL,
+                                As ? As->val : NULL, "A - s B (missed-mode check)", err);
+    spm_free (As);
+    if (!fs) return err->code ? err->code : MB_ESOLVE;  /* agreed by factor_create */
+    factor_stats fst;
+    factor_get_stats (fs, &fst);
+    below[pass] = fst.negative_pivots - m;
+    factor_free (fs);
+  }
+  if (rank == 0) {
+    out->sturm_done = 1;
+    out->sturm_lambda = at[1];
+    out->sturm_count = below[0] - below[1];
+    if (log && out->sturm_count > mc->nfound)
+      fprintf (log, "modal: WARNING: the inertia counts %ld eigenvalues in [%.6g, %.6g] "
+               "rad^2/s^2 but %d were found: modes may be missing; raise 'modes' or "
+               "'subspace'\n", out->sturm_count, mc->lo, at[1], mc->nfound);
+    else if (log)
+      fprintf (log, "modal: missed-mode check: %ld eigenvalues below %.6g rad^2/s^2, "
+               "all found\n", out->sturm_count, at[1]);
+    if (log) fflush (log);
+  }
+  return 0;
+}

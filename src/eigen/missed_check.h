@@ -1,0 +1,36 @@
+/* missed_check.h: the missed-mode check of the undamped stage (symmetric pencils): the
+   inertia of A - s B from LDL^T counts the eigenvalues below s (Sylvester's law), which is
+   compared with the modes found in the same interval. */
+#ifndef MB_MISSED_CHECK_H
+#define MB_MISSED_CHECK_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+#include "../error.h"
+#include "eigen.h"
+#include "modes.h"
+
+/* The interval to count in, decided on rank 0 from the modes found. */
+typedef struct missed_check {
+  int run;         /* 1: the check applies (symmetric pencil, at least one mode) */
+  double lo, hi;   /* the interval (lo, hi) [rad^2/s^2] around the reported modes */
+  int need_lo;     /* 1: lo is above the shift, so a second count at lo is needed */
+  int nfound;      /* candidates (all converged ones, not only the reported) in (lo, hi) */
+} missed_check;
+
+/* Rank 0. The interval just around out's modes (a relative margin of 1e-6), and the
+   candidates found in it; run = 0 unless symmetric and out->nmodes > 0. */
+void missed_check_plan (const gep_system *sys, const eigen_result *out, const candidate *cand,
+                        int ncand, double sigma, int symmetric, missed_check *mc);
+
+/* Collective. Counts the eigenvalues below hi (and lo) by factoring A - s B (LDL^T) at
+   s = hi (and s = lo; below the shift the first factorization's inertia, in out->factor,
+   counts), with s scaled Cq as in the stage (out->cq_scale); fills out->sturm_* on rank 0
+   and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL).
+   mc is read on rank 0 only. Fault site "check". Returns 0, MB_ENOMEM or MB_ESOLVE, the
+   same on every rank. */
+int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
+                      FILE *log, eigen_result *out, mb_err *err);
+
+#endif

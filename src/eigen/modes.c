@@ -1,0 +1,342 @@
+/* modes.c: Ritz pairs -> physical modes of the eigen stages (rank 0). */
+#include "modes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pencil.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+/* Relative size of |mu| below which a Ritz value is an infinite eigenvalue (constraint or
+   massless direction): mu = 1 / (lambda - sigma) -> 0. */
+#define INFINITE_MU_RTOL 1e-11
+/* Rigid-body modes have lambda = 0; what is computed is noise: the Krylov-Schur tolerance
+   times the distance to the shift, and rounding of order eps max|K| / max|M|. A mode is
+   rigid-body when |lambda| is below both floors with a wide margin (rigid_threshold). A
+   threshold relative to max|K| / max|M| alone would call the first bending mode of a long,
+   finely meshed structure rigid: lambda_1 / lambda_max can be 1e-10 there. */
+#define RIGID_RTOL 1e-12
+
+/* Frees the modes and their vectors (owned by r), zeroes *r. */
+void eigen_result_clear (eigen_result *r)
+{
+  if (!r) return;
+  for (int i = 0; i < r->nmodes; i++) {
+    free (r->modes[i].x);
+    free (r->modes[i].xi);
+  }
+  free (r->modes);
+  memset (r, 0, sizeof *r);
+}
+
+/* The largest |lambda| (modal: omega^2; damped: |lambda|, so the square root of
+   the bound) that counts as a rigid-body mode, for tolerance tol and shift sigma. */
+double modes_rigid_threshold (const gep_system *sys, double tol, double complex sigma,
+                              int damped)
+{
+  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  double ratio = mmax > 0.0 ? kmax / mmax : kmax;
+  double floor_round = damped ? sqrt (RIGID_RTOL * ratio) : RIGID_RTOL * ratio;
+  return fmax (floor_round, 100.0 * tol * cabs (sigma));
+}
+
+static double inf_norm_c (int len, const double complex *x)
+{
+  double s = 0.0;
+  for (int i = 0; i < len; i++) s = fmax (s, cabs (x[i]));
+  return s;
+}
+
+/* Index of the entry of largest modulus; among entries within 1e-8 of it, the first, so that
+   the choice does not flip between runs that differ by rounding. */
+static int canonical_index (int len, const double complex *x)
+{
+  double big = inf_norm_c (len, x);
+  for (int i = 0; i < len; i++)
+    if (cabs (x[i]) >= big * (1.0 - 1e-8)) return i;
+  return 0;
+}
+
+static int by_dist (const void *a, const void *b)
+{
+  const candidate *x = a, *y = b;
+  return (x->dist > y->dist) - (x->dist < y->dist);
+}
+
+static int by_freq (const void *a, const void *b)
+{
+  const mode *x = a, *y = b;
+  if (x->freq_hz != y->freq_hz) return (x->freq_hz > y->freq_hz) - (x->freq_hz < y->freq_hz);
+  return (cimag (x->lambda) < cimag (y->lambda)) - (cimag (x->lambda) > cimag (y->lambda));
+}
+
+/* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
+   parts, carrying the xi parts along; then phi^T M phi = 1. Real vectors. */
+static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
+                                 double *mphi)
+{
+  int n = sys->n;
+  for (int i = i0; i < i1; i++) {
+    for (int j = i0; j < i; j++) {  /* x_i -= (phi_j^T M phi_i) x_j, phi_j M-unit */
+      double complex *xj = c[j].x;
+      for (int k = 0; k < n; k++) mphi[k] = creal (xj[k]);
+      double *t = mphi + n;
+      spm_matvec (sys->M, mphi, t);
+      double proj = 0.0;
+      for (int k = 0; k < n; k++) proj += t[k] * creal (c[i].x[k]);
+      for (int k = 0; k < N; k++) c[i].x[k] -= proj * xj[k];
+    }
+    for (int k = 0; k < n; k++) mphi[k] = creal (c[i].x[k]);
+    spm_matvec (sys->M, mphi, mphi + n);
+    double q = 0.0;
+    for (int k = 0; k < n; k++) q += mphi[n + k] * mphi[k];
+    if (q > 0.0) for (int k = 0; k < N; k++) c[i].x[k] /= sqrt (q);
+  }
+}
+
+/* Number of leading candidates (sorted by lambda) that are rigid-body. */
+static int ncand_rigid_prefix (const candidate *c, int nc, double rigid_tol)
+{
+  int k = 0;
+  while (k < nc && fabs (creal (c[k].lambda)) <= rigid_tol) k++;
+  return k;
+}
+
+/* Candidate i (an elastic mode of a symmetric pencil) made M-orthogonal to the rigid-body
+   modes 0..nrigid-1 (M-orthonormal), then its eigenvalue taken as the Rayleigh quotient
+       lambda = x^T A x / x^T B x = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi.
+   With a shift near zero, OP is ~1/|sigma| on rigid modes and ~1/lambda on elastic ones, so
+   rounding leaves rigid components of relative size eps lambda / |sigma| in elastic Ritz
+   vectors; exact eigenvectors have none (M-orthogonality), and the Rayleigh quotient of the
+   cleaned vector is accurate to the square of its error. */
+static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigid, int i, int N,
+                                  double s, double *work)
+{
+  int n = sys->n, m = sys->m;
+  double *phi = work, *mphi = work + n;
+  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  spm_matvec (sys->M, phi, mphi);
+  for (int r = 0; r < nrigid; r++) {
+    double proj = 0.0;  /* phi_r^T M phi_i */
+    for (int k = 0; k < n; k++) proj += creal (c[r].x[k]) * mphi[k];
+    for (int k = 0; k < N; k++) c[i].x[k] -= proj * c[r].x[k];
+  }
+  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  spm_matvec (sys->M, phi, mphi);
+  double q = 0.0, kq = 0.0, cq = 0.0;
+  for (int k = 0; k < n; k++) q += phi[k] * mphi[k];
+  spm_matvec (sys->K, phi, mphi);
+  for (int k = 0; k < n; k++) kq += phi[k] * mphi[k];
+  if (sys->Cq && m > 0)
+    for (long k = 0; k < sys->Cq->nnz; k++)
+      cq += creal (c[i].x[n + sys->Cq->row[k]]) * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
+  if (q > 0.0) {
+    c[i].lambda = (kq + 2.0 * cq) / q;
+    for (int k = 0; k < N; k++) c[i].x[k] /= sqrt (q);
+  }
+}
+
+/* Rank 0. Ritz pairs -> candidates (see modes.h): mu ~ 0 is an infinite eigenvalue
+   (constraint or massless direction), the others give lambda = sigma + 1/mu. */
+int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
+                      int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
+                      mb_err *err)
+{
+  *cand = NULL;
+  *ncand = 0;
+  double mu_max = 0.0;
+  for (int i = 0; i < ks->nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  candidate *c0 = mb_calloc ((size_t) ks->nconv + 1, sizeof *c0);
+  if (!c0) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  int nc = 0;
+  double sr = creal (sigma);  /* the undamped stage's real shift */
+  for (int i = 0; i < ks->nconv; i++) {
+    if (cabs (ks->mu[i]) <= INFINITE_MU_RTOL * mu_max) { out->n_infinite++; continue; }
+    candidate *c = &c0[nc++];
+    c->x = ks->x + (size_t) i * N;
+    if (damped) {
+      c->lambda = sigma + 1.0 / ks->mu[i];
+      c->dist = cabs (c->lambda - sigma);
+      for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
+      continue;
+    }
+    /* a conjugate pair (a split repeated eigenvalue, or flutter when K is not symmetric)
+       gives its real and imaginary parts */
+    double complex lambda = sr + 1.0 / ks->mu[i];
+    int real_pair = symmetric && fabs (cimag (ks->mu[i])) > 0.0;
+    if (symmetric) {  /* real eigenvalues: real vectors (a split pair: Re and Im parts) */
+      c->lambda = creal (lambda);
+      for (int k = 0; k < N; k++) c->x[k] = real_pair && cimag (ks->mu[i]) < 0 ? cimag (c->x[k]) : creal (c->x[k]);
+    } else {
+      c->lambda = lambda;
+    }
+    c->dist = cabs (c->lambda - sr);
+  }
+  *cand = c0;
+  *ncand = nc;
+  return 0;
+}
+
+/* Rank 0. Undamped stage: candidates -> modes (see modes.h). Symmetric: clusters of equal
+   lambda M-orthonormalized, elastic modes cleaned of rigid-body components; then for the
+   want nearest sigma: unit mass norm (or unit inf-norm without mass), largest entry real
+   positive, multipliers scaled back, residual on the unscaled pencil, kind. */
+int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric, int want,
+                    int keep_vectors, candidate *cand, int ncand, eigen_result *out,
+                    mb_err *err)
+{
+  int n = sys->n, m = sys->m, N = n + m, rc = 0;
+  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 0);
+  qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
+  /* order the candidates by lambda for clustering */
+  double anorm, bnorm;
+  rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
+  double *mwork = mb_calloc ((size_t) 2 * n, sizeof *mwork);
+  double complex *work = mb_calloc ((size_t) 2 * (N + n), sizeof *work);
+  int nsel = ncand < want ? ncand : want;
+  out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
+  if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  if (rc == 0 && symmetric) {
+    /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
+       order is not guaranteed: use an index sort by lambda) */
+    for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
+      for (int j = i; j > 0 && creal (cand[j - 1].lambda) > creal (cand[j].lambda); j--) {
+        candidate t = cand[j]; cand[j] = cand[j - 1]; cand[j - 1] = t;
+      }
+    for (int i0 = 0; i0 < ncand;) {
+      int i1 = i0 + 1;
+      double l0 = creal (cand[i0].lambda);
+      while (i1 < ncand) {
+        double l1 = creal (cand[i1].lambda);
+        int both_rigid = fabs (l0) <= rigid_tol && fabs (l1) <= rigid_tol;
+        if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
+        i1++;
+      }
+      mass_orthonormalize (sys, cand, i0, i1, N, mwork);
+      i0 = i1;
+    }
+    int nrigid = ncand_rigid_prefix (cand, ncand, rigid_tol);  /* sorted by lambda */
+    for (int i = nrigid; nrigid > 0 && i < ncand; i++)
+      refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
+    qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
+  }
+  for (int i = 0; i < nsel && rc == 0; i++) {
+    candidate *c = &cand[i];
+    mode *md = &out->modes[out->nmodes];
+    double complex *phi = c->x, *xi = c->x + n;
+    if (!symmetric) {  /* unit mass-norm when possible, else unit inf-norm */
+      double q = 0.0;
+      for (int k = 0; k < n; k++) mwork[k] = creal (phi[k]);
+      spm_matvec (sys->M, mwork, mwork + n);
+      for (int k = 0; k < n; k++) q += mwork[n + k] * mwork[k];
+      double scale = q > 0.0 ? sqrt (q) : inf_norm_c (n, phi);
+      if (scale > 0.0) for (int k = 0; k < N; k++) c->x[k] /= scale;
+    }
+    int big = canonical_index (n, phi);  /* sign (phase): largest entry real positive */
+    double complex ph = cabs (phi[big]) > 0.0 ? conj (phi[big]) / cabs (phi[big]) : 1.0;
+    for (int k = 0; k < N; k++) c->x[k] *= ph;
+    for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
+    md->lambda = c->lambda;
+    double lr = creal (c->lambda);
+    md->freq_hz = sqrt (cabs (c->lambda)) / TWO_PI;
+    md->damped_freq_hz = md->freq_hz;
+    md->zeta = 0.0;
+    md->kind = fabs (lr) <= rigid_tol && fabs (cimag (c->lambda)) <= rigid_tol ? MODE_RIGID
+             : (lr < 0.0 || fabs (cimag (c->lambda)) > 1e-8 * cabs (c->lambda)) ? MODE_UNSTABLE
+             : MODE_OSCILLATORY;
+    md->residual = pencil_residual_undamped (sys, c->lambda, phi, xi, anorm, bnorm, work);
+    out->max_residual = fmax (out->max_residual, md->residual);
+    if (keep_vectors) {
+      md->x = mb_calloc ((size_t) n, sizeof *md->x);
+      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+      if (!md->x || (m > 0 && !md->xi)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+      else {
+        memcpy (md->x, phi, (size_t) n * sizeof *md->x);
+        if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *md->xi);
+      }
+    }
+    out->nmodes++;
+  }
+  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
+  free (mwork);
+  free (work);
+  return rc;
+}
+
+/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): one per conjugate
+   pair (Im >= 0), nearest the shift first, unit largest position entry, residual, kind. */
+int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
+                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err)
+{
+  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
+  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 1);
+  /* fold each pair onto Im >= 0; drop the second member of a pair */
+  int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
+  if (!keep) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  for (int i = 0; i < ncand; i++) keep[i] = 1;
+  for (int i = 0; i < ncand; i++) {
+    candidate *c = &cand[i];
+    double tol = 1e-8 * fmax (cabs (c->lambda), rigid_tol);
+    if (cimag (c->lambda) < -tol) {
+      for (int j = 0; j < ncand; j++)
+        if (j != i && keep[j] && cabs (cand[j].lambda - conj (c->lambda)) <= 1e-6 * cabs (c->lambda)) {
+          keep[i] = 0;
+          break;
+        }
+      if (keep[i]) {  /* its partner was not found: report the partner, conj (x) */
+        c->lambda = conj (c->lambda);
+        for (int k = 0; k < N; k++) c->x[k] = conj (c->x[k]);
+      }
+    } else if (fabs (cimag (c->lambda)) <= tol) {
+      c->lambda = creal (c->lambda);
+    }
+    c->dist = cabs (c->lambda - sigma);
+  }
+  int kept = 0;
+  for (int i = 0; i < ncand; i++)
+    if (keep[i]) cand[kept++] = cand[i];
+  free (keep);
+  qsort (cand, (size_t) kept, sizeof *cand, by_dist);
+  double anorm, bnorm;
+  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
+  int nsel = kept < want ? kept : want;
+  double complex *work = mb_calloc ((size_t) 2 * N, sizeof *work);
+  out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
+  if (rc == 0 && (!work || !out->modes)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  for (int i = 0; i < nsel && rc == 0; i++) {
+    candidate *c = &cand[i];
+    mode *md = &out->modes[out->nmodes];
+    double complex *x = c->x, *xi = c->x + 2 * n;
+    int big = canonical_index (n, x);  /* largest position entry = 1 */
+    double complex scale = x[big] != 0.0 ? x[big] : 1.0;
+    for (int k = 0; k < N; k++) x[k] /= scale;
+    for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
+    double complex l = c->lambda;
+    md->lambda = l;
+    md->freq_hz = cabs (l) / TWO_PI;
+    md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
+    md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
+    md->kind = cabs (l) <= rigid_tol ? MODE_RIGID
+             : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
+             : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+    if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
+    md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
+    out->max_residual = fmax (out->max_residual, md->residual);
+    if (keep_vectors) {
+      md->x = mb_calloc ((size_t) n, sizeof *md->x);
+      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+      if (!md->x || (m > 0 && !md->xi)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+      else {
+        memcpy (md->x, x, (size_t) n * sizeof *x);
+        if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *xi);
+      }
+    }
+    out->nmodes++;
+  }
+  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
+  free (work);
+  return rc;
+}

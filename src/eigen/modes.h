@@ -1,0 +1,53 @@
+/* modes.h: Ritz pairs of the shift-invert operator turned into physical modes (rank 0):
+   finite candidates, pairing, mass orthonormalization, rigid-body refinement, canonical
+   scaling, residuals and kinds. */
+#ifndef MB_MODES_H
+#define MB_MODES_H
+
+#include <complex.h>
+
+#include "../error.h"
+#include "eigen.h"
+#include "krylov_schur.h"
+
+/* A Ritz pair turned into a candidate mode. */
+typedef struct candidate {
+  double complex lambda;   /* eigenvalue of the pencil */
+  double dist;             /* |lambda - sigma| ordering key: larger |mu| first */
+  double complex *x;       /* full pencil vector, borrowed from (and edited in) ks_result */
+} candidate;
+
+/* The largest |lambda| (modal: omega^2; damped: |lambda|) that counts as a rigid-body mode,
+   for Krylov-Schur tolerance tol and shift sigma. */
+double modes_rigid_threshold (const gep_system *sys, double tol, double complex sigma,
+                              int damped);
+
+/* Rank 0. The finite Ritz pairs of ks (|mu| above a tiny fraction of the largest; the
+   others are infinite eigenvalues, counted in out->n_infinite) as candidates with
+   lambda = sigma + 1/mu, vectors of length N borrowed from ks->x.
+   Undamped (damped = 0): a symmetric pencil gives real lambda and real vectors (a split
+   repeated pair: its real and imaginary parts). Damped: the balanced position part is
+   scaled back, u = u~ / w. Returns a new array in *cand (caller frees; vectors stay in ks)
+   and its length in *ncand, or MB_ENOMEM. */
+int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
+                      int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
+                      mb_err *err);
+
+/* Rank 0. Undamped stage, GEP (18): the `want` candidates nearest sigma as modes into out
+   (out->modes, ascending frequency): cluster-wise M-orthonormal vectors and rigid-body
+   refinement when symmetric, largest entry real positive, multipliers scaled back by s,
+   residual and kind. cand is reordered (by distance to sigma on return) and its vectors
+   edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM
+   (fault site "modes"); out->modes is then the caller's to clear. */
+int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric, int want,
+                    int keep_vectors, candidate *cand, int ncand, eigen_result *out,
+                    mb_err *err);
+
+/* Rank 0. Damped stage, GEP (31): one mode per conjugate pair (Im lambda >= 0), the `want`
+   nearest sigma, largest position entry 1, multipliers scaled back by s, residual, kind.
+   cand is edited as above (the dropped partners are moved out of the first entries).
+   Returns 0 or MB_ENOMEM (fault site "modes"); out->modes is then the caller's to clear. */
+int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
+                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err);
+
+#endif

@@ -1,0 +1,223 @@
+/* pencil.c: the pencils A - sigma B of GEP (18) and (31) (seed 001), their scaling and
+   norms, B x, and residuals of eigenpairs on the unscaled problem. */
+#include "pencil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends t(i, j) = v, growing the arrays. Returns 0 or MB_ENOMEM (t stays valid for
+   ztrip_clear). */
+static int ztrip_add (ztrip *t, int i, int j, double complex v)
+{
+  if (t->nnz == t->cap) {
+    long cap = 2 * t->cap + 64;
+    int *r = realloc (t->row, (size_t) cap * sizeof *r);
+    if (!r) return MB_ENOMEM;
+    t->row = r;
+    int *c = realloc (t->col, (size_t) cap * sizeof *c);
+    if (!c) return MB_ENOMEM;
+    t->col = c;
+    double complex *w = realloc (t->val, (size_t) cap * sizeof *w);
+    if (!w) return MB_ENOMEM;
+    t->val = w;
+    t->cap = cap;
+  }
+  t->row[t->nnz] = i;
+  t->col[t->nnz] = j;
+  t->val[t->nnz] = v;
+  t->nnz++;
+  return 0;
+}
+
+/* Frees the arrays of t and zeroes it. */
+void ztrip_clear (ztrip *t)
+{
+  free (t->row); free (t->col); free (t->val);
+  memset (t, 0, sizeof *t);
+}
+
+/* y = A x, complex x, real A. */
+void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y)
+{
+  memset (y, 0, (size_t) A->nrows * sizeof *y);
+  for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
+}
+
+/* A - sigma B = [K - sigma M, s Cq^T; s Cq, 0] as real triplets; only the lower triangle
+   when lower_only (for LDL^T). Returns a new matrix (caller frees) or NULL. */
+spm *pencil_undamped (const gep_system *sys, double sigma, double s, int lower_only)
+{
+  int n = sys->n, m = sys->m;
+  long cq_nnz = sys->Cq ? sys->Cq->nnz : 0;
+  spm *A = spm_create (n + m, n + m, sys->K->nnz + sys->M->nnz + 2 * cq_nnz);
+  if (!A) return NULL;
+  int rc = 0;
+  for (long k = 0; k < sys->K->nnz && rc == 0; k++)
+    if (!lower_only || sys->K->row[k] >= sys->K->col[k])
+      rc = spm_add (A, sys->K->row[k], sys->K->col[k], sys->K->val[k]);
+  for (long k = 0; k < sys->M->nnz && rc == 0; k++)
+    if (!lower_only || sys->M->row[k] >= sys->M->col[k])
+      rc = spm_add (A, sys->M->row[k], sys->M->col[k], -sigma * sys->M->val[k]);
+  for (long k = 0; k < cq_nnz && rc == 0; k++) {
+    rc = spm_add (A, n + sys->Cq->row[k], sys->Cq->col[k], s * sys->Cq->val[k]);
+    if (rc == 0 && !lower_only)
+      rc = spm_add (A, sys->Cq->col[k], n + sys->Cq->row[k], s * sys->Cq->val[k]);
+  }
+  if (rc == 0) rc = spm_compress (A);
+  return rc == 0 ? A : spm_free (A);
+}
+
+/* A - sigma B for GEP (31) in balanced form (order 2n + m). With u~ = w u (w a power of two
+   near sqrt(max|K| / max|M|), a typical omega) and xi = s xi~, the rows
+       w v = lambda u~,   -(K/w) u~ - R v - s Cq^T xi~ = lambda M v,   -(s/w) Cq u~ = 0
+   have entries of one size, while lambda is unchanged:
+       A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0].
+   Unbalanced, the identity blocks beside K make some eigenvalues far more sensitive than
+   the Krylov-Schur tolerance says. */
+int pencil_damped (const gep_system *sys, double complex sigma, double s, double w, ztrip *t)
+{
+  int n = sys->n;
+  for (int i = 0; i < n; i++) {
+    MB_TRY (ztrip_add (t, i, i, -sigma));
+    MB_TRY (ztrip_add (t, i, n + i, w));
+  }
+  for (long k = 0; k < sys->K->nnz; k++)
+    MB_TRY (ztrip_add (t, n + sys->K->row[k], sys->K->col[k], -sys->K->val[k] / w));
+  if (sys->R)
+    for (long k = 0; k < sys->R->nnz; k++)
+      MB_TRY (ztrip_add (t, n + sys->R->row[k], n + sys->R->col[k], -sys->R->val[k]));
+  for (long k = 0; k < sys->M->nnz; k++)
+    MB_TRY (ztrip_add (t, n + sys->M->row[k], n + sys->M->col[k], -sigma * sys->M->val[k]));
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      MB_TRY (ztrip_add (t, n + sys->Cq->col[k], 2 * n + sys->Cq->row[k], -s * sys->Cq->val[k]));
+      MB_TRY (ztrip_add (t, 2 * n + sys->Cq->row[k], sys->Cq->col[k], -s / w * sys->Cq->val[k]));
+    }
+  return 0;
+}
+
+/* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
+double pencil_omega_scale (const gep_system *sys)
+{
+  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  if (!(kmax > 0.0) || !(mmax > 0.0)) return 1.0;
+  return ldexp (1.0, (int) lround (0.5 * log2 (kmax / mmax)));
+}
+
+/* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
+   near max|K| / max|Cq|, so scaling and scaling back are exact. */
+double pencil_cq_scale (const gep_system *sys)
+{
+  if (!sys->Cq || sys->Cq->nnz == 0) return 1.0;
+  double kmax = spm_max_abs (sys->K), cmax = spm_max_abs (sys->Cq);
+  if (!(kmax > 0.0) || !(cmax > 0.0)) return 1.0;
+  return ldexp (1.0, (int) lround (log2 (kmax / cmax)));
+}
+
+/* z = B x for GEP (18): [M x_q; 0]. */
+void pencil_b_undamped (const gep_system *sys, const double *x, double *z)
+{
+  spm_matvec (sys->M, x, z);
+  memset (z + sys->n, 0, (size_t) sys->m * sizeof *z);
+}
+
+/* z = B x for GEP (31): [x_u; M x_v; 0]. */
+void pencil_b_damped (const gep_system *sys, const double complex *x, double complex *z)
+{
+  int n = sys->n;
+  memcpy (z, x, (size_t) n * sizeof *z);
+  pencil_matvec_complex (sys->M, x + n, z + n);
+  memset (z + 2 * n, 0, (size_t) sys->m * sizeof *z);
+}
+
+/* Adds the row sums of |A| (column sums when transpose) into sums. */
+static void abs_row_sums (const spm *A, double *sums, int transpose)
+{
+  if (!A) return;
+  for (long k = 0; k < A->nnz; k++) sums[transpose ? A->col[k] : A->row[k]] += fabs (A->val[k]);
+}
+
+/* Infinity norms of the unscaled pencil: ||A||, ||B|| for GEP (18) or (31). Returns 0 or
+   MB_ENOMEM (err set). */
+int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm, mb_err *err)
+{
+  int n = sys->n, m = sys->m;
+  double *rows = mb_calloc ((size_t) (n + m), sizeof *rows);
+  double *mrows = mb_calloc ((size_t) n, sizeof *mrows);
+  *anorm = *bnorm = 1.0;
+  if (!rows || !mrows) {
+    free (rows); free (mrows);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the pencil norms");
+  }
+  abs_row_sums (sys->K, rows, 0);
+  if (damped) abs_row_sums (sys->R, rows, 0);
+  abs_row_sums (sys->Cq, rows, 1);   /* Cq^T in the first block rows */
+  if (sys->Cq) for (long k = 0; k < sys->Cq->nnz; k++) rows[n + sys->Cq->row[k]] += fabs (sys->Cq->val[k]);
+  abs_row_sums (sys->M, mrows, 0);
+  double a = damped ? 1.0 : 0.0, b = damped ? 1.0 : 0.0;
+  for (int i = 0; i < n + m; i++) a = fmax (a, rows[i]);
+  for (int i = 0; i < n; i++) b = fmax (b, mrows[i]);
+  *anorm = a > 0.0 ? a : 1.0;
+  *bnorm = b > 0.0 ? b : 1.0;
+  free (rows); free (mrows);
+  return 0;
+}
+
+static double inf_norm_c (int len, const double complex *x)
+{
+  double s = 0.0;
+  for (int i = 0; i < len; i++) s = fmax (s, cabs (x[i]));
+  return s;
+}
+
+/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms:
+   r = [K phi + Cq^T xi - lambda M phi; Cq phi], ||r|| / ((||A|| + |lambda| ||B||) ||phi||).
+   ||phi|| rather than ||[phi; xi]||: the multipliers are forces, of K's size, and would make
+   the quotient look better than the mode is. */
+double pencil_residual_undamped (const gep_system *sys, double complex lambda,
+                                 const double complex *phi, const double complex *xi,
+                                 double anorm, double bnorm, double complex *work)
+{
+  int n = sys->n, m = sys->m;
+  double complex *r = work, *t = work + n + m;
+  pencil_matvec_complex (sys->K, phi, r);
+  pencil_matvec_complex (sys->M, phi, t);
+  for (int i = 0; i < n; i++) r[i] -= lambda * t[i];
+  for (int i = 0; i < m; i++) r[n + i] = 0.0;
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      r[sys->Cq->col[k]] += sys->Cq->val[k] * xi[sys->Cq->row[k]];
+      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
+    }
+  double xn = inf_norm_c (n, phi);  /* the DOFs, not the multipliers (forces) */
+  return inf_norm_c (n + m, r) / ((anorm + cabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
+}
+
+/* Relative residual for GEP (31), unscaled, x = [u; v; xi], scaled by ||[u; v]||:
+   r = [v - lambda u; -K u - R v - Cq^T xi - lambda M v; -Cq u]. */
+double pencil_residual_damped (const gep_system *sys, double complex lambda,
+                               const double complex *x, const double complex *xi,
+                               double anorm, double bnorm, double complex *work)
+{
+  int n = sys->n, m = sys->m;
+  const double complex *u = x, *v = x + n;
+  double complex *r = work, *t = work + 2 * n + m;
+  for (int i = 0; i < n; i++) r[i] = v[i] - lambda * u[i];
+  pencil_matvec_complex (sys->K, u, r + n);
+  pencil_matvec_complex (sys->M, v, t);
+  for (int i = 0; i < n; i++) r[n + i] = -r[n + i] - lambda * t[i];
+  if (sys->R) {
+    pencil_matvec_complex (sys->R, v, t);
+    for (int i = 0; i < n; i++) r[n + i] -= t[i];
+  }
+  for (int i = 0; i < m; i++) r[2 * n + i] = 0.0;
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      r[n + sys->Cq->col[k]] -= sys->Cq->val[k] * xi[sys->Cq->row[k]];
+      r[2 * n + sys->Cq->row[k]] -= sys->Cq->val[k] * u[sys->Cq->col[k]];
+    }
+  double xn = inf_norm_c (2 * n, x);  /* positions and velocities, not the multipliers */
+  return inf_norm_c (2 * n + m, r) / ((anorm + cabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
+}
+

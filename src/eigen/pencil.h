@@ -1,0 +1,65 @@
+/* pencil.h: the constrained pencils A - sigma B of the two eigen stages (seed 001: GEP (18)
+   undamped, GEP (31) damped and balanced), their scaling, B x, norms and the residuals of
+   eigenpairs on the unscaled problem. Rank 0 only: the matrices live there. */
+#ifndef MB_PENCIL_H
+#define MB_PENCIL_H
+
+#include <complex.h>
+
+#include "../error.h"
+#include "../linalg/sparse.h"
+#include "eigen.h"
+
+/* Complex triplets for the damped pencil (spm holds reals only). Kept here until
+   linalg/sparse has a complex form. */
+typedef struct ztrip { long nnz, cap; int *row, *col; double complex *val; } ztrip;
+
+/* Frees the arrays of t and zeroes it. */
+void ztrip_clear (ztrip *t);
+
+/* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
+   near max|K| / max|Cq| (1 without Cq), so scaling and scaling back are exact. */
+double pencil_cq_scale (const gep_system *sys);
+
+/* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
+double pencil_omega_scale (const gep_system *sys);
+
+/* GEP (18) at sigma: A - sigma B = [K - sigma M, s Cq^T; s Cq, 0] (order n + m), only the
+   lower triangle when lower_only (for LDL^T). Returns a new compressed matrix (caller
+   frees) or NULL when out of memory. */
+spm *pencil_undamped (const gep_system *sys, double sigma, double s, int lower_only);
+
+/* GEP (31) at sigma in balanced form (order 2n + m). With u~ = w u and xi = s xi~:
+       A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0],
+   entries of one size, lambda unchanged. Appended to t (caller clears). Returns 0 or
+   MB_ENOMEM (no message: the caller says what was being built). */
+int pencil_damped (const gep_system *sys, double complex sigma, double s, double w, ztrip *t);
+
+/* z = B x for GEP (18): [M x_q; 0] (x, z of size n + m). */
+void pencil_b_undamped (const gep_system *sys, const double *x, double *z);
+
+/* z = B x for GEP (31): [x_u; M x_v; 0] (x, z of size 2n + m). */
+void pencil_b_damped (const gep_system *sys, const double complex *x, double complex *z);
+
+/* y = A x for a real sparse A and complex x (y of size A->nrows). */
+void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y);
+
+/* Infinity norms ||A||, ||B|| of the unscaled pencil (18) (damped = 0) or (31). Returns 0
+   or MB_ENOMEM (err set; the norms are then 1). */
+int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm, mb_err *err);
+
+/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms:
+   r = [K phi + Cq^T xi - lambda M phi; Cq phi], ||r|| / ((||A|| + |lambda| ||B||) ||phi||).
+   work: at least 2n + m entries. */
+double pencil_residual_undamped (const gep_system *sys, double complex lambda,
+                                 const double complex *phi, const double complex *xi,
+                                 double anorm, double bnorm, double complex *work);
+
+/* Relative residual for GEP (31), unscaled, x = [u; v], scaled by ||[u; v]||:
+   r = [v - lambda u; -K u - R v - Cq^T xi - lambda M v; -Cq u]. work: at least 3n + m
+   entries. */
+double pencil_residual_damped (const gep_system *sys, double complex lambda,
+                               const double complex *x, const double complex *xi,
+                               double anorm, double bnorm, double complex *work);
+
+#endif

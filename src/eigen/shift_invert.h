@@ -1,0 +1,43 @@
+/* shift_invert.h: the shift-invert operator OP = (A - sigma B)^-1 B of the eigen stages,
+   applied to Krylov vectors distributed by rows: gather on rank 0, B x there, solve with
+   the MUMPS factors on every rank, scatter. */
+#ifndef MB_SHIFT_INVERT_H
+#define MB_SHIFT_INVERT_H
+
+#include <complex.h>
+#include <mpi.h>
+#include <stddef.h>
+
+#include "../error.h"
+#include "../linalg/factor.h"
+#include "eigen.h"
+#include "krylov_schur.h"
+
+typedef struct shift_invert {
+  MPI_Comm comm;
+  factor *f;                /* borrowed: the factors of A - sigma B */
+  const gep_system *sys;    /* borrowed: B is built from sys->M on rank 0 */
+  ks_dist dist;             /* rows of this rank */
+  int *counts, *displs;     /* rank 0: rows of every rank */
+  void *full, *full2;       /* rank 0: two whole vectors (double or double complex) */
+  mb_err *err;              /* borrowed: where a failed solve is described */
+  double t_solve;           /* wall time spent in solves [s] */
+  int solves;               /* solves done */
+} shift_invert;
+
+/* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
+   entry: sizeof (double) for GEP (18), sizeof (double complex) for GEP (31)). Fault site
+   "krylov". Returns 0 or MB_ENOMEM, the same on every rank; clear si in both cases. */
+int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
+                       int N, size_t vsize, mb_err *err);
+
+/* Frees the buffers (not the factors) and zeroes si. */
+void shift_invert_clear (shift_invert *si);
+
+/* Collective; ks_apply_real for GEP (18): y = OP x, B x = [M x_q; 0]. ctx: shift_invert. */
+int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
+
+/* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0]. */
+int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
+
+#endif

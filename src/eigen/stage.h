@@ -1,0 +1,79 @@
+/* stage.h: the skeleton both eigen stages share (internal to src/eigen): at one shift,
+   build A - sigma B on rank 0, factor it with MUMPS on every rank, run Krylov-Schur on
+   OP = (A - sigma B)^-1 B, turn the Ritz pairs into modes on rank 0, run the stage's
+   check; each step's status agreed by every rank (mb_agree). A stage is an ops table. */
+#ifndef MB_STAGE_H
+#define MB_STAGE_H
+
+#include <complex.h>
+#include <mpi.h>
+#include <stdio.h>
+
+#include "../error.h"
+#include "../linalg/factor.h"
+#include "eigen.h"
+#include "krylov_schur.h"
+#include "missed_check.h"
+#include "pencil.h"
+
+typedef struct stage stage;
+
+/* What differs between the undamped and the damped stage. */
+typedef struct stage_ops {
+  eigen_stage_kind kind;
+  const char *label;     /* "modal", "complex": starts log lines and messages */
+  const char *gep;       /* "GEP (18)", "GEP (31)" */
+  const char *unit;      /* of the shift: "rad^2/s^2", "1/s" */
+  int complex_arith;     /* 1: complex LU and complex Krylov-Schur; 0: real */
+  /* Rank 0: the scaling (st->s, st->w, st->symmetric) and A - sigma B as triplets in
+     st->nnz, row, col, val. Returns 0 or MB_ENOMEM (the skeleton says what failed). */
+  int (*pencil) (stage *st);
+  /* Every rank: frees what pencil built (called once the factors exist). */
+  void (*pencil_clear) (stage *st);
+  /* Rank 0 (log) and every rank (o): o->nev and o->seed; logs why that many. */
+  void (*krylov_opts) (const stage *st, ks_opts *o);
+  /* Rank 0: the Ritz pairs in ks -> st->out's modes. Returns 0 or MB_ENOMEM. */
+  int (*modes) (stage *st, ks_result *ks, mb_err *err);
+  /* Collective, once the modes are agreed; NULL when the stage has no check. Returns 0
+     or an error, the same on every rank. */
+  int (*check) (stage *st, mb_err *err);
+  /* Rank 0: a better default shift when the true residuals show that rigid-body modes
+     next to the shift spoiled the operator's rounding; 0 for none. */
+  double (*retry_shift) (const stage *st);
+} stage_ops;
+
+/* One stage at one shift. The skeleton sets the first group; ops->pencil the second on
+   rank 0 (symmetric is then broadcast); ops->modes may plan the check. */
+struct stage {
+  MPI_Comm comm;
+  int rank, nranks;
+  const gep_system *sys;      /* borrowed */
+  const eigen_opts *opts;     /* borrowed: modes, shift, tolerance, vectors, log, ... */
+  FILE *log;                  /* opts->log on rank 0, NULL on the others */
+  double complex sigma;       /* the shift (real for the undamped stage) */
+  int N;                      /* order of the pencil */
+  eigen_result *out;          /* borrowed: filled by the stage */
+  /* the pencil, rank 0 */
+  int symmetric;              /* 1: LDL^T (real symmetric K and M) */
+  double s, w;                /* Cq scale, balancing factor (damped) */
+  long nnz;                   /* A - sigma B as triplets, borrowed from A or t */
+  const int *row, *col;
+  const void *val;
+  spm *A;                     /* undamped pencil */
+  ztrip t;                    /* damped pencil */
+  missed_check mc;            /* undamped: the interval of the missed-mode check */
+};
+
+/* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
+   opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
+   there (out cleared first). Fills *out (on rank 0; the other ranks hold convergence data
+   only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
+   MB_ENOMEM, identically on every rank. */
+int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
+                 const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
+                 mb_err *err);
+
+/* Writes a line to st->log (printf style) when it is not NULL, and flushes. */
+void stage_log (const stage *st, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# fault_ranks.sh: an allocation failure on ONE rank of two (MBMODAL_FAULT=RANK:SITE, see
+# mb_fault in src/error.h), at each collective step, must end the run on both ranks with
+# exit status 7 and an "out of memory" message within the timeout: never a hang (issue 7).
+# usage: sh fault_ranks.sh MBMODAL OUTDIR
+# Sites: append the ones your stage checks (deck, model, assemble, report, ...) to SITES.
+SITES="pencil krylov modes check"
+DECK=${FAULT_DECK:-decks/cantilever.yaml}   # small, both stages
+bin=$1
+out="$2/fault"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$here" || exit 2
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+export OPENBLAS_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+passed=0
+failed=0
+for site in $SITES; do
+  for rank in 0 1; do
+    MBMODAL_FAULT=$rank:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$DECK" \
+      -o "$out" > "$out/$site.$rank.out" 2> "$out/$site.$rank.err"
+    st=$?
+    if [ $st -eq 7 ] && grep -q "out of memory" "$out/$site.$rank.err"; then
+      passed=$((passed + 1))
+      echo "  $rank:$site: exit 7, $(grep -m 1 'out of memory' "$out/$site.$rank.err")"
+    else
+      failed=$((failed + 1))
+      [ $st -eq 124 ] && what="hang (killed after 60 s)" || what="exit status $st"
+      echo "FAIL $rank:$site: $what, wanted 7 and 'out of memory'; stderr:"
+      head -c 600 "$out/$site.$rank.err"
+    fi
+  done
+done
+echo "fault_ranks: $passed passed, $failed failed (sites: $SITES; 2 ranks, fault on rank 0 then 1)"
+[ "$failed" = 0 ]
