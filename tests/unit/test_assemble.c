@@ -1053,9 +1053,66 @@ static void test_faults (void)
   mb_fault_set ("*:model");
   model_part *parts = NULL;
   int np = model_parts (&m, &parts);
+  model m2;
+  model_state s2 = { 0 };
+  int rc3 = model_build_deck (&t->dm, "deck.yaml", &m2, &e);
+  int rc4 = model_state_init (&m, &s2, &e);
   mb_fault_set (NULL);
   CHECK ("out of memory: assemble_at, assemble_system, model_parts give MB_ENOMEM",
          rc1 == MB_ENOMEM && rc2 == MB_ENOMEM && np == MB_ENOMEM && a.K == NULL);
+  CHECK ("out of memory: model_build, model_state_init give MB_ENOMEM, cleared",
+         rc3 == MB_ENOMEM && m2.nodes == NULL && rc4 == MB_ENOMEM && s2.x == NULL);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
+/* model_spring_at and model_joint_frame_at: at the deck, the spring's force is its
+   preload plus k (L - L0) (hand numbers), the joint frame is the deck's; after a rigid
+   rotation of node a by w, the frame turns by exp(w) about the node. */
+static void test_queries (void)
+{
+  tdeck *t = fd_model (0, 0, 1);
+  model m;
+  model_state s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("model builds", 0); free (t); return; }
+  double ext, force;
+  /* "sp": points (0.1 0.2 0) - (2.1 -0.2 0.4): L = sqrt(4 + 0.16 + 0.16), L0 1.5, k 300,
+     preload 40 */
+  double L = sqrt (4.32);
+  int rc = model_spring_at (&m, &s, 0, &ext, &force);
+  CHECK ("spring at the deck: extension L - L0, force preload + k (L - L0)",
+         rc == 0 && fabs (ext - (L - 1.5)) < 1e-14 && fabs (force - (40 + 300 * (L - 1.5))) < 1e-11);
+  rc = model_spring_at (&m, &s, 2, &ext, &force);
+  CHECK ("rotational spring at the deck: angle 0, torque -preload", rc == 0 && ext == 0 &&
+         force == -5);
+  CHECK ("a bushing is not a spring", model_spring_at (&m, &s, 3, &ext, &force) == -1);
+  double x[3], R[9], w[3] = { 0, 0, 0.3 }, Q[9];
+  model_joint_frame_at (&m, &s, 0, x, R);
+  int same = 1;
+  for (int i = 0; i < 3; i++) same = same && x[i] == m.joints[0].x[i];
+  for (int i = 0; i < 9; i++) same = same && R[i] == m.joints[0].R[i];
+  CHECK ("joint frame at the deck", same);
+  double *dq = calloc ((size_t) 6 * m.nnodes, sizeof *dq);
+  int na = m.joints[0].a;
+  dq[6 * na + 5] = w[2];
+  model_state_step (&s, dq, 1.0);
+  model_joint_frame_at (&m, &s, 0, x, R);
+  rodrigues (w, Q);
+  double r0[3], r1[3], worst = 0;
+  for (int i = 0; i < 3; i++) r0[i] = m.joints[0].x[i] - m.nodes[na].x[i];
+  matvec3 (Q, r0, r1);
+  for (int i = 0; i < 3; i++) worst = fmax (worst, fabs (x[i] - (m.nodes[na].x[i] + r1[i])));
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++) v += Q[3 * r + k] * m.joints[0].R[3 * k + c];
+      worst = fmax (worst, fabs (R[3 * r + c] - v));
+    }
+  CHECK ("joint frame turns with node a", worst < 1e-14);
+  free (dq);
   model_state_clear (&s);
   model_clear (&m);
   free (t);
@@ -1075,5 +1132,6 @@ int main (void)
   test_cantilever_newton ();
   test_deck_and_refill ();
   test_faults ();
+  test_queries ();
   return CHECK_DONE ();
 }
