@@ -1118,6 +1118,69 @@ static void test_queries (void)
   free (t);
 }
 
+/* Physical pendulum on a revolute hinge (axis y through the origin), centre of mass at
+   (0, 0, -+L) under gravity -z: at the deck (an equilibrium) the reaction gamma solves
+   Cq^T gamma = f_ext - f_int (least squares, LAPACK dgels); along the hinge's motion
+   n = (dx, dtheta) = (e_y x c, e_y), c the centre of mass (Cq n = 0), K = Kc(gamma) gives
+   omega^2 = n^T K n / n^T M n = +-m g L / (J_yy + m L^2) (closed form; inverted: unstable). */
+static void test_pendulum (void)
+{
+  for (int up = 0; up < 2; up++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    double m0 = 2.0, L = 1.5, g = 9.81, Jy = 0.3, zc = up ? L : -L;
+    td_body (t, "bob", m0, (double[3]) { 0.2, Jy, 0.25 }, (double[3]) { 0, 0, zc }, NULL);
+    deck_joint *j = td_joint (t, "hinge", JOINT_REVOLUTE, "ground", "bob");
+    const double Rh[9] = { 0, 1, 0, 0, 0, 1, 1, 0, 0 };   /* e1 = z, e2 = x, e3 = y */
+    memcpy (j->R, Rh, sizeof Rh);
+    j->has_at = 1;
+    t->dm.gravity[2] = -g;
+    model m;
+    model_state s = { 0 };
+    mb_err e;
+    mb_err_init (&e);
+    if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("pendulum builds", 0); free (t); return; }
+    assembly a = { 0 };
+    assemble_at (&m, &s, &a, &e);
+    int n = a.n, mm = a.m;
+    double *C = dense_of (a.Cq), rhs[6];
+    for (int i = 0; i < n; i++) rhs[i] = a.f_ext[i] - a.f_int[i];
+    double *At = calloc ((size_t) n * mm, sizeof *At);        /* Cq^T, n x m col-major */
+    for (int r = 0; r < mm; r++)
+      for (int c = 0; c < n; c++) At[(size_t) r * n + c] = C[(size_t) c * mm + r];
+    LAPACKE_dgels (LAPACK_COL_MAJOR, 'N', n, mm, 1, At, n, rhs, n);
+    for (int r = 0; r < mm; r++) s.gamma[r] = rhs[r];
+    assemble_at (&m, &s, &a, &e);
+    double *K = dense_of (a.K), *M = dense_of (a.M);
+    double nv[6] = { zc, 0, 0, 0, 1, 0 };      /* dx = e_y x (0, 0, zc) = (zc, 0, 0) */
+    double cn = 0, kn = 0, mn = 0, F[6];
+    for (int r = 0; r < mm; r++) {
+      double v = 0;
+      for (int c = 0; c < n; c++) v += C[(size_t) c * mm + r] * nv[c];
+      cn = fmax (cn, fabs (v));
+    }
+    residual (&a, s.gamma, F);
+    double res = 0;
+    for (int i = 0; i < n; i++) res = fmax (res, fabs (F[i]));
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < n; c++) {
+        kn += nv[i] * K[(size_t) c * n + i] * nv[c];
+        mn += nv[i] * M[(size_t) c * n + i] * nv[c];
+      }
+    double w2 = kn / mn, ref = (up ? -1 : 1) * m0 * g * L / (Jy + m0 * L * L);
+    char what[200];
+    snprintf (what, sizeof what, "%s pendulum: equilibrium, Cq n = 0, omega^2 = %s m g L / "
+              "(J + m L^2) from Kc (%.12g vs %.12g)", up ? "inverted" : "hanging",
+              up ? "-" : "", w2, ref);
+    CHECK (what, res < 1e-12 && cn < 1e-15 && fabs (w2 - ref) < 1e-12 * fabs (ref));
+    free (C); free (At); free (K); free (M);
+    assembly_clear (&a);
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+}
+
 int main (void)
 {
   test_beamgrid ();
@@ -1133,5 +1196,6 @@ int main (void)
   test_deck_and_refill ();
   test_faults ();
   test_queries ();
+  test_pendulum ();
   return CHECK_DONE ();
 }
