@@ -918,6 +918,7 @@ static void test_rigid_beam (void)
   for (int i = 0; i < a.n; i++) fm = fmax (fm, fabs (a.f_int[i]));
   CHECK ("beam rotated rigidly by 2.3 rad: zero internal force (|f| < 1e-12 max |K|)",
          fm < 1e-12 * km);
+  CHECK ("beam rotated rigidly: K symmetric (flag 0)", a.nonsymmetric == 0);
   free (dq);
   assembly_clear (&a);
   model_state_clear (&s);
@@ -1013,6 +1014,8 @@ static void test_deck_and_refill (void)
          compare_dense (a1.K, a0.K) == 0 && compare_dense (a1.M, a0.M) == 0 &&
          compare_dense (a1.R, a0.R) == 0 && compare_dense (a1.Cq, a0.Cq) == 0);
   CHECK ("deck state: K pattern has the joint blocks too", a1.K->nnz >= a0.K->nnz);
+  CHECK ("deck state with a follower force: K flagged non-symmetric",
+         a0.nonsymmetric == 1 && a1.nonsymmetric == 1);
   long nnz = a1.K->nnz;
   model_state_copy (&s, &s2, &e);
   double *dq = calloc ((size_t) a1.n, sizeof *dq);
