@@ -1257,6 +1257,63 @@ static void test_elastica_moment (void)
   CHECK (what, err[1] < 1e-3 && err[0] / err[1] > 3.5 && maxits <= 6);
 }
 
+/* Cantilever under its own weight q = rho A g: small sag (g / 100): the tip deflection q L^4 / (8 E I)
+   (Euler-Bernoulli closed form; cubic elements with the consistent load are exact at the
+   nodes); large sag (gravity 2000 x, load steps): at the equilibrium K is symmetric
+   (gravity, joints and the corotational beam are conservative). */
+static void test_self_weight (void)
+{
+  for (int big = 0; big < 2; big++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    double E = 2e11, Iz = 8e-9, A = 1e-4, rho = 7800, L = 2.0, g = 9.81;
+    td_material (t, "m", E, 8e10, rho);
+    td_section (t, "s", A, Iz, Iz, 1.6e-8);
+    double p[6] = { 0, 0, 0, L, 0, 0 };
+    td_beam (t, "bm", "m", "s", 2, p, (int[1]) { 8 }, NULL);
+    td_joint (t, "clamp", JOINT_WELD, "ground", "bm.start");
+    model m;
+    model_state s = { 0 };
+    mb_err e;
+    mb_err_init (&e);
+    if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("self weight builds", 0); free (t); return; }
+    int nsteps = big ? 10 : 1, maxit = 0;
+    for (int k = 1; k <= nsteps; k++) {
+      m.gravity[2] = -g * (big ? 2000.0 : 0.01) * k / nsteps;
+      int it = newton (&m, &s, 30, 1e-6 * rho * A * L * fabs (m.gravity[2]));
+      maxit = it > maxit ? it : maxit;
+    }
+    double w = s.x[3 * (m.nnodes - 1) + 2], wref = -rho * A * 0.01 * g * L * L * L * L / (8 * E * Iz);
+    if (!big) {
+      char what[200];
+      snprintf (what, sizeof what, "cantilever, small self-weight sag: w = q L^4 / (8 E I) "
+                "(%.10g vs %.10g)", w, wref);
+      printf ("  %s\n", what);
+      CHECK (what, maxit <= 4 && fabs (w - wref) < 1e-6 * fabs (wref));
+    } else {
+      assembly a = { 0 };
+      assemble_at (&m, &s, &a, &e);
+      double *K = dense_of (a.K), asym = 0, kmax = 0;
+      for (int i = 0; i < a.n; i++)
+        for (int j = 0; j < a.n; j++) {
+          asym = fmax (asym, fabs (K[(size_t) j * a.n + i] - K[(size_t) i * a.n + j]));
+          kmax = fmax (kmax, fabs (K[(size_t) j * a.n + i]));
+        }
+      char what[200];
+      snprintf (what, sizeof what, "cantilever, large self-weight sag (tip %.3f m down, %d "
+                "Newton iterations at most): K symmetric at the equilibrium (%.1e)", -w, maxit,
+                asym / kmax);
+      printf ("  %s\n", what);
+      CHECK (what, maxit <= 8 && -w > 0.2 * L && asym < 1e-9 * kmax && a.nonsymmetric == 0);
+      free (K);
+      assembly_clear (&a);
+    }
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+}
+
 int main (void)
 {
   test_beamgrid ();
@@ -1274,5 +1331,6 @@ int main (void)
   test_queries ();
   test_pendulum ();
   test_elastica_moment ();
+  test_self_weight ();
   return CHECK_DONE ();
 }
