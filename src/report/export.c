@@ -148,14 +148,21 @@ static int write_deck (const char *dir, const model *m, int with_R, int with_Cq,
 
 /* ---------------------------------------------------------------- all files */
 
-/* dir/name in Matrix Market format (mmio_write). */
+/* dir/name in Matrix Market format (mmio_write into the writer's temporary file). */
 static int write_matrix (const char *dir, const char *name, const spm *A, mb_err *err)
 {
   char *path = writer_join (dir, name);
   if (!path) return mb_fail (err, MB_ENOMEM, "out of memory for a file name");
-  int rc = mmio_write (path, A, err);
+  writer w;
+  int rc = writer_open_name (&w, path, name, err);
   free (path);
-  return rc;
+  MB_TRY (rc);
+  rc = mmio_write (w.tmp, A, err);  /* under the temporary name, then renamed */
+  if (rc < 0) {
+    writer_abort (&w);
+    return rc;
+  }
+  return writer_commit (&w, err);
 }
 
 int export_matrices (const char *dir, const model *mdl, const spm *K, const spm *M,

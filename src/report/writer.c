@@ -2,11 +2,14 @@
 #include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- numbers */
 
@@ -167,47 +170,254 @@ int writer_make_dirs (const char *dir, mb_err *err)
   return rc;
 }
 
+/* ---------------------------------------------------------------- inputs */
+
+/* The inputs of this run, by file identity (rank 0, process-wide). */
+typedef struct protected_input {
+  dev_t dev;
+  ino_t ino;
+  char *path;        /* as given, for messages; owned */
+  const char *role;  /* "the deck", "matrix K", ...; static */
+} protected_input;
+
+static protected_input *inputs;
+static int ninputs, cap_inputs;
+
+int writer_protect (const char *path, const char *role, mb_err *err)
+{
+  struct stat st;
+  if (!path || stat (path, &st) != 0) return 0;  /* not there: nothing to overwrite */
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) return 0;
+  if (ninputs == cap_inputs) {
+    int cap = cap_inputs ? 2 * cap_inputs : 8;
+    protected_input *t = realloc (inputs, (size_t) cap * sizeof *t);
+    if (!t) return mb_fail (err, MB_ENOMEM, "out of memory listing the input files");
+    inputs = t;
+    cap_inputs = cap;
+  }
+  char *copy = malloc (strlen (path) + 1);
+  if (!copy) return mb_fail (err, MB_ENOMEM, "out of memory listing the input files");
+  strcpy (copy, path);
+  inputs[ninputs++] = (protected_input) { st.st_dev, st.st_ino, copy, role ? role : "an input" };
+  return 0;
+}
+
+void writer_protect_clear (void)
+{
+  for (int i = 0; i < ninputs; i++) free (inputs[i].path);
+  free (inputs);
+  inputs = NULL;
+  ninputs = cap_inputs = 0;
+}
+
+int writer_check (const char *path, const char *what, mb_err *err)
+{
+  struct stat st;
+  if (!what) what = "the output";
+  if (!path || !path[0]) return mb_fail (err, MB_EIO, "cannot write %s: no file name", what);
+  if (stat (path, &st) != 0) return 0;  /* new file (or a path the write will report) */
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+      return mb_fail_at (err, MB_EIO, path, 0, 0, "refusing to write %s over %s '%s', an "
+                         "input of this run: choose another output folder (-o, "
+                         "--export-matrices) or output.name", what, inputs[i].role,
+                         inputs[i].path);
+  if (S_ISDIR (st.st_mode))
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write %s: a folder has its name", what);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- files */
 
-int writer_open (writer *w, const char *path, const char *what, mb_err *err)
+/* A file-size limit (ulimit -f) sends SIGXFSZ, which kills the process with no message;
+   ignored, the write fails with EFBIG and becomes an I/O error. */
+static void ignore_sigxfsz (void)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_IGN;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGXFSZ, &sa, NULL);
+}
+
+/* ".NAME.partial.PID.SEQ" beside path (same folder, so that rename is atomic); a new
+   string (caller frees) or NULL. */
+static char *tmp_name (const char *path, unsigned long seq)
+{
+  const char *slash = strrchr (path, '/');
+  size_t dl = slash ? (size_t) (slash - path) + 1 : 0, bl = strlen (path + dl);
+  char tail[64];
+  int tl = snprintf (tail, sizeof tail, ".partial.%ld.%lu", (long) getpid (), seq);
+  char *s = malloc (dl + 1 + bl + (size_t) tl + 1);
+  if (!s) return NULL;
+  memcpy (s, path, dl);
+  s[dl] = '.';
+  memcpy (s + dl + 1, path + dl, bl);
+  memcpy (s + dl + 1 + bl, tail, (size_t) tl + 1);
+  return s;
+}
+
+/* Creates a new temporary file for path (O_EXCL, mode 0666 less the umask, as fopen
+   would); its name in *tmp (caller frees). Returns the descriptor, or -1 with *tmp NULL
+   and errno set (ENOMEM when a name cannot be allocated). */
+static int create_tmp (const char *path, char **tmp)
+{
+  static unsigned long seq;
+  for (int tries = 0; tries < 1000; tries++) {
+    char *t = tmp_name (path, seq++);
+    if (!t) {
+      *tmp = NULL;
+      errno = ENOMEM;
+      return -1;
+    }
+    int fd = open (t, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      *tmp = t;
+      return fd;
+    }
+    int e = errno;
+    free (t);
+    errno = e;
+    if (e != EEXIST) break;
+  }
+  *tmp = NULL;
+  return -1;
+}
+
+/* writer_open and writer_open_name: stream = 1 keeps the temporary file open as w->f. */
+static int open_any (writer *w, const char *path, const char *what, int stream, mb_err *err)
 {
   memset (w, 0, sizeof *w);
   w->what = what ? what : "the output";
-  if (!path || !path[0]) return mb_fail (err, MB_EIO, "cannot write %s: no file name", w->what);
+  ignore_sigxfsz ();
+  MB_TRY (writer_check (path, w->what, err));
   w->path = malloc (strlen (path) + 1);
   if (!w->path) return mb_fail (err, MB_ENOMEM, "out of memory for a file name");
   strcpy (w->path, path);
-  w->f = fopen (path, "w");
-  if (!w->f) {
-    int rc = mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open %s for writing: %s", w->what,
-                         strerror (errno));
+  int fd = create_tmp (path, &w->tmp);
+  if (fd < 0) {
+    int rc = errno == ENOMEM ? mb_fail (err, MB_ENOMEM, "out of memory for a file name")
+      : mb_fail_at (err, MB_EIO, path, 0, 0, "cannot create %s: %s", w->what,
+                    strerror (errno));
     free (w->path);
     w->path = NULL;
     return rc;
   }
+  if (stream) w->f = fdopen (fd, "w");
+  else close (fd);
+  if (stream && !w->f) {
+    int e = errno;
+    close (fd);
+    writer_abort (w);
+    return e == ENOMEM ? mb_fail (err, MB_ENOMEM, "out of memory for a file stream")
+                       : mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open %s: %s", what,
+                                     strerror (e));
+  }
   return 0;
+}
+
+int writer_open (writer *w, const char *path, const char *what, mb_err *err)
+{
+  return open_any (w, path, what, 1, err);
+}
+
+int writer_open_name (writer *w, const char *path, const char *what, mb_err *err)
+{
+  return open_any (w, path, what, 0, err);
+}
+
+/* fsync of a descriptor; 0 also when the file system cannot sync (EINVAL, EROFS). */
+static int sync_fd (int fd)
+{
+  if (fsync (fd) == 0 || errno == EINVAL || errno == EROFS) return 0;
+  return -1;
+}
+
+/* Syncs the folder of path so that a rename survives a crash; best effort. */
+static void sync_folder (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  char *dir = slash ? malloc ((size_t) (slash - path) + 2) : NULL;
+  if (slash && !dir) return;
+  if (dir) {
+    size_t n = slash == path ? 1 : (size_t) (slash - path);  /* "/x": the root */
+    memcpy (dir, path, n);
+    dir[n] = '\0';
+  }
+  int fd = open (dir ? dir : ".", O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    (void) fsync (fd);
+    close (fd);
+  }
+  free (dir);
 }
 
 int writer_commit (writer *w, mb_err *err)
 {
-  int failed = ferror (w->f), saved = errno;
-  if (fclose (w->f) != 0 && !failed) {
-    failed = 1;
-    saved = errno;
+  int failed = 0, saved = 0;
+  if (w->f) {
+    errno = 0;
+    if (fflush (w->f) != 0 || ferror (w->f)) failed = 1, saved = errno ? errno : EIO;
+    else if (mb_fault ("write")) failed = 1, saved = ENOSPC;  /* as a full disk */
+    else if (sync_fd (fileno (w->f)) != 0) failed = 1, saved = errno;
+    if (fclose (w->f) != 0 && !failed) failed = 1, saved = errno;
+    w->f = NULL;
   }
-  w->f = NULL;
+  else {  /* written by name: sync what is there */
+    int fd = open (w->tmp, O_RDONLY);
+    if (fd < 0 || sync_fd (fd) != 0) failed = 1, saved = errno;
+    if (fd >= 0) close (fd);
+  }
   int rc = 0;
   if (failed)
     rc = mb_fail_at (err, MB_EIO, w->path, 0, 0, "cannot write %s: %s", w->what,
                      strerror (saved));
-  free (w->path);
-  w->path = NULL;
+  if (rc == 0) rc = writer_check (w->path, w->what, err);  /* may have appeared since */
+  if (rc == 0 && rename (w->tmp, w->path) != 0)
+    rc = mb_fail_at (err, MB_EIO, w->path, 0, 0, "cannot put %s in place: %s", w->what,
+                     strerror (errno));
+  if (rc == 0) {
+    sync_folder (w->path);
+    free (w->tmp);  /* renamed: nothing to remove */
+    w->tmp = NULL;
+  }
+  writer_abort (w);
   return rc;
 }
 
 void writer_abort (writer *w)
 {
   if (w->f) fclose (w->f);
+  if (w->tmp) unlink (w->tmp);
+  free (w->tmp);
   free (w->path);
   memset (w, 0, sizeof *w);
+}
+
+int writer_check_folder (const char *dir, const char *const *names, int n, mb_err *err)
+{
+  ignore_sigxfsz ();
+  MB_TRY (writer_make_dirs (dir, err));
+  for (int i = 0; i < n; i++) {
+    char *path = writer_join (dir, names[i]), *tmp = NULL;
+    if (!path) return mb_fail (err, MB_ENOMEM, "out of memory for a file name");
+    int rc = writer_check (path, names[i], err), fd = -1;
+    if (rc == 0 && (fd = create_tmp (path, &tmp)) < 0)
+      rc = errno == ENOMEM ? mb_fail (err, MB_ENOMEM, "out of memory for a file name")
+        : errno == ENAMETOOLONG
+          ? mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write %s in the output folder: %s "
+                        "(the path has %zu characters, its temporary name more)", names[i],
+                        strerror (errno), strlen (path))
+          : mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write %s in the output folder: %s",
+                        names[i], strerror (errno));
+    if (fd >= 0) {
+      close (fd);
+      unlink (tmp);
+    }
+    free (tmp);
+    free (path);
+    MB_TRY (rc);
+  }
+  return 0;
 }

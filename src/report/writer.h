@@ -37,25 +37,61 @@ void writer_put_quoted (FILE *f, const char *s, const char *suffix);
    comment, as '?'. NULL s prints nothing. */
 void writer_put_comment (FILE *f, const char *s);
 
-/* One output file being written. Fields are the writer's; use w->f for the text. */
+/* One output file being written. It is written under a temporary name beside its final
+   name (".NAME.partial.PID.N" in the same folder) and renamed over the final name only
+   when complete, flushed and synced: a run that is killed or fails leaves the final name
+   as it was (absent, or the previous file), never a half-written file. Fields are the
+   writer's; write the text to w->f (writer_open) or to the file named w->tmp
+   (writer_open_name). */
 typedef struct writer {
   FILE *f;           /* the open stream (writer_open), else NULL */
   char *path;        /* final name, owned */
+  char *tmp;         /* temporary name beside it, owned; exists until commit or abort */
   const char *what;  /* "the report", "the mode shapes", ... for messages; static */
 } writer;
 
-/* Opens path for writing (what names it in messages, e.g. "the report").
-   Returns 0 with w->f ready, or MB_EIO (naming path) or MB_ENOMEM; on failure w holds
-   nothing to release. Rank 0 only. */
+/* Starts writing path (what names it in messages, e.g. "the report"): checks it against
+   the protected inputs (writer_protect) and that it is not a folder, then creates the
+   temporary file. Ignores SIGXFSZ (so that a file-size limit makes writes fail with
+   EFBIG instead of killing the run). Returns 0 with w->f ready, or MB_EIO (naming path:
+   an input, a folder, cannot create) or MB_ENOMEM; on failure w holds nothing.
+   Rank 0 only. */
 int writer_open (writer *w, const char *path, const char *what, mb_err *err);
 
-/* Finishes w: checks every write, flushes and closes; releases w in every case.
-   Returns 0 or MB_EIO naming the path and the system's reason (e.g. "File too large",
-   "No space left on device"). */
+/* As writer_open, for a file that another function writes by name (mmio_write): the
+   temporary file w->tmp is created empty and closed; w->f is NULL. */
+int writer_open_name (writer *w, const char *path, const char *what, mb_err *err);
+
+/* Finishes w: checks every write, flushes, fsyncs and closes the temporary file, checks
+   the final name against the inputs once more, renames the temporary file over it and
+   syncs the folder. On any failure the temporary file is removed and the final name is
+   untouched. Releases w in every case. Returns 0 or MB_EIO naming the path and the
+   system's reason (e.g. "File too large", "No space left on device"). The fault site
+   "write" (mb_fault, MBMODAL_FAULT=0:write) fails a stream's commit as a full disk would. */
 int writer_commit (writer *w, mb_err *err);
 
-/* Gives up w (after a failure while producing its text): closes and releases it. */
+/* Gives up w (after a failure while producing its text): closes and removes the temporary
+   file, leaves the final name untouched, releases w. */
 void writer_abort (writer *w);
+
+/* Records path as an input of this run (role: "the deck", "matrix K", ... for messages;
+   static), by its device and inode, so that no writer replaces it: writer_open and
+   writer_check refuse a target that is the same file (also through a link). A path
+   that does not exist is ignored. Returns 0 or MB_ENOMEM. Rank 0 only; process-wide. */
+int writer_protect (const char *path, const char *role, mb_err *err);
+
+/* Forgets every protected input. */
+void writer_protect_clear (void);
+
+/* MB_EIO when path names a protected input (message naming both) or a folder; else 0. */
+int writer_check (const char *path, const char *what, mb_err *err);
+
+/* Checks, before anything is computed, that dir can take the files names[0 .. n-1]: makes
+   dir (writer_make_dirs), checks each name with writer_check, and creates and removes the
+   temporary file of each, so that a folder that is a file, read-only, full of inode, or a
+   path too long for the system is found now. Returns 0, MB_EIO naming the path and the
+   reason, or MB_ENOMEM. Rank 0 only. */
+int writer_check_folder (const char *dir, const char *const *names, int n, mb_err *err);
 
 /* dir "/" name as a new string (caller frees), any length; NULL when out of memory.
    dir "" or NULL gives name itself. */
