@@ -26,7 +26,7 @@ static void print_usage (FILE *f)
   fprintf (f,
     "usage: mbmodal [options] DECK.yaml\n"
     "       mpirun -np N mbmodal [options] DECK.yaml\n"
-    "       mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
+    "       mbmodal compare [--rtol X] [--mac X] [--modes N] [--ignore-kinds] REF.yaml REPORT.yaml\n"
     "\n"
     "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
     "system, M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units), about the\n"
