@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "deck/deck.h"
@@ -19,6 +18,7 @@
 #include "model/model.h"
 #include "report/compare.h"
 #include "report/export.h"
+#include "report/outputs.h"
 #include "report/report.h"
 #include "report/vtk.h"
 
@@ -29,7 +29,7 @@ static void print_usage (FILE *f)
   fprintf (f,
     "usage: mbmodal [options] DECK.yaml\n"
     "       mpirun -np N mbmodal [options] DECK.yaml\n"
-    "       mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
+    "       mbmodal compare [--rtol X] [--mac X] [--modes N] [--ignore-kinds] REF.yaml REPORT.yaml\n"
     "\n"
     "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
     "system, M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units), about the\n"
@@ -186,23 +186,6 @@ static int setup_model (MPI_Comm comm, const deck *d, const cli *c, model *mdl, 
   return mb_agree (comm, rc, err);
 }
 
-/* mkdir -p for the output directory. Returns 0 or MB_EIO. */
-static int make_dirs (const char *dir, mb_err *err)
-{
-  char path[4096];
-  snprintf (path, sizeof path, "%s", dir);
-  for (char *p = path + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir (path, 0777) != 0 && errno != EEXIST)
-        return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot create directory: %s", strerror (errno));
-      *p = '/';
-    }
-  if (mkdir (path, 0777) != 0 && errno != EEXIST)
-    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot create directory: %s", strerror (errno));
-  return 0;
-}
-
 /* Runs one stage on every rank; rank 0 prints its table (and, for a model, the parts that
    move most in each mode) and writes its YAML report (and, for a model, its VTK mode
    shapes). mdl is NULL for a matrix deck. Returns the
@@ -240,16 +223,19 @@ static int run_stage (MPI_Comm comm, int complex_stage, const gep_system *sys, c
       printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
       wrc = report_print_energy (stdout, mdl, &r, &werr);
     }
-    char path[4096];
-    snprintf (path, sizeof path, "%s/%s.%s.yaml", outdir, d->output.name, label);
+    char *path = outputs_path (outdir, d->output.name, label, "yaml");
+    if (wrc == 0 && !path) wrc = mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
     if (wrc == 0) wrc = report_write_yaml (path, &r, d->path, d->title, vectors, mdl, &werr);
     if (wrc == 0 && log)
       fprintf (log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
                r.time_total);
+    free (path);
     if (wrc == 0 && mdl && d->output.vtk) {
-      snprintf (path, sizeof path, "%s/%s.%s.vtu", outdir, d->output.name, label);
-      wrc = vtk_write_modes (path, mdl, &r, &werr);
+      path = outputs_path (outdir, d->output.name, label, "vtu");
+      wrc = path ? vtk_write_modes (path, mdl, &r, &werr)
+                 : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
       if (wrc == 0 && log) fprintf (log, "%s: mode shapes written to %s (ParaView)\n", label, path);
+      free (path);
     }
     if (wrc < 0 && rc == 0) *err = werr;
     fflush (stdout);
@@ -352,6 +338,13 @@ int main (int argc, char **argv)
   if (rc == 0 && !is_model && c.export_dir)
     rc = mb_fail (&err, MB_EUSAGE, "--export-matrices needs a model deck; %s already names "
                   "its matrices", c.deck_path);
+  const char *outdir = c.output_dir ? c.output_dir : d.output.directory;
+  if (rc == 0) {  /* output folders made and checked, inputs protected, before any stage */
+    const char *export_dir = c.export_dir ? c.export_dir : d.output.export_matrices;
+    int prc = rank == 0 ? outputs_prepare (&d, c.deck_path, outdir,
+                                           is_model ? export_dir : NULL, &err) : 0;
+    rc = mb_agree (comm, prc, &err);
+  }
   if (rc == 0 && is_model) {
     rc = setup_model (comm, &d, &c, &mdl, &as, log, &err);
     if (rc == 0 && rank == 0) {
@@ -375,11 +368,6 @@ int main (int argc, char **argv)
     }
     rc = mb_agree (comm, rc, &err);
     MPI_Bcast (shape, 2, MPI_INT, 0, comm);
-  }
-  const char *outdir = c.output_dir ? c.output_dir : d.output.directory;
-  if (rc == 0) {
-    int drc = rank == 0 ? make_dirs (outdir, &err) : 0;
-    rc = mb_agree (comm, drc, &err);
   }
 
   gep_system sys = { shape[0], shape[1], K, M, R, Cq };

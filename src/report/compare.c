@@ -9,10 +9,11 @@
      rtol: 1e-3                    optional, reference only: tolerance when --rtol is absent
      modes:                        required sequence, possibly []
        - mode: 1                   optional label (default: position in the list)
-         eigenvalue: x | [re, im]  optional
+         eigenvalue: x | [re, im]  optional; null (a non-finite value) never matches
          frequency_hz: f           required, >= 0
-         damping_ratio: z          optional
-         kind: rigid-body | oscillatory | overdamped | unstable     optional
+         damping_ratio: z          optional; null never matches
+         kind: rigid-body | oscillatory | overdamped | unstable     optional; compared
+                                   when both reports give it (unless --ignore-kinds)
          vector: [..]              optional, real
          vector_re: [..]           optional complex vector, with vector_im of equal length
          vector_im: [..]
@@ -20,7 +21,9 @@
            - {value: [..]}         reports): the node-wise vector, items concatenated in
            - {re: [..], im: [..]}  order (value: real; re and im: complex)
 
-   Pairing and checks: see compare.h and README "Comparing reports (CI)". */
+   Before loading, an event pass applies the deck reader's limits (nesting, anchors) and
+   bounds alias expansion (prescan). Pairing and checks: see compare.h and README
+   "Comparing reports (CI)". */
 #include "compare.h"
 
 #include <complex.h>
@@ -37,17 +40,20 @@
 #include "../eigen/eigen.h"
 #include "report.h"
 
-#define RIGID_REL 1e-6     /* rigid: frequency below this times A's largest frequency */
+#define RIGID_REL 1e-6     /* rigid: frequency at most this times A's largest frequency, */
+#define RIGID_LABEL_REL 1e-3  /* or this times it when labelled rigid-body (a damped rigid
+                                 mode has |lambda| = the mass-proportional damping), */
+#define RIGID_ABS 1e-6     /* or at most this [Hz] (a reference of rigid-body modes only) */
 #define WINDOW_FACTOR 10.0 /* MAC pairing looks at eigenvalues within 10 rtol */
 #define RANK_TOL 1e-8      /* cluster vectors with |R_jj| below this times max are dropped */
 
 /* One mode as read from a report. */
 typedef struct cmp_mode {
   int label;              /* 'mode' key, or position + 1 */
-  int has_lambda;         /* 1: eigenvalue given */
+  int has_lambda;         /* 1: eigenvalue given, -1: given as null (not finite), 0: absent */
   double complex lambda;  /* eigenvalue: modal [rad^2/s^2], complex [1/s] */
   double freq;            /* frequency_hz [Hz] */
-  int has_zeta;           /* 1: damping_ratio given */
+  int has_zeta;           /* 1: damping_ratio given, -1: null (not finite), 0: absent */
   double zeta;            /* damping ratio [-] */
   int kind;               /* mode_kind, -1 when not given */
   int nvec;               /* vector length, 0 when no vector */
@@ -77,6 +83,7 @@ void compare_opts_init (compare_opts *o)
   o->mac_min = 0.99;
   o->modes = 0;
   o->rtol_given = 0;
+  o->ignore_kinds = 0;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -115,6 +122,20 @@ static int is_null (const yaml_node_t *nd)
     return 0;
   return nd->data.scalar.length == 0 || scalar_is (nd, "~") || scalar_is (nd, "null")
          || scalar_is (nd, "Null") || scalar_is (nd, "NULL");
+}
+
+/* A null eigenvalue: null, or a pair [re, im] with a null part (report.c writes null for
+   a non-finite number). */
+static int is_null_value (reader *rd, const yaml_node_t *nd)
+{
+  if (is_null (nd)) return 1;
+  if (nd->type != YAML_SEQUENCE_NODE) return 0;
+  for (yaml_node_item_t *it = nd->data.sequence.items.start; it < nd->data.sequence.items.top;
+       it++) {
+    yaml_node_t *x = yaml_document_get_node (rd->doc, *it);
+    if (x && is_null (x)) return 1;
+  }
+  return 0;
 }
 
 /* The value of key in mapping map into *out (NULL when absent); a key given twice is an
@@ -287,12 +308,14 @@ static int read_mode (reader *rd, const yaml_node_t *nd, int label, cmp_mode *md
   MB_TRY (get_number (rd, v, "frequency_hz", &md->freq));
   if (md->freq < 0) return fail_node (rd, v, "frequency_hz must be >= 0");
   MB_TRY (lookup (rd, nd, "eigenvalue", &v));
-  if (v && !is_null (v)) {
+  if (v && is_null_value (rd, v)) md->has_lambda = -1;  /* written for a non-finite value */
+  else if (v) {
     MB_TRY (get_eigenvalue (rd, v, &md->lambda));
     md->has_lambda = 1;
   }
   MB_TRY (lookup (rd, nd, "damping_ratio", &v));
-  if (v && !is_null (v)) {
+  if (v && is_null (v)) md->has_zeta = -1;
+  else if (v) {
     MB_TRY (get_number (rd, v, "damping_ratio", &md->zeta));
     md->has_zeta = 1;
   }
@@ -380,38 +403,147 @@ static int read_report (reader *rd, cmp_report *out)
   return 0;
 }
 
+/* The deck reader's limits (src/deck/deck.c), and a bound on what aliases may add. */
+enum { MAX_DEPTH = 32,           /* nesting; libyaml's scanner is quadratic in depth */
+       MAX_ANCHORS = 64 };       /* libyaml looks aliases up linearly */
+#define MAX_ALIAS_EXTRA 100000.0 /* nodes aliases may add beyond the document's own */
+
+/* libyaml's failure in p as MB_EDECK (or MB_ENOMEM, MB_EIO) naming path. */
+static int yaml_error (yaml_parser_t *p, FILE *f, const char *path, mb_err *err)
+{
+  if (p->error == YAML_MEMORY_ERROR)
+    return mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+  if (ferror (f))
+    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (errno));
+  if (p->error == YAML_READER_ERROR)
+    return mb_fail_at (err, MB_EDECK, path, 0, 0, "%s (at byte %zu)",
+                       p->problem ? p->problem : "unreadable text", p->problem_offset);
+  if (p->context)  /* "did not find ... while parsing a flow sequence (from 2:8)" */
+    return mb_fail_at (err, MB_EDECK, path, p->problem_mark.line + 1,
+                       p->problem_mark.column + 1, "%s %s (from %zu:%zu)",
+                       p->problem ? p->problem : "malformed YAML", p->context,
+                       p->context_mark.line + 1, p->context_mark.column + 1);
+  return mb_fail_at (err, MB_EDECK, path, p->problem_mark.line + 1,
+                     p->problem_mark.column + 1, "%s", p->problem ? p->problem : "malformed YAML");
+}
+
+/* An anchor seen by prescan: its name and the nodes it stands for (aliases inside it
+   expanded). */
+typedef struct scan_anchor {
+  char *name;
+  double nodes;
+} scan_anchor;
+
+/* Event pass over f before loading it: refuses nesting deeper than MAX_DEPTH, more than
+   MAX_ANCHORS anchors and aliases that would expand the document by more than twice its
+   own nodes plus MAX_ALIAS_EXTRA (each alias counts the nodes of its anchor, aliases
+   inside expanded), so that hostile text is refused before yaml_parser_load or the
+   readers below spend minutes or gigabytes on it. Reports written by mbmodal hold no
+   anchor at all. */
+static int prescan (FILE *f, const char *path, mb_err *err)
+{
+  yaml_parser_t p;
+  yaml_event_t ev;
+  scan_anchor anchors[MAX_ANCHORS];
+  struct open_node { int anchor; double start; } open[MAX_DEPTH + 1];  /* open collections */
+  int nanchors = 0, depth = 0, rc = 0;
+  double own = 0, expanded = 0;  /* nodes in the text; nodes with aliases expanded */
+  if (!yaml_parser_initialize (&p))
+    return mb_fail (err, MB_ENOMEM, "out of memory starting the YAML parser");
+  yaml_parser_set_input_file (&p, f);
+  for (;;) {
+    if (!yaml_parser_parse (&p, &ev)) {
+      rc = yaml_error (&p, f, path, err);
+      break;
+    }
+    yaml_event_type_t type = ev.type;
+    size_t line = ev.start_mark.line + 1, col = ev.start_mark.column + 1;
+    const yaml_char_t *anchor = type == YAML_SCALAR_EVENT ? ev.data.scalar.anchor
+      : type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.anchor
+      : type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor : NULL;
+    int ai = -1;
+    if (anchor) {
+      if (nanchors == MAX_ANCHORS)
+        rc = mb_fail_at (err, MB_EDECK, path, line, col, "YAML: more than %d anchors",
+                         MAX_ANCHORS);
+      else if (!(anchors[nanchors].name = malloc (strlen ((const char *) anchor) + 1)))
+        rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+      else {
+        strcpy (anchors[nanchors].name, (const char *) anchor);
+        anchors[nanchors].nodes = 1;
+        ai = nanchors++;
+      }
+    }
+    if (rc == 0) switch (type) {
+    case YAML_SCALAR_EVENT:
+      own += 1;
+      expanded += 1;
+      break;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+      own += 1;
+      expanded += 1;
+      if (depth == MAX_DEPTH)
+        rc = mb_fail_at (err, MB_EDECK, path, line, col, "YAML: nested more than %d levels "
+                         "deep (a report needs 6)", MAX_DEPTH);
+      else open[depth++] = (struct open_node) { ai, expanded - 1 };
+      break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      if (depth > 0 && open[--depth].anchor >= 0)
+        anchors[open[depth].anchor].nodes = expanded - open[depth].start;
+      break;
+    case YAML_ALIAS_EVENT: {
+      const char *name = (const char *) ev.data.alias.anchor;
+      double nodes = 1;  /* an undefined alias: libyaml's loader reports it */
+      for (int k = nanchors - 1; k >= 0; k--)  /* the latest definition of the name */
+        if (strcmp (anchors[k].name, name) == 0) {
+          nodes = anchors[k].nodes;
+          for (int d = 0; d < depth; d++)  /* an anchor still open: what it holds so far */
+            if (open[d].anchor == k) nodes = expanded - open[d].start;
+          break;
+        }
+      expanded += nodes;
+      if (expanded > 2 * own + MAX_ALIAS_EXTRA)
+        rc = mb_fail_at (err, MB_EDECK, path, line, col, "YAML: aliases expand the file "
+                         "beyond %.0f nodes (an alias bomb?); a report needs no alias",
+                         2 * own + MAX_ALIAS_EXTRA);
+      break;
+    }
+    default:
+      break;
+    }
+    yaml_event_delete (&ev);
+    if (rc < 0 || type == YAML_STREAM_END_EVENT) break;
+  }
+  for (int k = 0; k < nanchors; k++) free (anchors[k].name);
+  yaml_parser_delete (&p);
+  return rc;
+}
+
 /* Loads path into *out; on failure *out is left empty. */
 static int load_report (const char *path, cmp_report *out, mb_err *err)
 {
   memset (out, 0, sizeof *out);
   FILE *f = fopen (path, "rb");
   if (!f) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open: %s", strerror (errno));
+  int rc = prescan (f, path, err);
+  if (rc == 0 && fseek (f, 0, SEEK_SET) != 0)
+    rc = mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read it twice (not a regular file?): %s",
+                     strerror (errno));
+  if (rc < 0) {
+    fclose (f);
+    return rc;
+  }
   yaml_parser_t parser;
   yaml_document_t doc;
-  int rc = 0;
   if (!yaml_parser_initialize (&parser)) {
     fclose (f);
     return mb_fail (err, MB_ENOMEM, "out of memory starting the YAML parser");
   }
   yaml_parser_set_input_file (&parser, f);
   if (!yaml_parser_load (&parser, &doc)) {
-    if (parser.error == YAML_MEMORY_ERROR)
-      rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
-    else if (ferror (f))
-      rc = mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (errno));
-    else if (parser.error == YAML_READER_ERROR)
-      rc = mb_fail_at (err, MB_EDECK, path, 0, 0, "%s (at byte %zu)",
-                       parser.problem ? parser.problem : "unreadable text",
-                       parser.problem_offset);
-    else if (parser.context)  /* "did not find ... while parsing a flow sequence (from 2:8)" */
-      rc = mb_fail_at (err, MB_EDECK, path, parser.problem_mark.line + 1,
-                       parser.problem_mark.column + 1, "%s %s (from %zu:%zu)",
-                       parser.problem ? parser.problem : "malformed YAML", parser.context,
-                       parser.context_mark.line + 1, parser.context_mark.column + 1);
-    else
-      rc = mb_fail_at (err, MB_EDECK, path, parser.problem_mark.line + 1,
-                       parser.problem_mark.column + 1, "%s",
-                       parser.problem ? parser.problem : "malformed YAML");
+    rc = yaml_error (&parser, f, path, err);
     yaml_parser_delete (&parser);
     fclose (f);
     return rc;
@@ -450,12 +582,12 @@ static int by_dist_asc (const void *p, const void *q)
   return (a->j > b->j) - (a->j < b->j);
 }
 
-/* Relative difference of two modes: |la - lb| / max(|la|, |lb|) when both have an
+/* Relative difference of two modes: |la - lb| / max(|la|, |lb|) when both have a finite
    eigenvalue, else |fa - fb| / max(fa, fb); 0 when both are 0, +inf when it overflows. */
 static double rel_diff (const cmp_mode *a, const cmp_mode *b)
 {
   double num, den;
-  if (a->has_lambda && b->has_lambda) {
+  if (a->has_lambda == 1 && b->has_lambda == 1) {
     num = cabs (a->lambda - b->lambda);
     den = fmax (cabs (a->lambda), cabs (b->lambda));
   }
@@ -467,21 +599,42 @@ static double rel_diff (const cmp_mode *a, const cmp_mode *b)
   return d >= 0 ? d : INFINITY;  /* NaN (inf/inf) sorts as the farthest */
 }
 
-/* Rigid-body: so declared, or a frequency below RIGID_REL times A's largest one. */
-static int is_rigid (const cmp_mode *md, double fmax)
+/* Rigid-body when the numbers say so: a frequency at most max(RIGID_REL fmax_A,
+   RIGID_ABS) [Hz], or, for a mode labelled rigid-body, at most max(RIGID_LABEL_REL fmax_A,
+   RIGID_ABS). The label alone is not trusted: a 5 Hz mode labelled rigid-body is compared
+   as a 5 Hz mode unless the reference's modes reach 5 kHz (labels are compared on their
+   own, check_pairs). */
+static int is_rigid (const cmp_mode *md, double fmax_a)
 {
-  return md->kind == MODE_RIGID || md->freq < RIGID_REL * fmax;
+  double rel = md->kind == MODE_RIGID ? RIGID_LABEL_REL : RIGID_REL;
+  return md->freq <= fmax (rel * fmax_a, RIGID_ABS);
 }
 
-/* MAC(a, b) = |a^H b|^2 / ((a^H a)(b^H b)); 0 when either vector is zero. */
+/* max_k |x_k|; 0 for a zero vector, not finite when an entry is not. */
+static double max_abs (const double complex *x, int n)
+{
+  double m = 0;
+  for (int k = 0; k < n; k++) {
+    double v = cabs (x[k]);
+    if (!(v <= m)) m = v;  /* also takes a NaN */
+  }
+  return m;
+}
+
+/* MAC(a, b) = |a^H b|^2 / ((a^H a)(b^H b)), formed on a / max|a_k| and b / max|b_k| (the
+   MAC does not change with the scale of either vector) so that entries of 1e200 do not
+   overflow nor entries of 1e-160 underflow; 0 when either vector is zero or not finite. */
 static double mac (const double complex *a, const double complex *b, int n)
 {
+  double sa = max_abs (a, n), sb = max_abs (b, n);
+  if (!(sa > 0 && sb > 0 && isfinite (sa) && isfinite (sb))) return 0.0;
   double complex ab = 0;
   double aa = 0, bb = 0;
   for (int k = 0; k < n; k++) {
-    ab += conj (a[k]) * b[k];
-    aa += creal (conj (a[k]) * a[k]);
-    bb += creal (conj (b[k]) * b[k]);
+    double complex x = a[k] / sa, y = b[k] / sb;
+    ab += conj (x) * y;
+    aa += creal (conj (x) * x);
+    bb += creal (conj (y) * y);
   }
   if (!(aa > 0 && bb > 0)) return 0.0;
   double v = creal (ab * conj (ab)) / (aa * bb);
@@ -510,8 +663,13 @@ static int cluster_basis (cluster *cl, const cmp_report *B, const int *cid, int 
     rc = mb_fail (err, MB_ENOMEM, "out of memory in compare");
     goto done;
   }
-  for (int j = 0, col = 0; j < B->nmodes; j++)
-    if (cid[j] == c) memcpy (Q + (size_t) n * col++, B->modes[j].vec, (size_t) n * sizeof *Q);
+  for (int j = 0, col = 0; j < B->nmodes; j++)  /* each vector / its largest |entry| */
+    if (cid[j] == c) {
+      const double complex *v = B->modes[j].vec;
+      double sv = max_abs (v, n);
+      double complex *q = Q + (size_t) n * col++;
+      for (int k = 0; k < n; k++) q[k] = sv > 0 && isfinite (sv) ? v[k] / sv : 0.0;
+    }
   lapack_int info = LAPACKE_zgeqrf (LAPACK_COL_MAJOR, n, k, Q, n, tau);
   if (info == 0) {
     double rmax = 0;
@@ -544,15 +702,17 @@ done:
   return rc;
 }
 
-/* Subspace MAC = ||Q^H a||^2 / (a^H a) for orthonormal Q (n x r). */
+/* Subspace MAC = ||Q^H a||^2 / (a^H a) for orthonormal Q (n x r), formed on
+   a / max|a_k| (no overflow or underflow). */
 static double subspace_mac (const double complex *a, const double complex *Q, int n, int r)
 {
-  double aa = 0, p = 0;
-  for (int k = 0; k < n; k++) aa += creal (conj (a[k]) * a[k]);
+  double sa = max_abs (a, n), aa = 0, p = 0;
+  if (!(sa > 0 && isfinite (sa))) return 0.0;
+  for (int k = 0; k < n; k++) aa += creal (conj (a[k] / sa) * (a[k] / sa));
   for (int j = 0; j < r; j++) {
     double complex qa = 0;
     const double complex *q = Q + (size_t) n * j;
-    for (int k = 0; k < n; k++) qa += conj (q[k]) * a[k];
+    for (int k = 0; k < n; k++) qa += conj (q[k]) * (a[k] / sa);
     p += creal (qa * conj (qa));
   }
   if (!(aa > 0)) return 0.0;
@@ -564,7 +724,9 @@ static double subspace_mac (const double complex *a, const double complex *Q, in
 typedef struct ctx {
   cmp_report A, B;
   int na;            /* modes of A checked */
-  double rtol, mac_min, fmax;
+  double rtol, mac_min;
+  double fmax_a;     /* A's largest frequency [Hz], the scale of is_rigid */
+  int ignore_kinds;  /* 1: kind labels are not compared */
   int *cid;          /* cluster of each B mode, size B.nmodes (-1: no vector) */
   cluster *cl;       /* size B.nmodes */
   int *match;        /* B mode paired with each A mode, -1: unmatched; size na */
@@ -602,7 +764,7 @@ static int make_clusters (ctx *c, mb_err *err)
     for (int k = j + 1; k < nb; k++) {
       const cmp_mode *bk = &c->B.modes[k];
       if (!bk->vec || bk->nvec != bj->nvec) continue;
-      int close = (is_rigid (bj, c->fmax) && is_rigid (bk, c->fmax))
+      int close = (is_rigid (bj, c->fmax_a) && is_rigid (bk, c->fmax_a))
                   || rel_diff (bj, bk) <= c->rtol;
       if (close) {
         int rj = find_root (c->cid, j), rk = find_root (c->cid, k);
@@ -643,7 +805,7 @@ static void pair_modes (ctx *c)
     for (int j = 0; j < nb; j++) {
       const cmp_mode *a = &c->A.modes[i], *b = &c->B.modes[j];
       double d = rel_diff (a, b), m = pair_mac (c, i, j);
-      int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
+      int both_rigid = is_rigid (a, c->fmax_a) && is_rigid (b, c->fmax_a);
       if (m >= 0 && (both_rigid || d <= WINDOW_FACTOR * c->rtol))
         c->cand[nc++] = (pair_cand) { i, j, m, d };
     }
@@ -662,7 +824,7 @@ static void pair_modes (ctx *c)
       if (c->used[j]) continue;
       const cmp_mode *a = &c->A.modes[i], *b = &c->B.modes[j];
       double d = rel_diff (a, b);
-      int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
+      int both_rigid = is_rigid (a, c->fmax_a) && is_rigid (b, c->fmax_a);
       c->cand[nc++] = (pair_cand) { i, j, both_rigid ? 0.0 : d, d };
     }
   }
@@ -695,14 +857,23 @@ static int check_pairs (const ctx *c, FILE *out)
     }
     const cmp_mode *b = &c->B.modes[j];
     double d = rel_diff (a, b), m = pair_mac (c, i, j);
-    int both_rigid = is_rigid (a, c->fmax) && is_rigid (b, c->fmax);
-    char status[96] = "";
-    if (!both_rigid && !(d <= c->rtol))
-      strcat (status, a->has_lambda && b->has_lambda ? ", eigenvalue" : ", frequency");
-    if (a->has_zeta && b->has_zeta && !both_rigid  /* zeta of lambda ~ 0 is noise */
-        && !(fabs (a->zeta - b->zeta) <= c->rtol * fmax (1.0, fmax (fabs (a->zeta),
-                                                                     fabs (b->zeta)))))
+    int both_rigid = is_rigid (a, c->fmax_a) && is_rigid (b, c->fmax_a);
+    char status[128] = "";
+    if (a->has_lambda && b->has_lambda && (a->has_lambda < 0 || b->has_lambda < 0))
+      strcat (status, ", eigenvalue null");  /* not finite: never a match */
+    else if (!both_rigid && !(d <= c->rtol))
+      strcat (status, a->has_lambda == 1 && b->has_lambda == 1 ? ", eigenvalue" : ", frequency");
+    if (a->has_zeta && b->has_zeta && (a->has_zeta < 0 || b->has_zeta < 0))
+      strcat (status, ", damping null");
+    else if (a->has_zeta && b->has_zeta && !both_rigid  /* zeta of lambda ~ 0 is noise */
+             && !(fabs (a->zeta - b->zeta) <= c->rtol * fmax (1.0, fmax (fabs (a->zeta),
+                                                                          fabs (b->zeta)))))
       strcat (status, ", damping");
+    if (!c->ignore_kinds && a->kind >= 0 && b->kind >= 0 && a->kind != b->kind) {
+      size_t len = strlen (status);
+      snprintf (status + len, sizeof status - len, ", kind %s/%s",
+                report_kind_name ((mode_kind) a->kind), report_kind_name ((mode_kind) b->kind));
+    }
     /* vectors of different lengths (the same structure as two models, e.g. constrained
        and reduced) are not compared: such modes pair by frequency and show no MAC */
     if (m >= 0 && !(m >= c->mac_min)) strcat (status, ", MAC");
@@ -746,7 +917,8 @@ int compare_reports (const char *path_a, const char *path_b, const compare_opts 
   c.na = opts->modes > 0 && opts->modes < c.A.nmodes ? opts->modes : c.A.nmodes;
   c.rtol = opts->rtol_given || !c.A.has_rtol ? opts->rtol : c.A.rtol;
   c.mac_min = opts->mac_min;
-  for (int i = 0; i < c.A.nmodes; i++) c.fmax = fmax (c.fmax, c.A.modes[i].freq);
+  for (int i = 0; i < c.A.nmodes; i++) c.fmax_a = fmax (c.fmax_a, c.A.modes[i].freq);
+  c.ignore_kinds = opts->ignore_kinds;
   size_t nb = (size_t) c.B.nmodes;
   c.cid = mb_calloc (nb, sizeof *c.cid);
   c.cl = mb_calloc (nb, sizeof *c.cl);
@@ -779,11 +951,13 @@ done:
 /* ---------------------------------------------------------------- command line */
 
 static const char compare_usage[] =
-  "usage: mbmodal compare [--rtol X] [--mac X] [--modes N] REFERENCE.yaml REPORT.yaml\n"
-  "  --rtol X   relative tolerance on eigenvalues/frequencies (default 1e-6, or the\n"
-  "             reference's top-level 'rtol')\n"
-  "  --mac X    smallest accepted MAC of paired eigenvectors, in [0, 1] (default 0.99)\n"
-  "  --modes N  check only the first N modes of the reference (default 0: all)\n"
+  "usage: mbmodal compare [--rtol X] [--mac X] [--modes N] [--ignore-kinds] REFERENCE.yaml"
+  " REPORT.yaml\n"
+  "  --rtol X        relative tolerance on eigenvalues/frequencies (default 1e-6, or the\n"
+  "                  reference's top-level 'rtol')\n"
+  "  --mac X         smallest accepted MAC of paired eigenvectors, in [0, 1] (default 0.99)\n"
+  "  --modes N       check only the first N modes of the reference (default 0: all)\n"
+  "  --ignore-kinds  a differing mode kind (rigid-body, oscillatory, ...) is not a failure\n"
   "exit status: 0 all modes ok, 6 regression, 1 usage error, 2 unreadable or invalid file\n";
 
 static int usage_error (const char *fmt, const char *arg)
@@ -821,6 +995,10 @@ int compare_main (int argc, char **argv)
     }
     if (!options_done && strcmp (a, "--") == 0) {
       options_done = 1;
+      continue;
+    }
+    if (!options_done && strcmp (a, "--ignore-kinds") == 0) {
+      o.ignore_kinds = 1;
       continue;
     }
     if (!options_done && a[0] == '-' && a[1] != '\0') {

@@ -25,6 +25,8 @@
                            "<d's output name>-matrices", so `mbmodal DIR/deck.yaml` repeats
                            the solve on the exported matrices.
    CSV fields holding ',', '"' or a line break are double-quoted (RFC 4180).
+   Each file is written under a temporary name and renamed when complete (writer.c), and
+   is refused (MB_EIO) when it would replace an input of the run (writer_protect).
    d may be NULL (defaults; no source line). K, M, R, Cq are borrowed (R, Cq may be NULL).
    Returns 0, MB_EIO naming the path that failed, MB_ENOMEM. Rank 0 only. */
 int export_matrices (const char *dir, const model *mdl, const spm *K, const spm *M,

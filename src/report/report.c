@@ -2,11 +2,11 @@
    node-wise shapes and energy shares per part for a model deck. */
 #include "report.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "writer.h"
 
 #define NUMS_PER_LINE 8   /* numbers per line of a wrapped flow sequence */
 
@@ -56,95 +56,16 @@ void report_print_table (FILE *f, const eigen_result *r)
 
 /* ---------------------------------------------------------------- YAML writer */
 
-/* Shortest of %.15g, %.16g, %.17g that strtod reads back to v ("null" if v is not finite).
-   An exponent form gets a ".0" ("1.0e-10", not "1e-10") so that YAML 1.1 readers (PyYAML)
-   resolve it as a float, as YAML 1.2 readers do anyway. buf has 40 chars. */
-static void format_number (char *buf, double v)
-{
-  if (!isfinite (v)) {
-    strcpy (buf, "null");
-    return;
-  }
-  snprintf (buf, 40, "%.16g", v);  /* 16 first: at most two tries */
-  if (strtod (buf, NULL) == v) {
-    char b15[40];
-    snprintf (b15, sizeof b15, "%.15g", v);
-    if (strtod (b15, NULL) == v) strcpy (buf, b15);
-  }
-  else snprintf (buf, 40, "%.17g", v);
-  char *e = strchr (buf, 'e');
-  if (e && !memchr (buf, '.', (size_t) (e - buf))) {
-    memmove (e + 2, e, strlen (e) + 1);  /* room: at most 24 + 2 chars in 40 */
-    e[0] = '.';
-    e[1] = '0';
-  }
-}
-
+/* v in the report's number style: shortest exact, "1.0e-10", null when not finite. */
 static void put_num (FILE *f, double v)
 {
-  char buf[40];
-  format_number (buf, v);
-  fputs (buf, f);
+  writer_put_real (f, v, WRITER_YAML);
 }
 
-/* Length of the UTF-8 sequence starting at s (at most len bytes) and its code point in *cp;
-   0 when it is not valid UTF-8 (overlong, surrogate, truncated, > U+10FFFF). */
-static int utf8_decode (const unsigned char *s, size_t len, uint32_t *cp)
-{
-  unsigned char c = s[0];
-  int n;
-  uint32_t v, min;
-  if (c < 0x80) { *cp = c; return 1; }
-  else if ((c & 0xE0) == 0xC0) { n = 2; v = c & 0x1F; min = 0x80; }
-  else if ((c & 0xF0) == 0xE0) { n = 3; v = c & 0x0F; min = 0x800; }
-  else if ((c & 0xF8) == 0xF0) { n = 4; v = c & 0x07; min = 0x10000; }
-  else return 0;
-  if ((size_t) n > len) return 0;
-  for (int k = 1; k < n; k++) {
-    if ((s[k] & 0xC0) != 0x80) return 0;
-    v = (v << 6) | (s[k] & 0x3F);
-  }
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-  *cp = v;
-  return n;
-}
-
-/* Characters a YAML stream may hold unescaped (YAML 1.1 c-printable, as libyaml checks),
-   minus line breaks (YAML 1.1 also breaks at U+2028, U+2029) and the two that double
-   quotes must escape. */
-static int yaml_plain_char (uint32_t c)
-{
-  if (c == '"' || c == '\\' || c == 0x2028 || c == 0x2029) return 0;
-  return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF)
-         || (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-/* s as a YAML double-quoted scalar. Invalid UTF-8 bytes become \xNN (the code point
-   U+00NN, so the file stays readable; such a byte cannot round-trip). */
+/* s as a YAML double-quoted scalar. */
 static void put_quoted (FILE *f, const char *s)
 {
-  const unsigned char *p = (const unsigned char *) s;
-  size_t len = strlen (s);
-  fputc ('"', f);
-  while (len > 0) {
-    uint32_t c;
-    int n = utf8_decode (p, len, &c);
-    if (n == 0) {
-      fprintf (f, "\\x%02X", p[0]);
-      n = 1;
-    }
-    else if (yaml_plain_char (c)) fwrite (p, 1, (size_t) n, f);
-    else if (c == '"') fputs ("\\\"", f);
-    else if (c == '\\') fputs ("\\\\", f);
-    else if (c == '\n') fputs ("\\n", f);
-    else if (c == '\t') fputs ("\\t", f);
-    else if (c == '\r') fputs ("\\r", f);
-    else if (c <= 0xFF) fprintf (f, "\\x%02X", (unsigned) c);
-    else fprintf (f, "\\u%04X", (unsigned) c);  /* U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF */
-    p += n;
-    len -= (size_t) n;
-  }
-  fputc ('"', f);
+  writer_put_quoted (f, s, NULL);
 }
 
 /* "key: [v0, v1, ...]" for the real (part = 0) or imaginary (part = 1) parts of x,
@@ -562,7 +483,7 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   return 0;
 }
 
-/* Opens path, writes the report, checks every write and the close. */
+/* Opens path, writes the report, checks every write and the close (writer.c). */
 int report_write_yaml (const char *path, const eigen_result *r, const char *deck_path,
                        const char *title, int with_vectors, const model *mdl, mb_err *err)
 {
@@ -572,25 +493,15 @@ int report_write_yaml (const char *path, const eigen_result *r, const char *deck
                        "but the result has %d DOFs", mdl->nnodes, 6 * mdl->nnodes, r->n);
   model_ctx mc;
   if (mdl) MB_TRY (model_ctx_init (&mc, mdl, err));
-  FILE *f = fopen (path, "w");
-  if (!f) {
-    if (mdl) model_ctx_clear (&mc);
-    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open the report for writing: %s",
-                       strerror (errno));
-  }
-  int rc = put_report (f, r, deck_path, title, with_vectors, mdl ? &mc : NULL, err);
-  int failed = ferror (f);
-  int saved = errno;
-  if (fclose (f) != 0 && !failed) {
-    failed = 1;
-    saved = errno;
+  writer w;
+  int rc = writer_open (&w, path, "the report", err);
+  if (rc == 0) {
+    rc = put_report (w.f, r, deck_path, title, with_vectors, mdl ? &mc : NULL, err);
+    if (rc == 0) rc = writer_commit (&w, err);
+    else writer_abort (&w);
   }
   if (mdl) model_ctx_clear (&mc);
-  if (rc < 0) return rc;
-  if (failed)
-    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write the report: %s",
-                       strerror (saved));
-  return 0;
+  return rc;
 }
 
 /* ---------------------------------------------------------------- energy lines */

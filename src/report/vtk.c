@@ -2,13 +2,13 @@
    field per mode, as an ASCII XML UnstructuredGrid (.vtu) file. */
 #include "vtk.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/assemble.h"
+#include "writer.h"
 
 enum { VTK_VERTEX = 1, VTK_LINE = 3 };          /* VTK cell type codes */
 enum { KIND_BODY = 0, KIND_BEAM = 1, KIND_FORCE = 2 };
@@ -152,7 +152,7 @@ static int geom_build (vtk_geom *g, const model *m, mb_err *err)
 /* v with 17 significant digits (reads back exactly); 0 for a non-finite v. */
 static void put_num (FILE *f, double v)
 {
-  fprintf (f, "%.17g", isfinite (v) ? (v == 0.0 ? 0.0 : v) : 0.0);
+  writer_put_real (f, v, WRITER_DIGITS17);
 }
 
 /* Breaks the line every PER_LINE items inside a data array. */
@@ -350,7 +350,8 @@ static void put_vtu (FILE *f, const model *m, const eigen_result *r, vtk_geom *g
   fputs ("    </Piece>\n  </UnstructuredGrid>\n</VTKFile>\n", f);
 }
 
-/* Builds the mesh, writes it with the mode fields, checks every write and the close. */
+/* Builds the mesh, writes it with the mode fields, checks every write and the close
+   (writer.c). */
 int vtk_write_modes (const char *path, const model *mdl, const eigen_result *r, mb_err *err)
 {
   if (!path || !mdl || !r) return mb_fail (err, MB_EIO, "vtk: no path, model or result");
@@ -359,21 +360,12 @@ int vtk_write_modes (const char *path, const model *mdl, const eigen_result *r, 
                        "the result has %d DOFs", mdl->nnodes, 6 * mdl->nnodes, r->n);
   vtk_geom g;
   MB_TRY (geom_build (&g, mdl, err));
-  FILE *f = fopen (path, "w");
-  if (!f) {
-    geom_clear (&g);
-    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open the mode shapes for writing: %s",
-                       strerror (errno));
+  writer w;
+  int rc = writer_open (&w, path, "the mode shapes", err);
+  if (rc == 0) {
+    put_vtu (w.f, mdl, r, &g);
+    rc = writer_commit (&w, err);
   }
-  put_vtu (f, mdl, r, &g);
   geom_clear (&g);
-  int failed = ferror (f), saved = errno;
-  if (fclose (f) != 0 && !failed) {
-    failed = 1;
-    saved = errno;
-  }
-  if (failed)
-    return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot write the mode shapes: %s",
-                       strerror (saved));
-  return 0;
+  return rc;
 }

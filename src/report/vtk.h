@@ -7,7 +7,8 @@
 #include "../model/model.h"
 
 /* Writes the modes of r on the model's geometry to path (NAME.modal.vtu or
-   NAME.complex.vtu; the folder must exist), overwriting it. ASCII VTK XML (version 0.1,
+   NAME.complex.vtu; the folder must exist), replacing it when complete (temporary file
+   and rename, writer.c; never over an input of the run). ASCII VTK XML (version 0.1,
    as VTK 9 writes it), numbers with 17 significant digits; ParaView opens it directly.
 
    Points: the model's nodes in DOF order (position [m]), then one fixed point for each

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -10,7 +11,7 @@
 #include "report/report.h"
 
 static char tmpdir[] = "/tmp/mbmodal_test_compare_XXXXXX";
-static char written[64][600];  /* files to remove at the end */
+static char written[128][600];  /* files to remove at the end */
 static int nwritten;
 
 static const double two_pi = 6.283185307179586;
@@ -389,6 +390,235 @@ static void test_bad_files (void)
   free (out);
 }
 
+/* compare with --ignore-kinds */
+static int run_ignore_kinds (const char *a, const char *b, char **text)
+{
+  compare_opts o;
+  compare_opts_init (&o);
+  o.ignore_kinds = 1;
+  size_t len;
+  *text = NULL;
+  FILE *f = open_memstream (text, &len);
+  mb_err err;
+  mb_err_init (&err);
+  int rc = compare_reports (a, b, &o, f, &err);
+  fclose (f);
+  return rc;
+}
+
+/* Nulls (non-finite numbers) and kind labels are not trusted over numbers. */
+static void test_nulls_and_kinds (void)
+{
+  eigen_result r;
+  mb_err err;
+  char *out;
+  /* the one-DOF damped oscillator of test_complex: omega = 2 pi, zeta 0.01 (closed form) */
+  const char *path[3];
+  for (int c = 0; c < 3; c++) {
+    memset (&r, 0, sizeof r);
+    r.stage = STAGE_COMPLEX;
+    r.n = 1;
+    r.factor.negative_pivots = -1;
+    r.nmodes = 1;
+    r.modes = calloc (1, sizeof *r.modes);
+    mode *md = r.modes;
+    double z = 0.01;
+    md->lambda = two_pi * CMPLX (-z, sqrt (1 - z * z));
+    md->freq_hz = 1.0;
+    md->damped_freq_hz = sqrt (1 - z * z);
+    md->zeta = c == 1 ? NAN : z;           /* report.c writes damping_ratio: null */
+    if (c == 2) md->lambda = CMPLX (NAN, NAN);  /* eigenvalue: [null, null] */
+    md->kind = MODE_OSCILLATORY;
+    char name[32];
+    snprintf (name, sizeof name, "null%d.yaml", c);
+    path[c] = write_result (name, &r);
+  }
+  char *t = slurp (path[1]);
+  CHECK ("the report holds damping_ratio: null", t && strstr (t, "damping_ratio: null"));
+  free (t);
+  CHECK ("finite vs itself: ok", run (path[0], path[0], 0, 0, &err, &out) == 0);
+  free (out);
+  CHECK ("damping_ratio null vs 0.01: regression",
+         run (path[0], path[1], 0, 0, &err, &out) == MB_EREGRESS);
+  CHECK ("FAIL damping null", out && strstr (out, "FAIL damping null"));
+  free (out);
+  CHECK ("damping_ratio null as the reference: regression",
+         run (path[1], path[0], 0, 0, &err, &out) == MB_EREGRESS);
+  free (out);
+  const char *ref = write_text ("null.ref.yaml",
+                                "format: mbmodal-report\nstage: complex\nmodes:\n"
+                                "  - frequency_hz: 1.0     # omega = 2 pi\n"
+                                "    damping_ratio: 0.01   # zeta of the oscillator\n");
+  CHECK ("hand-written reference 0.01 vs null: regression",
+         run (ref, path[1], 1e-3, 0, &err, &out) == MB_EREGRESS);
+  free (out);
+  CHECK ("eigenvalue [null, null] vs a finite one: regression",
+         run (path[0], path[2], 0, 0, &err, &out) == MB_EREGRESS);
+  CHECK ("FAIL eigenvalue null", out && strstr (out, "FAIL eigenvalue null"));
+  free (out);
+
+  /* ring (rigid 0, then 3 twice): B's first mode at 5 Hz, omega^2 = (10 pi)^2, still
+     labelled rigid-body: its numbers say it is no rigid-body mode */
+  ring_vectors (0.0, ring_vec);
+  make_modal (&r, 3, 3, ring_lambda, ring_vec);
+  const char *a = write_result ("kind_a.yaml", &r);
+  double lam[3] = { 25 * two_pi * two_pi, 3.0, 3.0 };  /* (2 pi 5 Hz)^2 */
+  make_modal (&r, 3, 3, lam, ring_vec);
+  r.modes[0].kind = MODE_RIGID;
+  r.modes[0].freq_hz = 5.0;
+  const char *b = write_result ("kind_5hz_rigid.yaml", &r);
+  CHECK ("5 Hz labelled rigid-body vs a 0 Hz rigid-body mode: regression",
+         run (a, b, 0, 0, &err, &out) == MB_EREGRESS);
+  CHECK ("5 Hz vs 0 Hz: FAIL eigenvalue", out && strstr (out, "FAIL eigenvalue"));
+  free (out);
+  CHECK ("... also with --ignore-kinds", run_ignore_kinds (a, b, &out) == MB_EREGRESS);
+  free (out);
+  /* the same against a hand-written reference of one rigid-body mode (no scale) */
+  ref = write_text ("rigid.ref.yaml", "format: mbmodal-report\nstage: modal\nmodes:\n"
+                    "  - {frequency_hz: 0, kind: rigid-body}\n");
+  CHECK ("5 Hz labelled rigid-body vs a rigid-only reference: regression",
+         run (ref, b, 0, 1, &err, &out) == MB_EREGRESS);
+  free (out);
+
+  /* equal numbers, different labels: mode 2 (lambda 3) labelled rigid-body in B */
+  make_modal (&r, 3, 3, ring_lambda, ring_vec);
+  r.modes[1].kind = MODE_RIGID;
+  b = write_result ("kind_label.yaml", &r);
+  CHECK ("oscillatory vs rigid-body label: regression",
+         run (a, b, 0, 0, &err, &out) == MB_EREGRESS);
+  CHECK ("FAIL kind oscillatory/rigid-body", out && strstr (out, "FAIL kind oscillatory/rigid-body"));
+  free (out);
+  CHECK ("--ignore-kinds: ok", run_ignore_kinds (a, b, &out) == 0);
+  free (out);
+  make_modal (&r, 3, 3, ring_lambda, ring_vec);
+  r.modes[0].kind = MODE_OSCILLATORY;
+  b = write_result ("kind_rigid_as_osc.yaml", &r);
+  CHECK ("rigid-body reference vs oscillatory label at 0 Hz: regression",
+         run (a, b, 0, 0, &err, &out) == MB_EREGRESS);
+  free (out);
+}
+
+/* The MAC does not depend on the scale of the vectors: entries of 1e200 (whose squares
+   overflow) and 1e-160 (whose squares underflow to 0) give MAC 1 against themselves and
+   against the same vectors at scale 1. */
+static void test_mac_scale (void)
+{
+  eigen_result r;
+  mb_err err;
+  char *out;
+  static const double scales[] = { 1e200, 1e-160, 1e-300 };
+  ring_vectors (0.0, ring_vec);
+  make_modal (&r, 3, 3, ring_lambda, ring_vec);
+  const char *unit = write_result ("scale_1.yaml", &r);
+  for (int k = 0; k < 3; k++) {
+    double v[9];
+    ring_vectors (0.3, v);  /* the lambda = 3 pair rotated: the subspace MAC is used */
+    for (int i = 0; i < 9; i++) v[i] *= scales[k];
+    make_modal (&r, 3, 3, ring_lambda, v);
+    char name[32];
+    snprintf (name, sizeof name, "scale_%d.yaml", k);
+    const char *p = write_result (name, &r);
+    char descr[96];
+    snprintf (descr, sizeof descr, "vectors at scale %g vs themselves: ok", scales[k]);
+    CHECK (descr, run (p, p, 0, 0, &err, &out) == 0);
+    snprintf (descr, sizeof descr, "scale %g: MAC 1 on all three", scales[k]);
+    int ones = 0;
+    for (char *q = out; q && (q = strstr (q, "1.000000  ok")); q++) ones++;
+    CHECK (descr, ones == 3);
+    free (out);
+    snprintf (descr, sizeof descr, "scale %g vs scale 1: ok", scales[k]);
+    CHECK (descr, run (unit, p, 0, 0, &err, &out) == 0);
+    free (out);
+  }
+}
+
+static double seconds_since (const struct timespec *t0)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (double) (t.tv_sec - t0->tv_sec) + 1e-9 * (double) (t.tv_nsec - t0->tv_nsec);
+}
+
+/* Hostile reports: refused at once with the deck reader's limits. */
+static void test_limits (void)
+{
+  eigen_result r;
+  double lam[2], vec[4];
+  chain (lam, vec, 1.0);
+  make_modal (&r, 2, 2, lam, vec);
+  const char *good = write_result ("limits_good.yaml", &r);
+  mb_err err;
+  char *out;
+  struct timespec t0;
+
+  /* 100,000 nested '[' */
+  const char *path = tmp_path ("deep.yaml");
+  FILE *f = fopen (path, "w");
+  fputs ("format: mbmodal-report\nstage: modal\nmodes: ", f);
+  for (int k = 0; k < 100000; k++) fputc ('[', f);
+  fputc ('\n', f);
+  fclose (f);
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  int rc = run (good, path, 0, 0, &err, &out);
+  double dt = seconds_since (&t0);
+  free (out);
+  CHECK ("100,000 nested '[': MB_EDECK", rc == MB_EDECK && strstr (err.msg, "nested more than 32"));
+  /* level 1 is the top mapping: the 32nd '[' (column 8 + 31) is level 33 */
+  CHECK ("... at the 33rd level (3:39)", strstr (err.where, "deep.yaml:3:39") != NULL);
+  CHECK ("... within a second or two", dt < 2.0);
+
+  /* billion laughs: 9 levels of 10 aliases each, 10^9 numbers */
+  path = tmp_path ("laughs.yaml");
+  f = fopen (path, "w");
+  fputs ("format: mbmodal-report\nstage: modal\nl0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n", f);
+  for (int k = 1; k <= 9; k++) {
+    fprintf (f, "l%d: &l%d [", k, k);
+    for (int j = 0; j < 10; j++) fprintf (f, "%s*l%d", j ? ", " : "", k - 1);
+    fputs ("]\n", f);
+  }
+  fputs ("modes:\n  - {frequency_hz: 1, vector: *l9}\n", f);
+  fclose (f);
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  rc = run (good, path, 0, 0, &err, &out);
+  dt = seconds_since (&t0);
+  free (out);
+  CHECK ("alias bomb: MB_EDECK", rc == MB_EDECK && strstr (err.msg, "aliases expand"));
+  CHECK ("alias bomb: refused at once", dt < 2.0);
+
+  /* one anchored mode with a 1000-entry vector, aliased 20,000 times: 2e7 numbers from
+     a file of 160 kB */
+  path = tmp_path ("wide.yaml");
+  f = fopen (path, "w");
+  fputs ("format: mbmodal-report\nstage: modal\nmodes:\n  - &m {frequency_hz: 1, vector: [", f);
+  for (int k = 0; k < 1000; k++) fprintf (f, "%s1", k ? ", " : "");
+  fputs ("]}\n", f);
+  for (int k = 0; k < 20000; k++) fputs ("  - *m\n", f);
+  fclose (f);
+  rc = run (path, path, 0, 0, &err, &out);
+  free (out);
+  CHECK ("20,000 aliases of a large mode: MB_EDECK", rc == MB_EDECK && strstr (err.msg, "aliases"));
+
+  /* 65 anchors */
+  path = tmp_path ("anchors.yaml");
+  f = fopen (path, "w");
+  fputs ("format: mbmodal-report\nstage: modal\nmodes: []\n", f);
+  for (int k = 0; k < 65; k++) fprintf (f, "k%d: &a%d 1\n", k, k);
+  fclose (f);
+  rc = run (path, path, 0, 0, &err, &out);
+  free (out);
+  CHECK ("65 anchors: MB_EDECK", rc == MB_EDECK && strstr (err.msg, "more than 64 anchors"));
+
+  /* a reasonable use of an anchor: one vector shared by two modes of a hand-written file */
+  path = tmp_path ("shared.yaml");
+  f = fopen (path, "w");
+  fputs ("format: mbmodal-report\nstage: modal\nmodes:\n"
+         "  - {frequency_hz: 1, vector: &v [1, 0]}\n"
+         "  - {frequency_hz: 2, vector: *v}\n", f);
+  fclose (f);
+  CHECK ("an anchor reused once: read", run (path, path, 0, 0, &err, &out) == 0);
+  free (out);
+}
+
 static void test_main (void)
 {
   eigen_result r;
@@ -422,6 +652,8 @@ static void test_main (void)
     { { "compare", "--bogus", "A", "B" }, 1 },
     { { "compare", "A", "B", "--rtol" }, 1 },
     { { "compare", "--help" }, 0 },
+    { { "compare", "--ignore-kinds", "A", "A" }, 0 },
+    { { "compare", "--ignore-kinds", "A", "B" }, 6 },
   };
   int n = (int) (sizeof cases / sizeof cases[0]);
   for (int k = 0; k < n; k++) {
@@ -451,6 +683,9 @@ int main (void)
   test_no_vectors ();
   test_complex ();
   test_bad_files ();
+  test_nulls_and_kinds ();
+  test_mac_scale ();
+  test_limits ();
   test_main ();
   for (int i = 0; i < nwritten; i++) unlink (written[i]);
   rmdir (tmpdir);
