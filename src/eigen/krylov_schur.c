@@ -18,9 +18,32 @@
 #include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Status of the small dense helpers below when their own workspace could not be allocated:
+   LAPACKE's code for the same event, so that one test tells out of memory from a LAPACK
+   failure (LAPACK's own info is >= -20 or positive). */
+#define KS_NOMEM LAPACK_WORK_MEMORY_ERROR
+
+/* 1 when a LAPACKE status means out of memory (ours or LAPACKE's workspace). */
+static int lapack_nomem (double info)
+{
+  return info == LAPACK_WORK_MEMORY_ERROR || info == LAPACK_TRANSPOSE_MEMORY_ERROR;
+}
+
+/* Collective outcome of a rank-0 LAPACK step `what` whose status (shared) is info:
+   MB_ENOMEM for out of memory, MB_ESOLVE with the info for a LAPACK failure. */
+static int lapack_fail (mb_err *err, double info, const char *what)
+{
+  if (lapack_nomem (info))
+    return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for the workspace of the %s",
+                    what);
+  return mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK %s failed (info %d)", what, (int) info);
+}
 
 /* Deterministic uniform numbers in [-1, 1) (xorshift64*). */
 static double uniform (unsigned long long *state)
@@ -118,12 +141,14 @@ static double complex diag_mu_c (int mm, const double complex *T, int ld, int i)
 
 /* T = Z^T S Z: real Schur form of S (mm x mm, ld), then blocks sorted by decreasing |mu|
    (ties: positive imaginary part first), Z accumulating every transformation.
-   S is overwritten by T. Returns 0 or the LAPACK info. */
+   S is overwritten by T. Returns 0, the LAPACK info, or KS_NOMEM (workspace; also when
+   mb_fault ("schur") asks for it). */
 static int schur_sorted_r (int mm, double *S, int ld, double *Z)
 {
   lapack_int sdim = 0;
+  if (mb_fault ("schur")) return KS_NOMEM;
   double *wr = malloc ((size_t) mm * sizeof *wr), *wi = malloc ((size_t) mm * sizeof *wi);
-  if (!wr || !wi) { free (wr); free (wi); return -1; }
+  if (!wr || !wi) { free (wr); free (wi); return KS_NOMEM; }
   lapack_int info = LAPACKE_dgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
                                    wr, wi, Z, ld);
   free (wr); free (wi);
@@ -147,8 +172,9 @@ static int schur_sorted_r (int mm, double *S, int ld, double *Z)
 static int schur_sorted_c (int mm, double complex *S, int ld, double complex *Z)
 {
   lapack_int sdim = 0;
+  if (mb_fault ("schur")) return KS_NOMEM;
   double complex *w = malloc ((size_t) mm * sizeof *w);
-  if (!w) return -1;
+  if (!w) return KS_NOMEM;
   lapack_int info = LAPACKE_zgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
                                    w, Z, ld);
   free (w);
@@ -170,11 +196,11 @@ static int schur_sorted_c (int mm, double complex *S, int ld, double complex *Z)
 }
 
 /* Y: eigenvectors of the quasi-triangular T (p x p, ld), as complex columns (p x p).
-   Returns 0 or the LAPACK info. */
+   Returns 0, the LAPACK info or KS_NOMEM. */
 static int eigvecs_r (int p, const double *T, int ld, double complex *Y)
 {
   double *Tc = mb_calloc ((size_t) p * p, sizeof *Tc), *VR = mb_calloc ((size_t) p * p, sizeof *VR);
-  if (!Tc || !VR) { free (Tc); free (VR); return -1; }
+  if (!Tc || !VR) { free (Tc); free (VR); return KS_NOMEM; }
   for (int j = 0; j < p; j++)
     for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
   lapack_int mout = 0;
@@ -199,7 +225,7 @@ static int eigvecs_r (int p, const double *T, int ld, double complex *Y)
 static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
 {
   double complex *Tc = mb_calloc ((size_t) p * p, sizeof *Tc);
-  if (!Tc) return -1;
+  if (!Tc) return KS_NOMEM;
   for (int j = 0; j < p; j++)
     for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
   lapack_int mout = 0;
@@ -274,6 +300,11 @@ static double nrm2_c (const ks_dist *d, const double complex *x)
 /* Scalars per entry of each arithmetic, for messages of doubles. */
 #define KS_DOUBLES_r 1
 #define KS_DOUBLES_c 2
+/* Largest order of a dense matrix the solver holds and sends whole (the n x n operator
+   of the dense path, the (ncv + 1)^2 projected matrices): KS_DOUBLES order^2 must fit
+   the int count of an MPI message. Larger would also take more than 17 GB per copy. */
+#define KS_MAX_ORDER_r 46340
+#define KS_MAX_ORDER_c 32767
 /* MPI type of one entry of each arithmetic. */
 #define KS_MPI_TYPE_r MPI_DOUBLE
 #define KS_MPI_TYPE_c MPI_C_DOUBLE_COMPLEX
@@ -282,12 +313,12 @@ static double nrm2_c (const ks_dist *d, const double complex *x)
 
 /* All eigenpairs of the real n x n matrix A (column-major, overwritten) with LAPACK dgeev:
    mu (n) and unit 2-norm eigenvectors X (n x n, complex: a conjugate pair's columns are
-   conjugates). Returns LAPACK's info. */
+   conjugates). Returns LAPACK's info or KS_NOMEM. */
 static int dense_eig_r (int n, double *A, double complex *mu, double complex *X)
 {
   double *wr = mb_calloc ((size_t) n, sizeof *wr), *wi = mb_calloc ((size_t) n, sizeof *wi);
   double *vr = mb_calloc ((size_t) n * n, sizeof *vr);
-  int info = -1;
+  int info = KS_NOMEM;
   if (wr && wi && vr)
     info = LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, wr, wi, NULL, 1, vr, n);
   for (int j = 0; info == 0 && j < n; j++) {

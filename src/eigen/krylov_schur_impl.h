@@ -19,6 +19,7 @@
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
 #define KS_DENSE KS_SUFFIX (dense)
 #define KS_DENSE_EIG KS_SUFFIX (dense_eig)
+#define KS_MAX_ORDER KS_SUFFIX (KS_MAX_ORDER)
 
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
    and after a breakdown). The random sequence runs over all n rows on every rank, so the
@@ -263,8 +264,7 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
   share (d, &infod, 1);
   if (infod != 0.0) {
     free (A0);
-    rc = mb_fail (err, MB_ESOLVE, "dense eigenproblem of the operator failed (LAPACK info %d)",
-                  (int) infod);
+    rc = lapack_fail (err, infod, "dense eigenproblem of the operator");
     goto done;
   }
   int p = opts->nev < n ? opts->nev : n;
@@ -331,17 +331,30 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
   res->n = n;
   int nev = opts->nev;
-  int m = opts->ncv > 0 ? opts->ncv : (2 * nev > nev + 15 ? 2 * nev : nev + 15);
-  if (m >= n && n >= 1 && nev >= 1) {
+  if (nev < 1 || n < 1)
+    return mb_fail (err, MB_ESOLVE, "Krylov-Schur: %d eigenvalues of an operator of order %d "
+                    "asked; need at least 1 of order at least 1", opts->nev, n);
+  /* the subspace size in 64 bits: 2 nev overflows int for nev > INT_MAX / 2 */
+  long long mll = opts->ncv > 0 ? opts->ncv : (2LL * nev > nev + 15LL ? 2LL * nev : nev + 15LL);
+  if (mll >= n) {  /* the whole space: dense n x n operator, KS_DOUBLES * n^2 doubles */
+    if ((long long) n > KS_MAX_ORDER)
+      return mb_fail (err, MB_ENOMEM, "Krylov-Schur: %d eigenvalues with a subspace of %lld "
+                      "vectors need the whole space of order %d as a dense matrix (%.3g GB); "
+                      "too large: ask for fewer than %d eigenvalues (and a smaller subspace)",
+                      opts->nev, mll, n, (double) n * n * sizeof (KS_SCALAR) / 1e9, n / 2);
     int rcd = KS_DENSE (d, op, ctx, opts, res, err);
     res->n = n;
     return rcd;
   }
-  if (m > n) m = n;
+  int m = (int) mll;  /* < n */
   if (nev > m - 1) nev = m - 1;
   if (nev < 1 || m < 2)
     return mb_fail (err, MB_ESOLVE, "Krylov-Schur: problem of order %d is too small for %d "
                     "eigenvalues", n, opts->nev);
+  if (m + 1 > KS_MAX_ORDER)  /* (m + 1)^2 projected matrices, sent as KS_DOUBLES (m + 1)^2 */
+    return mb_fail (err, MB_ENOMEM, "Krylov-Schur: a subspace of %d vectors is too large (its "
+                    "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
+                    "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
   res->ncv = m;
   int ldh = m + 1, rc = 0, info = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
@@ -355,10 +368,12 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
+  if (mb_fault ("krylov")) { free (V); V = NULL; }
   int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
-    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis", n, m + 1);
+    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
+                  "on this rank)", n, m + 1, (double) ldv * (m + 1) * sizeof *V / 1e6);
     goto done;
   }
 
@@ -386,8 +401,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     double infod = info;
     share (d, &infod, 1);
     if (infod != 0.0) {
-      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK Schur factorization failed (info %d)",
-                    (int) infod);
+      rc = lapack_fail (err, infod, "Schur factorization");
       goto done;
     }
     share (d, S, KS_DOUBLES * ldh * mm);
@@ -411,8 +425,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     infod = info;
     share (d, &infod, 1);
     if (infod != 0.0) {
-      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors of T failed (info %d)",
-                    (int) infod);
+      rc = lapack_fail (err, infod, "eigenvectors of T");
       goto done;
     }
     share (d, rel, mm);
@@ -451,8 +464,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
         infod = info;
         share (d, &infod, 1);
         if (infod != 0.0) {
-          rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)",
-                        (int) infod);
+          rc = lapack_fail (err, infod, "Ritz vectors' eigenvectors");
           goto done;
         }
         share (d, (double *) Y, 2 * p * p);
@@ -504,3 +516,4 @@ done:
 #undef KS_MPI_TYPE
 #undef KS_DENSE
 #undef KS_DENSE_EIG
+#undef KS_MAX_ORDER
