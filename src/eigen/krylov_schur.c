@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,26 +236,86 @@ static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
   return (int) info;
 }
 
-/* h = V(:, 0:j-1)^H w (summed over the ranks) and w -= V(:, 0:j-1) h, on the local rows
-   (V has leading dimension ld = max (nloc, 1)), in real and complex. */
-static void project_out_r (const ks_dist *d, int j, const double *V, double *w, double *h)
+/* buf (count doubles) = its sum over the ranks in one collective (MPI_Allreduce), for the
+   Gram-Schmidt passes. Every rank must get the same bits, since each takes the
+   re-orthogonalization and breakdown decisions itself: Open MPI's and MPICH's allreduce
+   algorithms (recursive doubling, ring, reduce-scatter + allgather) combine identical
+   partial sums on every rank, and a + b == b + a in IEEE arithmetic. */
+static void allsum_one (const ks_dist *d, double *buf, int count)
 {
-  int nl = d->nloc, ld = nl > 0 ? nl : 1;
-  if (nl > 0) cblas_dgemv (CblasColMajor, CblasTrans, nl, j, 1.0, V, ld, w, 1, 0.0, h, 1);
-  else memset (h, 0, (size_t) j * sizeof *h);
-  allsum (d, h, j);
-  if (nl > 0) cblas_dgemv (CblasColMajor, CblasNoTrans, nl, j, -1.0, V, ld, h, 1, 1.0, w, 1);
+  int size;
+  MPI_Comm_size (d->comm, &size);
+  if (size == 1 || count == 0) return;
+  MPI_Allreduce (MPI_IN_PLACE, buf, count, MPI_DOUBLE, MPI_SUM, d->comm);
 }
 
-static void project_out_c (const ks_dist *d, int j, const double complex *V, double complex *w,
-                           double complex *h)
+/* One classical Gram-Schmidt pass against V(:, 0:j-1) with one collective: h = V^H w and
+   s = w^H w (w as given), both summed over the ranks in the same message, then w -= V h on
+   the local rows (V has leading dimension max (nloc, 1)). red is workspace of
+   KS_DOUBLES j + 1 doubles. Returns s. Real and complex. */
+static double gs_pass_r (const ks_dist *d, int j, const double *V, double *w, double *h,
+                         double *red)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) {
+    if (j > 0) cblas_dgemv (CblasColMajor, CblasTrans, nl, j, 1.0, V, ld, w, 1, 0.0, red, 1);
+    red[j] = cblas_ddot (nl, w, 1, w, 1);
+  } else {
+    memset (red, 0, (size_t) (j + 1) * sizeof *red);
+  }
+  allsum_one (d, red, j + 1);
+  memcpy (h, red, (size_t) j * sizeof *h);
+  if (nl > 0 && j > 0) cblas_dgemv (CblasColMajor, CblasNoTrans, nl, j, -1.0, V, ld, h, 1, 1.0, w, 1);
+  return red[j];
+}
+
+static double gs_pass_c (const ks_dist *d, int j, const double complex *V, double complex *w,
+                         double complex *h, double *red)
 {
   const double complex one = 1.0, zero = 0.0, mone = -1.0;
   int nl = d->nloc, ld = nl > 0 ? nl : 1;
-  if (nl > 0) cblas_zgemv (CblasColMajor, CblasConjTrans, nl, j, &one, V, ld, w, 1, &zero, h, 1);
-  else memset (h, 0, (size_t) j * sizeof *h);
-  allsum (d, (double *) h, 2 * j);
-  if (nl > 0) cblas_zgemv (CblasColMajor, CblasNoTrans, nl, j, &mone, V, ld, h, 1, &one, w, 1);
+  double complex *hr = (double complex *) red;  /* red: j complex entries, then s */
+  if (nl > 0) {
+    if (j > 0) cblas_zgemv (CblasColMajor, CblasConjTrans, nl, j, &one, V, ld, w, 1, &zero, hr, 1);
+    double complex s;
+    cblas_zdotc_sub (nl, w, 1, w, 1, &s);
+    red[2 * j] = creal (s);
+  } else {
+    memset (red, 0, (size_t) (2 * j + 1) * sizeof *red);
+  }
+  allsum_one (d, red, 2 * j + 1);
+  memcpy (h, hr, (size_t) j * sizeof *h);
+  if (nl > 0 && j > 0) cblas_zgemv (CblasColMajor, CblasNoTrans, nl, j, &mone, V, ld, h, 1, &one, w, 1);
+  return red[2 * j];
+}
+
+/* max |V^H V - I| of the q distributed columns of V (leading dimension max (nloc, 1)),
+   the Gram matrix summed over the ranks; G is workspace of q^2 entries. Collective. */
+static double orth_loss_r (const ks_dist *d, int q, const double *V, double *G)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, q, q, nl, 1.0, V, ld, V, ld,
+                           0.0, G, q);
+  else memset (G, 0, (size_t) q * q * sizeof *G);
+  allsum (d, G, q * q);
+  double worst = 0.0;
+  for (int j = 0; j < q; j++)
+    for (int i = 0; i < q; i++) worst = fmax (worst, fabs (G[i + (size_t) j * q] - (i == j)));
+  return worst;
+}
+
+static double orth_loss_c (const ks_dist *d, int q, const double complex *V, double complex *G)
+{
+  const double complex one = 1.0, zero = 0.0;
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_zgemm (CblasColMajor, CblasConjTrans, CblasNoTrans, q, q, nl, &one, V, ld, V,
+                           ld, &zero, G, q);
+  else memset (G, 0, (size_t) q * q * sizeof *G);
+  allsum (d, (double *) G, 2 * q * q);
+  double worst = 0.0;
+  for (int j = 0; j < q; j++)
+    for (int i = 0; i < q; i++) worst = fmax (worst, cabs (G[i + (size_t) j * q] - (i == j)));
+  return worst;
 }
 
 /* Rows of the basis rotated per block by KS_ROTATE: 8 MB or less of workspace. */

@@ -8,7 +8,7 @@
 #define KS_MU KS_SUFFIX (diag_mu)
 #define KS_SCHUR KS_SUFFIX (schur_sorted)
 #define KS_EIGVECS KS_SUFFIX (eigvecs)
-#define KS_PROJECT KS_SUFFIX (project_out)
+#define KS_GS_PASS KS_SUFFIX (gs_pass)
 #define KS_GEMM_LD KS_SUFFIX (gemm_ld)
 #define KS_NRM2 KS_SUFFIX (nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
@@ -22,10 +22,11 @@
 #define KS_MAX_ORDER KS_SUFFIX (KS_MAX_ORDER)
 
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
-   and after a breakdown). The random sequence runs over all n rows on every rank, so the
-   vector is the same whatever the number of ranks. Returns 0, or -1 when no such vector
-   could be made (the basis spans the whole space). */
-static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
+   and after a breakdown): two Gram-Schmidt passes. The random sequence runs over all n
+   rows on every rank, so the vector is the same whatever the number of ranks. h is
+   workspace of j entries, red of KS_DOUBLES j + 1 doubles. Returns 0, or -1 when no such
+   vector could be made (the basis spans the whole space). */
+static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, double *red,
                            unsigned long long *state)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
@@ -35,11 +36,8 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
       double r = uniform (state);
       if (i >= d->row0 && i < d->row0 + d->nloc) v[i - d->row0] = r;
     }
-    double before = KS_NRM2 (d, v);
-    if (j > 0) {
-      KS_PROJECT (d, j, V, v, h);
-      KS_PROJECT (d, j, V, v, h);
-    }
+    double before = sqrt (KS_GS_PASS (d, j, V, v, h, red));
+    if (j > 0) KS_GS_PASS (d, j, V, v, h, red);
     double nv = KS_NRM2 (d, v);
     if (nv > 1e-8 * before) {
       for (int i = 0; i < d->nloc; i++) v[i] /= nv;
@@ -49,37 +47,48 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
   return -1;
 }
 
-/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized
-   against V(:, 0:j) by classical Gram-Schmidt, and once more when the first pass removed
-   more than 1 - 1/sqrt(2) of its norm (the DGKS criterion: only then can orthogonality be
-   lost), H(0:j+1, j) = [h; |v|], V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant
-   subspace) gets H(j+1, j) = 0 and a new random direction. */
+/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2): w = OP V(:, j), orthogonalized
+   against V(:, 0:j) by classical Gram-Schmidt: one pass gives h = V^H w, w -= V h, with
+   |w|^2 before the pass in the same reduction, so that |w after|^2 = |w|^2 - |h|^2. Only
+   when the pass removed more than 1 - 1/sqrt(2) of the norm (the DGKS criterion,
+   |w after| < |w| / sqrt(2): only then can orthogonality be lost) comes a second pass,
+   whose coefficients add to h, and the true norm of w. H(0:j+1, j) = [h; |w|],
+   V(:, j+1) = w / |w|. A breakdown (|w| tiny: invariant subspace) gets H(j+1, j) = 0 and a
+   new random direction. One collective per vector without the second pass, three with.
+   Times and counts accumulate into res. */
 static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
-                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, unsigned long long *state,
-                      int *applies)
+                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, double *red,
+                      unsigned long long *state, ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
   for (int j = k; j < m; j++) {
     KS_SCALAR *w = V + (size_t) (j + 1) * ld, *h = H + (size_t) j * ldh;
+    double t0 = MPI_Wtime ();
     int rc = op (ctx, V + (size_t) j * ld, w);
-    (*applies)++;
+    double t1 = MPI_Wtime ();
+    res->applies++;
+    res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    double wnorm = KS_NRM2 (d, w);
-    KS_PROJECT (d, j + 1, V, w, h);   /* h = V^H w, w -= V h */
-    double beta = KS_NRM2 (d, w);
-    if (beta < 0.7071067811865476 * wnorm) {  /* cancellation (DGKS test): once more */
-      KS_PROJECT (d, j + 1, V, w, h2);
+    double s = KS_GS_PASS (d, j + 1, V, w, h, red), hh = 0.0;   /* h = V^H w, w -= V h */
+    for (int i = 0; i <= j; i++) hh += creal (h[i] * conj (h[i]));
+    double wnorm = sqrt (s), b2 = s - hh, beta;
+    if (b2 < 0.5 * s) {  /* cancellation (DGKS test): once more, and the true norm */
+      KS_GS_PASS (d, j + 1, V, w, h2, red);
       for (int i = 0; i <= j; i++) h[i] += h2[i];
       beta = KS_NRM2 (d, w);
+      res->reorths++;
+    } else {
+      beta = sqrt (b2);
     }
     if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
       h[j + 1] = 0.0;
-      if (KS_RANDOM_UNIT (d, j + 1, V, h2, state) < 0)     /* the basis spans the whole */
+      if (KS_RANDOM_UNIT (d, j + 1, V, h2, red, state) < 0)  /* the basis spans the whole */
         memset (w, 0, (size_t) d->nloc * sizeof *w);       /* space: the decomposition is exact */
     } else {
       h[j + 1] = beta;
       for (int i = 0; i < d->nloc; i++) w[i] /= beta;
     }
+    res->time_orth += MPI_Wtime () - t1;
   }
   return 0;
 }
@@ -356,6 +365,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
                     "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
   res->ncv = m;
+  double t_start = MPI_Wtime ();
   int ldh = m + 1, rc = 0, info = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
@@ -368,8 +378,9 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
+  double *red = mb_calloc ((size_t) KS_DOUBLES * ldh + 1, sizeof *red);
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel, all_ok;
+  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -379,18 +390,27 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
   /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
      components along the infinite eigenvalues of a singular B) */
-  KS_RANDOM_UNIT (d, 1, V, h2, &state);
+  KS_RANDOM_UNIT (d, 1, V, h2, red, &state);
   rc = op (ctx, V + ldv, V);
   res->applies++;
   if (rc < 0) goto done;
   double v0 = KS_NRM2 (d, V);
   if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
-  else KS_RANDOM_UNIT (d, 0, V, h2, &state);
+  else KS_RANDOM_UNIT (d, 0, V, h2, red, &state);
 
   int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
   for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, &state, &res->applies);
+    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, red, &state, res);
     if (rc < 0) goto done;
+    if (opts->check_orthogonality) {  /* the last column is zero when the basis is the space */
+      int q = H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m;
+      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+      ok = G != NULL;
+      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+      free (G);
+    }
+    double t_schur = MPI_Wtime ();
 
     /* rank 0: T = Z^H H(l:m-1, l:m-1) Z, sorted, and the Ritz residuals; then every rank
        gets T, Z and the residuals, and updates H and V alike */
@@ -444,7 +464,9 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     res->worst = worst;
     if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
 
+    res->time_schur += MPI_Wtime () - t_schur;
     if (nconv >= nev || restart >= opts->max_restarts) {
+      double t_basis = MPI_Wtime ();
       /* return the converged ones: p columns, a conjugate pair kept whole */
       int p = nconv < nev ? nconv : nev;
       if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
@@ -477,6 +499,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
           goto done;
         }
       }
+      res->time_basis += MPI_Wtime () - t_basis;
       break;
     }
 
@@ -486,7 +509,9 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     if (k > m - 1) k = m - 1;
     if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
       k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+    double t_basis = MPI_Wtime ();
     if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+    res->time_basis += MPI_Wtime () - t_basis;
     memcpy (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) nl * sizeof *V);  /* v_{k+1} = v_{m+1} */
     for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
       for (int i = (j < k ? k : 0); i <= m; i++) H[i + (size_t) j * ldh] = 0.0;
@@ -496,8 +521,16 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
 done:
   if (rc < 0) ks_result_clear (res);
+  else {
+    res->time_total = MPI_Wtime () - t_start;
+    if (root && getenv ("MBMODAL_KS_STATS"))
+      fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+               "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
+               "ncv %d\n", res->time_total, res->applies, res->time_apply, res->time_orth,
+               res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
+  }
   free (V); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y); free (rel);
-  free (locked_rel);
+  free (locked_rel); free (red);
   return rc < 0 ? rc : 0;
 }
 
@@ -505,7 +538,7 @@ done:
 #undef KS_MU
 #undef KS_SCHUR
 #undef KS_EIGVECS
-#undef KS_PROJECT
+#undef KS_GS_PASS
 #undef KS_GEMM_LD
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
