@@ -289,6 +289,54 @@ static double gs_pass_c (const ks_dist *d, int j, const double complex *V, doubl
   return red[2 * j];
 }
 
+/* X ((j+1) x 2) = V(:, 0:j)^H V(:, j:j+1), summed over the ranks in one collective: the
+   fused reduction of the lagged Gram-Schmidt step (both columns in one read of V). red is
+   workspace of KS_DOUBLES 2 (j + 1) doubles. */
+static void gram2_r (const ks_dist *d, int j, const double *V, double *X, double *red)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, j + 1, 2, nl, 1.0, V, ld,
+                           V + (size_t) j * ld, ld, 0.0, red, j + 1);
+  else memset (red, 0, (size_t) 2 * (j + 1) * sizeof *red);
+  allsum_one (d, red, 2 * (j + 1));
+  memcpy (X, red, (size_t) 2 * (j + 1) * sizeof *X);
+}
+
+static void gram2_c (const ks_dist *d, int j, const double complex *V, double complex *X,
+                     double *red)
+{
+  const double complex one = 1.0, zero = 0.0;
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  if (nl > 0) cblas_zgemm (CblasColMajor, CblasConjTrans, CblasNoTrans, j + 1, 2, nl, &one, V, ld,
+                           V + (size_t) j * ld, ld, &zero, (double complex *) red, j + 1);
+  else memset (red, 0, (size_t) 4 * (j + 1) * sizeof *red);
+  allsum_one (d, red, 4 * (j + 1));
+  memcpy (X, red, (size_t) 2 * (j + 1) * sizeof *X);
+}
+
+/* V(:, j:j+1) -= V(:, 0:j-1) Y (Y is j x 2) on the local rows: both columns updated in one
+   read of V. */
+static void update2_r (int nl, int j, double *V, const double *Y)
+{
+  int ld = nl > 0 ? nl : 1;
+  if (nl > 0 && j > 0)
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, 2, j, -1.0, V, ld, Y, j, 1.0,
+                 V + (size_t) j * ld, ld);
+}
+
+static void update2_c (int nl, int j, double complex *V, const double complex *Y)
+{
+  const double complex one = 1.0, mone = -1.0;
+  int ld = nl > 0 ? nl : 1;
+  if (nl > 0 && j > 0)
+    cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, 2, j, &mone, V, ld, Y, j, &one,
+                 V + (size_t) j * ld, ld);
+}
+
+/* Complex conjugate in each arithmetic (the identity for real numbers). */
+#define KS_CONJ_r(x) (x)
+#define KS_CONJ_c(x) conj (x)
+
 /* max |V^H V - I| of the q distributed columns of V (leading dimension max (nloc, 1)),
    the Gram matrix summed over the ranks; G is workspace of q^2 entries. Collective. */
 static double orth_loss_r (const ks_dist *d, int q, const double *V, double *G)

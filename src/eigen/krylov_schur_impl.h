@@ -13,6 +13,8 @@
 #define KS_NRM2 KS_SUFFIX (nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
+#define KS_FINISH KS_SUFFIX (finish)
+#define KS_CONJ KS_SUFFIX (KS_CONJ)
 #define KS_RESIDUALS KS_SUFFIX (residuals)
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
@@ -47,47 +49,138 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, 
   return -1;
 }
 
-/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2): w = OP V(:, j), orthogonalized
-   against V(:, 0:j) by classical Gram-Schmidt: one pass gives h = V^H w, w -= V h, with
-   |w|^2 before the pass in the same reduction, so that |w after|^2 = |w|^2 - |h|^2. Only
-   when the pass removed more than 1 - 1/sqrt(2) of the norm (the DGKS criterion,
-   |w after| < |w| / sqrt(2): only then can orthogonality be lost) comes a second pass,
-   whose coefficients add to h, and the true norm of w. H(0:j+1, j) = [h; |w|],
-   V(:, j+1) = w / |w|. A breakdown (|w| tiny: invariant subspace) gets H(j+1, j) = 0 and a
-   new random direction. One collective per vector without the second pass, three with.
-   Times and counts accumulate into res. */
-static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
-                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, double *red,
-                      unsigned long long *state, ks_result *res)
+/* Collective. Finishes the pending vector u = V(:, j) (j >= 1) explicitly: Gram-Schmidt
+   against V(:, 0:j-1), a second pass when the DGKS criterion asks for it, coefficients
+   added to H(0:j-1, j-1), H(j, j-1) = |u| and u normalized; a breakdown (|u| below 1e-12
+   of |OP v_{j-1}|, whose square is znorm2 when known, else 0: from the first pass) gets
+   H(j, j-1) = 0 and a new random direction. h2 and red are workspace. */
+static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int ldh,
+                       KS_SCALAR *h2, double *red, double znorm2, unsigned long long *state,
+                       ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *u = V + (size_t) j * ld, *h = H + (size_t) (j - 1) * ldh;
+  double s = KS_GS_PASS (d, j, V, u, h2, red), hh = 0.0;
+  for (int i = 0; i < j; i++) {
+    h[i] += h2[i];
+    hh += creal (h2[i] * KS_CONJ (h2[i]));
+  }
+  res->reorths++;
+  double beta;
+  if (s - hh < 0.5 * s) {  /* cancellation once more (DGKS): another pass, the true norm */
+    KS_GS_PASS (d, j, V, u, h2, red);
+    for (int i = 0; i < j; i++) h[i] += h2[i];
+    beta = KS_NRM2 (d, u);
+  } else {
+    beta = sqrt (s - hh);
+  }
+  if (znorm2 <= 0.0) znorm2 = s;
+  if (!(beta > 1e-12 * sqrt (znorm2)) || beta == 0.0) {
+    h[j] = 0.0;
+    if (KS_RANDOM_UNIT (d, j, V, h2, red, state) < 0)    /* the basis spans the whole */
+      memset (u, 0, (size_t) d->nloc * sizeof *u);       /* space: the decomposition is exact */
+  } else {
+    h[j] = beta;
+    for (int i = 0; i < d->nloc; i++) u[i] /= beta;
+  }
+}
+
+/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2) with classical Gram-Schmidt twice,
+   the second pass lagged by one step (DCGS2: Swirydowicz et al. 2020, Bielich et al. 2022),
+   so that each step reads the basis twice instead of four times and makes one collective:
+
+   after step j-1, u = V(:, j) has had one pass (w_{j-1} = OP v_{j-1} minus its projection
+   h) and is not normalized. Step j applies OP to u itself, w = OP u, and computes in one
+   reduction X = V(:, 0:j)^H [u w]: c = V(:, 0:j-1)^H u (the second pass of u), |u|^2,
+   a = V(:, 0:j-1)^H w and u^H w. Then u is finished, v_j = (u - V c) / r with
+   r^2 = |u|^2 - |c|^2, H(0:j-1, j-1) += c, H(j, j-1) = r; and since
+   OP V(:, 0:j-1) = V(:, 0:j) H(0:j, 0:j-1), the vector z = OP v_j = (w - V(:, 0:j) H c) / r
+   gets its first-pass coefficients without being formed:
+       g = V(:, 0:j)^H z = ([a; v_j^H w] - H c) / r,  v_j^H w = (u^H w - c^H a) / r,
+   and u_next = z - V(:, 0:j) g = (w - V(:, 0:j) (H c + r g)) / r becomes V(:, j+1), with
+   H(0:j, j) = g. Both vector updates are one product with V(:, 0:j-1) (v_j written in
+   terms of u). The last u is finished with one more explicit pass.
+
+   When the finished part of u is less than 1/sqrt(2) of |u| (the DGKS criterion for the
+   second pass: then the implicit norm is not trusted) or a breakdown is near (r below
+   1e-12 |OP v_{j-1}|), u is finished explicitly (KS_FINISH) and OP applied again to v_j.
+   X, Hc and Y are workspace of 2 ldh, ldh and 2 ldh entries; h2 of ldh; red of
+   KS_DOUBLES 2 ldh + 2 doubles. Times and counts accumulate into res. */
+static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
+                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, KS_SCALAR *X, KS_SCALAR *Hc,
+                      KS_SCALAR *Y, double *red, unsigned long long *state, ks_result *res)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, pending = 0;
+  double gg = 0.0;  /* |g|^2 of the pending vector: |OP v_{j-1}|^2 = |g|^2 + |u|^2 */
   for (int j = k; j < m; j++) {
-    KS_SCALAR *w = V + (size_t) (j + 1) * ld, *h = H + (size_t) j * ldh;
+    KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
+    KS_SCALAR *hp = H + (size_t) (j - 1) * ldh, *h = H + (size_t) j * ldh;
     double t0 = MPI_Wtime ();
-    int rc = op (ctx, V + (size_t) j * ld, w);
+    int rc = op (ctx, u, w);
     double t1 = MPI_Wtime ();
     res->applies++;
     res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    double s = KS_GS_PASS (d, j + 1, V, w, h, red), hh = 0.0;   /* h = V^H w, w -= V h */
-    for (int i = 0; i <= j; i++) hh += creal (h[i] * conj (h[i]));
-    double wnorm = sqrt (s), b2 = s - hh, beta;
-    if (b2 < 0.5 * s) {  /* cancellation (DGKS test): once more, and the true norm */
-      KS_GS_PASS (d, j + 1, V, w, h2, red);
-      for (int i = 0; i <= j; i++) h[i] += h2[i];
-      beta = KS_NRM2 (d, w);
-      res->reorths++;
-    } else {
-      beta = sqrt (b2);
+    if (pending) {
+      KS_SUFFIX (gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
+      const KS_SCALAR *c = X, *a = X + (j + 1);
+      double uu = creal (c[j]), cc = 0.0;
+      for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
+      double r2 = uu - cc;
+      if (r2 >= 0.5 * uu && r2 > 1e-24 * (gg + uu)) {
+        double r = sqrt (r2);
+        for (int i = 0; i < j; i++) hp[i] += c[i];
+        hp[j] = r;
+        for (int i = 0; i <= j; i++) {  /* Hc = H(0:j, 0:j-1) c */
+          KS_SCALAR t = 0.0;
+          for (int q = 0; q < j; q++) t += H[i + (size_t) q * ldh] * c[q];
+          Hc[i] = t;
+        }
+        KS_SCALAR ca = 0.0;
+        for (int i = 0; i < j; i++) ca += KS_CONJ (c[i]) * a[i];
+        KS_SCALAR vw = (a[j] - ca) / r;  /* v_j^H w */
+        double g2 = 0.0;
+        for (int i = 0; i <= j; i++) {
+          h[i] = ((i < j ? a[i] : vw) - Hc[i]) / r;
+          g2 += creal (h[i] * KS_CONJ (h[i]));
+        }
+        /* w - V(:, 0:j-1) y' - v_j y_j with v_j = (u - V c) / r, y = H c + r g:
+           w -= (y_j / r) u, then [u w] -= V(:, 0:j-1) [c, y' - c y_j / r] */
+        KS_SCALAR yr = (Hc[j] + r * h[j]) / r;
+        for (int i = 0; i < nl; i++) w[i] -= yr * u[i];
+        for (int i = 0; i < j; i++) {
+          Y[i] = c[i];
+          Y[j + i] = Hc[i] + r * h[i] - c[i] * yr;
+        }
+        KS_SUFFIX (update2) (nl, j, V, Y);
+        for (int i = 0; i < nl; i++) {
+          u[i] /= r;
+          w[i] /= r;
+        }
+        res->reorths++;
+        gg = g2;
+        res->time_orth += MPI_Wtime () - t1;
+        continue;
+      }
+      /* the rare case: finish u explicitly, apply OP to v_j again */
+      KS_FINISH (d, j, V, H, ldh, h2, red, gg + uu, state, res);
+      t0 = MPI_Wtime ();
+      rc = op (ctx, u, w);
+      res->applies++;
+      res->time_apply += MPI_Wtime () - t0;
+      if (rc < 0) return rc;
+      t1 = MPI_Wtime ();
     }
-    if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
-      h[j + 1] = 0.0;
-      if (KS_RANDOM_UNIT (d, j + 1, V, h2, red, state) < 0)  /* the basis spans the whole */
-        memset (w, 0, (size_t) d->nloc * sizeof *w);       /* space: the decomposition is exact */
-    } else {
-      h[j + 1] = beta;
-      for (int i = 0; i < d->nloc; i++) w[i] /= beta;
-    }
+    /* first pass of w = OP v_j (v_j finished) against V(:, 0:j); w stays pending */
+    KS_GS_PASS (d, j + 1, V, w, h, red);
+    gg = 0.0;
+    for (int i = 0; i <= j; i++) gg += creal (h[i] * KS_CONJ (h[i]));
+    pending = 1;
+    res->time_orth += MPI_Wtime () - t1;
+  }
+  if (pending) {
+    double t1 = MPI_Wtime ();
+    KS_FINISH (d, m, V, H, ldh, h2, red, 0.0, state, res);
     res->time_orth += MPI_Wtime () - t1;
   }
   return 0;
@@ -378,9 +471,10 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
-  double *red = mb_calloc ((size_t) KS_DOUBLES * ldh + 1, sizeof *red);
+  double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
+  KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red, all_ok;
+  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red && xwork, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -400,7 +494,8 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
   int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
   for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, red, &state, res);
+    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, xwork, xwork + 2 * ldh, xwork + 3 * ldh, red,
+                    &state, res);
     if (rc < 0) goto done;
     if (opts->check_orthogonality) {  /* the last column is zero when the basis is the space */
       int q = H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m;
@@ -530,7 +625,7 @@ done:
                res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
   }
   free (V); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y); free (rel);
-  free (locked_rel); free (red);
+  free (locked_rel); free (red); free (xwork);
   return rc < 0 ? rc : 0;
 }
 
@@ -543,6 +638,8 @@ done:
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
+#undef KS_FINISH
+#undef KS_CONJ
 #undef KS_RESIDUALS
 #undef KS_ROTATE
 #undef KS_DOUBLES
