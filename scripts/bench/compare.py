@@ -36,8 +36,9 @@ def elapsed(text):
 
 
 def ranks(work, tag):
-    """(sum of max RSS over ranks [KB], max per-rank elapsed [s], number of ranks, all exit 0)."""
-    rss, el, n, ok = 0, 0.0, 0, True
+    """(sum of max RSS over ranks [KB], max per-rank elapsed [s], number of ranks, all exit 0,
+    sum of user + system CPU time over ranks [s])."""
+    rss, el, n, ok, cpu = 0, 0.0, 0, True, 0.0
     for p in sorted(glob.glob(os.path.join(work, tag + ".time.*"))):
         with open(p) as f:
             t = f.read()
@@ -47,10 +48,13 @@ def ranks(work, tag):
             continue
         rss += int(m.group(1))
         el = max(el, elapsed(t) or 0.0)
+        for k in ("User", "System"):
+            c = re.search(k + r" time \(seconds\): ([0-9.]+)", t)
+            cpu += float(c.group(1)) if c else 0.0
         st = re.search(r"Exit status: (\d+)", t)
         ok = ok and (st is None or st.group(1) == "0")
         n += 1
-    return rss, el, n, ok and n > 0
+    return rss, el, n, ok and n > 0, cpu
 
 
 def find_modes(obj, path=()):
@@ -110,9 +114,9 @@ def main():
     ok = True
     rows = {}
     for tag in ("mbmodal", "peer", "base"):
-        rss, el, n, good = ranks(work, tag)
+        rss, el, n, good, cpu = ranks(work, tag)
         rows[tag] = dict(wall=read_float(os.path.join(work, tag + ".wall")), rss=rss / 1024.0 if n else None,
-                         rank_wall=el if n else None, n=n, good=good)
+                         rank_wall=el if n else None, n=n, good=good, cpu=cpu if n else None)
         ok = ok and (good or tag == "base")
     solve = None
     try:
@@ -130,6 +134,8 @@ def main():
           f"{fmt(ratio(a['rank_wall'], b['rank_wall']), '14.3f')}")
     print(f"{'peak memory, sum ranks [MB]':28s}{fmt(a['rss'], '14.1f')}{fmt(b['rss'], '14.1f')}"
           f"{fmt(ratio(a['rss'], b['rss']), '14.3f')}")
+    print(f"{'CPU time, sum ranks [s]':28s}{fmt(a['cpu'], '14.2f')}{fmt(b['cpu'], '14.2f')}"
+          f"{fmt(ratio(a['cpu'], b['cpu']), '14.3f')}")
     print(f"{'peer EPSSetUp+EPSSolve [s]':28s}{'':14s}{fmt(solve, '14.2f')}")
     c = rows["base"]
     if c["n"]:                               # run.sh MBMODAL_BASE: the build before a change
@@ -140,6 +146,8 @@ def main():
               f"{fmt(ratio(c['rank_wall'], b['rank_wall']), '14.3f')}")
         print(f"{'peak memory, sum ranks [MB]':28s}{fmt(c['rss'], '14.1f')}{fmt(b['rss'], '14.1f')}"
               f"{fmt(ratio(c['rss'], b['rss']), '14.3f')}")
+        print(f"{'CPU time, sum ranks [s]':28s}{fmt(c['cpu'], '14.2f')}{fmt(b['cpu'], '14.2f')}"
+              f"{fmt(ratio(c['cpu'], b['cpu']), '14.3f')}")
         for tag in ("base", "mbmodal"):
             try:
                 for line in open(os.path.join(work, tag + ".log"), errors="replace"):

@@ -2,7 +2,8 @@
 
    The algorithm (seed 001, Algorithm 1; Stewart 2002) keeps a Krylov-Schur decomposition
        OP V_k = V_k S_k + v_{k+1} b^T,
-   expands it by Arnoldi steps with classical Gram-Schmidt done twice (Algorithm 2) to
+   expands it by Arnoldi steps with classical Gram-Schmidt done twice (Algorithm 2; the
+   second pass lagged one step and fused with the first pass of the next vector, DCGS2) to
        OP V_m = V_m H_m + beta v_{m+1} e_m^T,
    brings the active part of H_m to Schur form T = Z^H H Z sorted by decreasing |mu|
    (LAPACK gees + trexc), tests the Ritz residuals |b^T y_i| against tol |mu_i|, locks the

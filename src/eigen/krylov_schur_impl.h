@@ -114,7 +114,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
   double gg = 0.0;  /* |g|^2 of the pending vector: |OP v_{j-1}|^2 = |g|^2 + |u|^2 */
   for (int j = k; j < m; j++) {
     KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
-    KS_SCALAR *hp = H + (size_t) (j - 1) * ldh, *h = H + (size_t) j * ldh;
+    KS_SCALAR *h = H + (size_t) j * ldh;
     double t0 = MPI_Wtime ();
     int rc = op (ctx, u, w);
     double t1 = MPI_Wtime ();
@@ -128,6 +128,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
       for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
       double r2 = uu - cc;
       if (r2 >= 0.5 * uu && r2 > 1e-24 * (gg + uu)) {
+        KS_SCALAR *hp = H + (size_t) (j - 1) * ldh;  /* pending: j >= 1 */
         double r = sqrt (r2);
         for (int i = 0; i < j; i++) hp[i] += c[i];
         hp[j] = r;
