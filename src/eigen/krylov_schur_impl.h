@@ -52,10 +52,10 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, 
 /* Collective. Finishes the pending vector u = V(:, j) (j >= 1) explicitly: Gram-Schmidt
    against V(:, 0:j-1), a second pass when the DGKS criterion asks for it, coefficients
    added to H(0:j-1, j-1), H(j, j-1) = |u| and u normalized; a breakdown (|u| below 1e-12
-   of |OP v_{j-1}|, whose square is znorm2 when known, else 0: from the first pass) gets
-   H(j, j-1) = 0 and a new random direction. h2 and red are workspace. */
+   of |OP v_{j-1}|, whose square is gg + |u|^2 with gg = |H(0:j-1, j-1)|^2 of the first
+   pass) gets H(j, j-1) = 0 and a new random direction. h2 and red are workspace. */
 static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int ldh,
-                       KS_SCALAR *h2, double *red, double znorm2, unsigned long long *state,
+                       KS_SCALAR *h2, double *red, double gg, unsigned long long *state,
                        ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
@@ -74,8 +74,7 @@ static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int 
   } else {
     beta = sqrt (s - hh);
   }
-  if (znorm2 <= 0.0) znorm2 = s;
-  if (!(beta > 1e-12 * sqrt (znorm2)) || beta == 0.0) {
+  if (!(beta > 1e-12 * sqrt (gg + s)) || beta == 0.0) {
     h[j] = 0.0;
     if (KS_RANDOM_UNIT (d, j, V, h2, red, state) < 0)    /* the basis spans the whole */
       memset (u, 0, (size_t) d->nloc * sizeof *u);       /* space: the decomposition is exact */
@@ -164,7 +163,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
         continue;
       }
       /* the rare case: finish u explicitly, apply OP to v_j again */
-      KS_FINISH (d, j, V, H, ldh, h2, red, gg + uu, state, res);
+      KS_FINISH (d, j, V, H, ldh, h2, red, gg, state, res);
       t0 = MPI_Wtime ();
       rc = op (ctx, u, w);
       res->applies++;
@@ -181,7 +180,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
   }
   if (pending) {
     double t1 = MPI_Wtime ();
-    KS_FINISH (d, m, V, H, ldh, h2, red, 0.0, state, res);
+    KS_FINISH (d, m, V, H, ldh, h2, red, gg, state, res);
     res->time_orth += MPI_Wtime () - t1;
   }
   return 0;
