@@ -36,8 +36,9 @@ def elapsed(text):
 
 
 def ranks(work, tag):
-    """(sum of max RSS over ranks [KB], max per-rank elapsed [s], number of ranks, all exit 0)."""
-    rss, el, n, ok = 0, 0.0, 0, True
+    """(sum of max RSS over ranks [KB], max per-rank elapsed [s], number of ranks, all exit 0,
+    sum of user + system CPU time over ranks [s])."""
+    rss, el, n, ok, cpu = 0, 0.0, 0, True, 0.0
     for p in sorted(glob.glob(os.path.join(work, tag + ".time.*"))):
         with open(p) as f:
             t = f.read()
@@ -47,10 +48,13 @@ def ranks(work, tag):
             continue
         rss += int(m.group(1))
         el = max(el, elapsed(t) or 0.0)
+        for k in ("User", "System"):
+            c = re.search(k + r" time \(seconds\): ([0-9.]+)", t)
+            cpu += float(c.group(1)) if c else 0.0
         st = re.search(r"Exit status: (\d+)", t)
         ok = ok and (st is None or st.group(1) == "0")
         n += 1
-    return rss, el, n, ok and n > 0
+    return rss, el, n, ok and n > 0, cpu
 
 
 def find_modes(obj, path=()):
@@ -109,11 +113,11 @@ def main():
     work, nev, np_ = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     ok = True
     rows = {}
-    for tag in ("mbmodal", "peer"):
-        rss, el, n, good = ranks(work, tag)
+    for tag in ("mbmodal", "peer", "base"):
+        rss, el, n, good, cpu = ranks(work, tag)
         rows[tag] = dict(wall=read_float(os.path.join(work, tag + ".wall")), rss=rss / 1024.0 if n else None,
-                         rank_wall=el if n else None, n=n, good=good)
-        ok = ok and good
+                         rank_wall=el if n else None, n=n, good=good, cpu=cpu if n else None)
+        ok = ok and (good or tag == "base")
     solve = None
     try:
         with open(os.path.join(work, "peer.log")) as f:
@@ -130,8 +134,29 @@ def main():
           f"{fmt(ratio(a['rank_wall'], b['rank_wall']), '14.3f')}")
     print(f"{'peak memory, sum ranks [MB]':28s}{fmt(a['rss'], '14.1f')}{fmt(b['rss'], '14.1f')}"
           f"{fmt(ratio(a['rss'], b['rss']), '14.3f')}")
+    print(f"{'CPU time, sum ranks [s]':28s}{fmt(a['cpu'], '14.2f')}{fmt(b['cpu'], '14.2f')}"
+          f"{fmt(ratio(a['cpu'], b['cpu']), '14.3f')}")
     print(f"{'peer EPSSetUp+EPSSolve [s]':28s}{'':14s}{fmt(solve, '14.2f')}")
-    for tag in ("mbmodal", "peer"):
+    c = rows["base"]
+    if c["n"]:                               # run.sh MBMODAL_BASE: the build before a change
+        print(f"{'':28s}{'before':>14s}{'peer (SLEPc)':>14s}{'before/peer':>14s}")
+        print(f"{'wall time, mpirun [s]':28s}{fmt(c['wall'], '14.2f')}{fmt(b['wall'], '14.2f')}"
+              f"{fmt(ratio(c['wall'], b['wall']), '14.3f')}")
+        print(f"{'wall time, slowest rank [s]':28s}{fmt(c['rank_wall'], '14.2f')}{fmt(b['rank_wall'], '14.2f')}"
+              f"{fmt(ratio(c['rank_wall'], b['rank_wall']), '14.3f')}")
+        print(f"{'peak memory, sum ranks [MB]':28s}{fmt(c['rss'], '14.1f')}{fmt(b['rss'], '14.1f')}"
+              f"{fmt(ratio(c['rss'], b['rss']), '14.3f')}")
+        print(f"{'CPU time, sum ranks [s]':28s}{fmt(c['cpu'], '14.2f')}{fmt(b['cpu'], '14.2f')}"
+              f"{fmt(ratio(c['cpu'], b['cpu']), '14.3f')}")
+        for tag in ("base", "mbmodal"):
+            try:
+                for line in open(os.path.join(work, tag + ".log"), errors="replace"):
+                    if line.startswith("krylov-schur:") or "Ritz pairs converged" in line \
+                       or "for the stage" in line or "factored in" in line:
+                        print(f"  {'before' if tag == 'base' else 'mbmodal'}: " + line.strip())
+            except OSError:
+                pass
+    for tag in ("mbmodal", "peer") + (("base",) if rows["base"]["n"] else ()):
         if not rows[tag]["good"]:
             print(f"{tag}: FAILED or not run (see {os.path.join(work, tag + '.log')})")
     ea = mbmodal_eigs(os.path.join(work, "mbmodal-out", "bench.modal.yaml"))
@@ -142,6 +167,12 @@ def main():
     if not ea or not eb:
         print("eigenvalues: not compared (" + ("no mbmodal report" if not ea else "no peer output") + ")")
         return 1
+    ec = mbmodal_eigs(os.path.join(work, "base-out", "bench.modal.yaml"))
+    if ec:                                   # before and after a change: the same eigenvalues?
+        kc = min(len(ea), len(ec), nev)
+        fl = 1e-8 * max(abs(x) for x in ea[:kc] + ec[:kc])
+        dc = [abs(x - y) / max(abs(x), abs(y), fl) for x, y in zip(ea[:kc], ec[:kc])]
+        print(f"eigenvalues: before and mbmodal, {kc} compared, max relative difference {max(dc):.3e}")
     k = min(len(ea), len(eb), nev)
     for tag, e in (("mbmodal", ea), ("peer", eb)):
         if len(e) < nev:

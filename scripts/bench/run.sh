@@ -18,6 +18,9 @@
 #   MPIRUN     launcher            (default: mpirun)
 #   PEER_OPTS  extra peer options, e.g. "-cscale 1e6" or "-gen" or "-st_mat_mumps_icntl_14 200"
 #   SKIP_MBMODAL=1                  run the peer only
+#   MBMODAL_BASE another mbmodal (say, a build of main) run on the same deck in the same run:
+#              the "before" rows of the table
+# PKG_CONFIG_PATH gets the real flavours' directories of Debian's SLEPc and PETSc first.
 #   CHECK=1    also compare both eigenvalue lists with an independent scipy reference
 #              (check_eigs.py: dense LAPACK up to order 8000, else ARPACK, cached)
 #   CHECK_RTOL its tolerance (default 1e-8)
@@ -42,6 +45,8 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 MPIRUN=${MPIRUN:-mpirun}
 PEER_OPTS=${PEER_OPTS:-}
 SKIP_MBMODAL=${SKIP_MBMODAL:-0}
+MBMODAL_BASE=${MBMODAL_BASE:-}
+case $MBMODAL_BASE in ''|/*) ;; *) MBMODAL_BASE=$(pwd)/$MBMODAL_BASE ;; esac
 CHECK=${CHECK:-0}
 CHECK_RTOL=${CHECK_RTOL:-1e-8}
 BENCH=$BUILD/bench
@@ -49,8 +54,17 @@ WORK=$BENCH/work/${NCX}x${NCZ}
 PEER=$BENCH/slepc_peer
 TIME=/usr/bin/time
 
-# fair on a small machine: one thread per rank in OpenBLAS/OpenMP for both programs
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+# fair on a small machine: one thread per rank in OpenBLAS/OpenMP for both programs;
+# mbmodal's Krylov-Schur prints its time breakdown (MBMODAL_KS_STATS)
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MBMODAL_KS_STATS=1
+
+# the real flavours of SLEPc and PETSc, explicitly: where Debian's complex SLEPc is also
+# installed, `pkg-config slepc` can resolve to it while PETSc resolves to the real one, and
+# the peer then computes NaN (issue 10). slepc_peer.c refuses to build against complex.
+for dir in /usr/lib/petscdir/petsc*/*-real/lib/pkgconfig /usr/lib/slepcdir/slepc*/*-real/lib/pkgconfig; do
+  [ -d "$dir" ] && PKG_CONFIG_PATH=$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+done
+export PKG_CONFIG_PATH=${PKG_CONFIG_PATH:-}
 
 die() { echo "run.sh: $*" >&2; exit 1; }
 
@@ -62,7 +76,7 @@ command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found (set MPIRUN)"
 # reach every rank, and --oversubscribe when NP exceeds the cores
 MPIFLAGS=""
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-  MPIFLAGS="-x OPENBLAS_NUM_THREADS -x OMP_NUM_THREADS"
+  MPIFLAGS="-x OPENBLAS_NUM_THREADS -x OMP_NUM_THREADS -x MBMODAL_KS_STATS"
   [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   [ "$NP" -gt "$(nproc)" ] && MPIFLAGS="$MPIFLAGS --oversubscribe"
 fi
@@ -85,7 +99,7 @@ if [ ! -x "$PEER" ] || [ -n "$(find "$TOP/scripts/bench/slepc_peer.c" -newer "$P
   done
   [ -n "$PC" ] || die "no pkg-config entry for SLEPc (install slepc-dev)"
   mkdir -p "$BENCH"
-  echo "building $PEER (pkg-config $PC $(pkg-config --modversion "$PC"))"
+  echo "building $PEER (pkg-config $PC $(pkg-config --modversion "$PC") in $(pkg-config --variable=prefix "$PC"))"
   # shellcheck disable=SC2046 # word splitting of pkg-config output is intended
   mpicc -std=c11 -Wall -Wextra -O2 -D_POSIX_C_SOURCE=200809L $(pkg-config --cflags "$PC") \
     "$TOP/scripts/bench/slepc_peer.c" -o "$PEER" $(pkg-config --libs "$PC") -lm || die "peer build failed"
@@ -99,6 +113,7 @@ modal: {modes: $NEV, shift: -1.0e-3, tolerance: 1.0e-10}
 complex: {enabled: false}
 output: {directory: mbmodal-out, name: bench, eigenvectors: false}
 EOF
+sed 's/directory: mbmodal-out/directory: base-out/' "$WORK/deck.yaml" > "$WORK/deck-base.yaml"
 
 # timed run: TAG CMD...; each rank writes WORK/TAG.time.RANK; WORK/TAG.wall holds mpirun's wall time
 timed() {
@@ -125,8 +140,12 @@ timed() {
 
 echo "beam grid ${NCX}x${NCZ}: $(cat "$WORK/sizes.txt"); $NEV modes; $NP ranks;" \
      "OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1"
-rm -rf "$WORK/mbmodal-out" "$WORK"/mbmodal.* "$WORK"/peer.* "$WORK/check.txt"  # no stale results
-mkdir -p "$WORK/mbmodal-out"
+rm -rf "$WORK/mbmodal-out" "$WORK/base-out" "$WORK"/mbmodal.* "$WORK"/base.* "$WORK"/peer.* \
+  "$WORK/check.txt"  # no stale results
+mkdir -p "$WORK/mbmodal-out" "$WORK/base-out"
+if [ -n "$MBMODAL_BASE" ]; then
+  timed base "$MBMODAL_BASE" deck-base.yaml
+fi
 if [ "$SKIP_MBMODAL" = 1 ]; then
   echo "mbmodal: skipped (SKIP_MBMODAL=1)"
 elif [ -x "$MBMODAL" ]; then

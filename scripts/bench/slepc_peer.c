@@ -47,6 +47,10 @@
 
 #include <slepceps.h>
 
+#if defined(PETSC_USE_COMPLEX)
+#error "slepc_peer needs the real flavour of PETSc/SLEPc (run.sh selects it; see README)"
+#endif
+
 /* MUMPS workspace margin in percent (ICNTL(14)) unless -st_mat_mumps_icntl_14 is given: the
    zero (2,2) block delays pivots, and MUMPS's default 20 fails with INFOG(1) = -9 already on
    the 4 x 4 grid (its factor grows 37% past the analysis estimate there) */

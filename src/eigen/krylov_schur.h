@@ -37,6 +37,8 @@ typedef struct ks_opts {
   unsigned long seed;  /* seed of the start vector (deterministic) */
   ks_progress progress;  /* may be NULL */
   void *progress_ctx;
+  int check_orthogonality;  /* 1: measure ks_result.orth_loss after each expansion (costs a
+                               Gram matrix of the basis, for tests); 0: off */
 } ks_opts;
 
 /* The converged Ritz pairs, wanted first (descending |mu|). Real arithmetic keeps a
@@ -49,11 +51,22 @@ typedef struct ks_result {
   int applies;           /* applications of OP */
   int ncv;               /* subspace size used */
   double worst;          /* largest relative residual among the first min(nconv, nev) */
+  int reorths;           /* second Gram-Schmidt passes (DGKS criterion) */
+  double orth_loss;      /* with opts->check_orthogonality: the largest max |V^H V - I| of the
+                            basis V(:, 0:ncv) after an expansion; else 0 */
+  double time_total;     /* seconds (this rank's clock) in the iteration, of which: */
+  double time_apply;     /*   in OP */
+  double time_orth;      /*   Gram-Schmidt (and its reductions) */
+  double time_schur;     /*   the projected problem: Schur form, Ritz residuals, broadcasts */
+  double time_basis;     /*   basis rotations at restarts and the Ritz vectors' gathering */
   double complex *mu;    /* Ritz values, size nconv */
   double *resid;         /* relative Ritz residual estimates, size nconv */
   double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm; gathered on
                             rank 0, NULL on the other ranks */
 } ks_result;
+
+/* With MBMODAL_KS_STATS set in the environment, rank 0 prints the counts and times of
+   ks_result to stderr after a solve (for scripts/bench). */
 
 /* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks
    for complex pairs). Fills *res (caller frees with ks_result_clear). Returns 0 (also when

@@ -8,23 +8,27 @@
 #define KS_MU KS_SUFFIX (diag_mu)
 #define KS_SCHUR KS_SUFFIX (schur_sorted)
 #define KS_EIGVECS KS_SUFFIX (eigvecs)
-#define KS_PROJECT KS_SUFFIX (project_out)
+#define KS_GS_PASS KS_SUFFIX (gs_pass)
 #define KS_GEMM_LD KS_SUFFIX (gemm_ld)
 #define KS_NRM2 KS_SUFFIX (nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
+#define KS_FINISH KS_SUFFIX (finish)
+#define KS_CONJ KS_SUFFIX (KS_CONJ)
 #define KS_RESIDUALS KS_SUFFIX (residuals)
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
 #define KS_DENSE KS_SUFFIX (dense)
 #define KS_DENSE_EIG KS_SUFFIX (dense_eig)
+#define KS_MAX_ORDER KS_SUFFIX (KS_MAX_ORDER)
 
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
-   and after a breakdown). The random sequence runs over all n rows on every rank, so the
-   vector is the same whatever the number of ranks. Returns 0, or -1 when no such vector
-   could be made (the basis spans the whole space). */
-static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
+   and after a breakdown): two Gram-Schmidt passes. The random sequence runs over all n
+   rows on every rank, so the vector is the same whatever the number of ranks. h is
+   workspace of j entries, red of KS_DOUBLES j + 1 doubles. Returns 0, or -1 when no such
+   vector could be made (the basis spans the whole space). */
+static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, double *red,
                            unsigned long long *state)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
@@ -34,11 +38,8 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
       double r = uniform (state);
       if (i >= d->row0 && i < d->row0 + d->nloc) v[i - d->row0] = r;
     }
-    double before = KS_NRM2 (d, v);
-    if (j > 0) {
-      KS_PROJECT (d, j, V, v, h);
-      KS_PROJECT (d, j, V, v, h);
-    }
+    double before = sqrt (KS_GS_PASS (d, j, V, v, h, red));
+    if (j > 0) KS_GS_PASS (d, j, V, v, h, red);
     double nv = KS_NRM2 (d, v);
     if (nv > 1e-8 * before) {
       for (int i = 0; i < d->nloc; i++) v[i] /= nv;
@@ -48,37 +49,139 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h,
   return -1;
 }
 
-/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2): v = OP V(:, j), orthogonalized
-   against V(:, 0:j) by classical Gram-Schmidt, and once more when the first pass removed
-   more than 1 - 1/sqrt(2) of its norm (the DGKS criterion: only then can orthogonality be
-   lost), H(0:j+1, j) = [h; |v|], V(:, j+1) = v / |v|. A breakdown (|v| tiny: invariant
-   subspace) gets H(j+1, j) = 0 and a new random direction. */
-static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
-                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, unsigned long long *state,
-                      int *applies)
+/* Collective. Finishes the pending vector u = V(:, j) (j >= 1) explicitly: Gram-Schmidt
+   against V(:, 0:j-1), a second pass when the DGKS criterion asks for it, coefficients
+   added to H(0:j-1, j-1), H(j, j-1) = |u| and u normalized; a breakdown (|u| below 1e-12
+   of |OP v_{j-1}|, whose square is gg + |u|^2 with gg = |H(0:j-1, j-1)|^2 of the first
+   pass) gets H(j, j-1) = 0 and a new random direction. h2 and red are workspace. */
+static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int ldh,
+                       KS_SCALAR *h2, double *red, double gg, unsigned long long *state,
+                       ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *u = V + (size_t) j * ld, *h = H + (size_t) (j - 1) * ldh;
+  double s = KS_GS_PASS (d, j, V, u, h2, red), hh = 0.0;
+  for (int i = 0; i < j; i++) {
+    h[i] += h2[i];
+    hh += creal (h2[i] * KS_CONJ (h2[i]));
+  }
+  res->reorths++;
+  double beta;
+  if (s - hh < 0.5 * s) {  /* cancellation once more (DGKS): another pass, the true norm */
+    KS_GS_PASS (d, j, V, u, h2, red);
+    for (int i = 0; i < j; i++) h[i] += h2[i];
+    beta = KS_NRM2 (d, u);
+  } else {
+    beta = sqrt (s - hh);
+  }
+  if (!(beta > 1e-12 * sqrt (gg + s)) || beta == 0.0) {
+    h[j] = 0.0;
+    if (KS_RANDOM_UNIT (d, j, V, h2, red, state) < 0)    /* the basis spans the whole */
+      memset (u, 0, (size_t) d->nloc * sizeof *u);       /* space: the decomposition is exact */
+  } else {
+    h[j] = beta;
+    for (int i = 0; i < d->nloc; i++) u[i] /= beta;
+  }
+}
+
+/* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2) with classical Gram-Schmidt twice,
+   the second pass lagged by one step (DCGS2: Swirydowicz et al. 2020, Bielich et al. 2022),
+   so that each step reads the basis twice instead of four times and makes one collective:
+
+   after step j-1, u = V(:, j) has had one pass (w_{j-1} = OP v_{j-1} minus its projection
+   h) and is not normalized. Step j applies OP to u itself, w = OP u, and computes in one
+   reduction X = V(:, 0:j)^H [u w]: c = V(:, 0:j-1)^H u (the second pass of u), |u|^2,
+   a = V(:, 0:j-1)^H w and u^H w. Then u is finished, v_j = (u - V c) / r with
+   r^2 = |u|^2 - |c|^2, H(0:j-1, j-1) += c, H(j, j-1) = r; and since
+   OP V(:, 0:j-1) = V(:, 0:j) H(0:j, 0:j-1), the vector z = OP v_j = (w - V(:, 0:j) H c) / r
+   gets its first-pass coefficients without being formed:
+       g = V(:, 0:j)^H z = ([a; v_j^H w] - H c) / r,  v_j^H w = (u^H w - c^H a) / r,
+   and u_next = z - V(:, 0:j) g = (w - V(:, 0:j) (H c + r g)) / r becomes V(:, j+1), with
+   H(0:j, j) = g. Both vector updates are one product with V(:, 0:j-1) (v_j written in
+   terms of u). The last u is finished with one more explicit pass.
+
+   When the finished part of u is less than 1/sqrt(2) of |u| (the DGKS criterion for the
+   second pass: then the implicit norm is not trusted) or a breakdown is near (r below
+   1e-12 |OP v_{j-1}|), u is finished explicitly (KS_FINISH) and OP applied again to v_j.
+   X, Hc and Y are workspace of 2 ldh, ldh and 2 ldh entries; h2 of ldh; red of
+   KS_DOUBLES 2 ldh + 2 doubles. Times and counts accumulate into res. */
+static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
+                      KS_SCALAR *H, int ldh, KS_SCALAR *h2, KS_SCALAR *X, KS_SCALAR *Hc,
+                      KS_SCALAR *Y, double *red, unsigned long long *state, ks_result *res)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, pending = 0;
+  double gg = 0.0;  /* |g|^2 of the pending vector: |OP v_{j-1}|^2 = |g|^2 + |u|^2 */
   for (int j = k; j < m; j++) {
-    KS_SCALAR *w = V + (size_t) (j + 1) * ld, *h = H + (size_t) j * ldh;
-    int rc = op (ctx, V + (size_t) j * ld, w);
-    (*applies)++;
+    KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
+    KS_SCALAR *h = H + (size_t) j * ldh;
+    double t0 = MPI_Wtime ();
+    int rc = op (ctx, u, w);
+    double t1 = MPI_Wtime ();
+    res->applies++;
+    res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    double wnorm = KS_NRM2 (d, w);
-    KS_PROJECT (d, j + 1, V, w, h);   /* h = V^H w, w -= V h */
-    double beta = KS_NRM2 (d, w);
-    if (beta < 0.7071067811865476 * wnorm) {  /* cancellation (DGKS test): once more */
-      KS_PROJECT (d, j + 1, V, w, h2);
-      for (int i = 0; i <= j; i++) h[i] += h2[i];
-      beta = KS_NRM2 (d, w);
+    if (pending) {
+      KS_SUFFIX (gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
+      const KS_SCALAR *c = X, *a = X + (j + 1);
+      double uu = creal (c[j]), cc = 0.0;
+      for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
+      double r2 = uu - cc;
+      if (r2 >= 0.5 * uu && r2 > 1e-24 * (gg + uu)) {
+        KS_SCALAR *hp = H + (size_t) (j - 1) * ldh;  /* pending: j >= 1 */
+        double r = sqrt (r2);
+        for (int i = 0; i < j; i++) hp[i] += c[i];
+        hp[j] = r;
+        for (int i = 0; i <= j; i++) {  /* Hc = H(0:j, 0:j-1) c */
+          KS_SCALAR t = 0.0;
+          for (int q = 0; q < j; q++) t += H[i + (size_t) q * ldh] * c[q];
+          Hc[i] = t;
+        }
+        KS_SCALAR ca = 0.0;
+        for (int i = 0; i < j; i++) ca += KS_CONJ (c[i]) * a[i];
+        KS_SCALAR vw = (a[j] - ca) / r;  /* v_j^H w */
+        double g2 = 0.0;
+        for (int i = 0; i <= j; i++) {
+          h[i] = ((i < j ? a[i] : vw) - Hc[i]) / r;
+          g2 += creal (h[i] * KS_CONJ (h[i]));
+        }
+        /* w - V(:, 0:j-1) y' - v_j y_j with v_j = (u - V c) / r, y = H c + r g:
+           w -= (y_j / r) u, then [u w] -= V(:, 0:j-1) [c, y' - c y_j / r] */
+        KS_SCALAR yr = (Hc[j] + r * h[j]) / r;
+        for (int i = 0; i < nl; i++) w[i] -= yr * u[i];
+        for (int i = 0; i < j; i++) {
+          Y[i] = c[i];
+          Y[j + i] = Hc[i] + r * h[i] - c[i] * yr;
+        }
+        KS_SUFFIX (update2) (nl, j, V, Y);
+        for (int i = 0; i < nl; i++) {
+          u[i] /= r;
+          w[i] /= r;
+        }
+        res->reorths++;
+        gg = g2;
+        res->time_orth += MPI_Wtime () - t1;
+        continue;
+      }
+      /* the rare case: finish u explicitly, apply OP to v_j again */
+      KS_FINISH (d, j, V, H, ldh, h2, red, gg, state, res);
+      t0 = MPI_Wtime ();
+      rc = op (ctx, u, w);
+      res->applies++;
+      res->time_apply += MPI_Wtime () - t0;
+      if (rc < 0) return rc;
+      t1 = MPI_Wtime ();
     }
-    if (!(beta > 1e-12 * wnorm) || beta == 0.0) {
-      h[j + 1] = 0.0;
-      if (KS_RANDOM_UNIT (d, j + 1, V, h2, state) < 0)     /* the basis spans the whole */
-        memset (w, 0, (size_t) d->nloc * sizeof *w);       /* space: the decomposition is exact */
-    } else {
-      h[j + 1] = beta;
-      for (int i = 0; i < d->nloc; i++) w[i] /= beta;
-    }
+    /* first pass of w = OP v_j (v_j finished) against V(:, 0:j); w stays pending */
+    KS_GS_PASS (d, j + 1, V, w, h, red);
+    gg = 0.0;
+    for (int i = 0; i <= j; i++) gg += creal (h[i] * KS_CONJ (h[i]));
+    pending = 1;
+    res->time_orth += MPI_Wtime () - t1;
+  }
+  if (pending) {
+    double t1 = MPI_Wtime ();
+    KS_FINISH (d, m, V, H, ldh, h2, red, gg, state, res);
+    res->time_orth += MPI_Wtime () - t1;
   }
   return 0;
 }
@@ -263,8 +366,7 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
   share (d, &infod, 1);
   if (infod != 0.0) {
     free (A0);
-    rc = mb_fail (err, MB_ESOLVE, "dense eigenproblem of the operator failed (LAPACK info %d)",
-                  (int) infod);
+    rc = lapack_fail (err, infod, "dense eigenproblem of the operator");
     goto done;
   }
   int p = opts->nev < n ? opts->nev : n;
@@ -331,18 +433,32 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
   res->n = n;
   int nev = opts->nev;
-  int m = opts->ncv > 0 ? opts->ncv : (2 * nev > nev + 15 ? 2 * nev : nev + 15);
-  if (m >= n && n >= 1 && nev >= 1) {
+  if (nev < 1 || n < 1)
+    return mb_fail (err, MB_ESOLVE, "Krylov-Schur: %d eigenvalues of an operator of order %d "
+                    "asked; need at least 1 of order at least 1", opts->nev, n);
+  /* the subspace size in 64 bits: 2 nev overflows int for nev > INT_MAX / 2 */
+  long long mll = opts->ncv > 0 ? opts->ncv : (2LL * nev > nev + 15LL ? 2LL * nev : nev + 15LL);
+  if (mll >= n) {  /* the whole space: dense n x n operator, KS_DOUBLES * n^2 doubles */
+    if ((long long) n > KS_MAX_ORDER)
+      return mb_fail (err, MB_ENOMEM, "Krylov-Schur: %d eigenvalues with a subspace of %lld "
+                      "vectors need the whole space of order %d as a dense matrix (%.3g GB); "
+                      "too large: ask for fewer than %d eigenvalues (and a smaller subspace)",
+                      opts->nev, mll, n, (double) n * n * sizeof (KS_SCALAR) / 1e9, n / 2);
     int rcd = KS_DENSE (d, op, ctx, opts, res, err);
     res->n = n;
     return rcd;
   }
-  if (m > n) m = n;
+  int m = (int) mll;  /* < n */
   if (nev > m - 1) nev = m - 1;
   if (nev < 1 || m < 2)
     return mb_fail (err, MB_ESOLVE, "Krylov-Schur: problem of order %d is too small for %d "
                     "eigenvalues", n, opts->nev);
+  if (m + 1 > KS_MAX_ORDER)  /* (m + 1)^2 projected matrices, sent as KS_DOUBLES (m + 1)^2 */
+    return mb_fail (err, MB_ENOMEM, "Krylov-Schur: a subspace of %d vectors is too large (its "
+                    "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
+                    "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
   res->ncv = m;
+  double t_start = MPI_Wtime ();
   int ldh = m + 1, rc = 0, info = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
@@ -355,27 +471,41 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
-  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel, all_ok;
+  double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
+  KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
+  if (mb_fault ("krylov")) { free (V); V = NULL; }
+  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red && xwork, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
-    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis", n, m + 1);
+    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
+                  "on this rank)", n, m + 1, (double) ldv * (m + 1) * sizeof *V / 1e6);
     goto done;
   }
 
   /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
      components along the infinite eigenvalues of a singular B) */
-  KS_RANDOM_UNIT (d, 1, V, h2, &state);
+  KS_RANDOM_UNIT (d, 1, V, h2, red, &state);
   rc = op (ctx, V + ldv, V);
   res->applies++;
   if (rc < 0) goto done;
   double v0 = KS_NRM2 (d, V);
   if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
-  else KS_RANDOM_UNIT (d, 0, V, h2, &state);
+  else KS_RANDOM_UNIT (d, 0, V, h2, red, &state);
 
   int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
   for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, &state, &res->applies);
+    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, xwork, xwork + 2 * ldh, xwork + 3 * ldh, red,
+                    &state, res);
     if (rc < 0) goto done;
+    if (opts->check_orthogonality) {  /* the last column is zero when the basis is the space */
+      int q = H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m;
+      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+      ok = G != NULL;
+      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+      free (G);
+    }
+    double t_schur = MPI_Wtime ();
 
     /* rank 0: T = Z^H H(l:m-1, l:m-1) Z, sorted, and the Ritz residuals; then every rank
        gets T, Z and the residuals, and updates H and V alike */
@@ -386,8 +516,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     double infod = info;
     share (d, &infod, 1);
     if (infod != 0.0) {
-      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK Schur factorization failed (info %d)",
-                    (int) infod);
+      rc = lapack_fail (err, infod, "Schur factorization");
       goto done;
     }
     share (d, S, KS_DOUBLES * ldh * mm);
@@ -411,8 +540,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     infod = info;
     share (d, &infod, 1);
     if (infod != 0.0) {
-      rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors of T failed (info %d)",
-                    (int) infod);
+      rc = lapack_fail (err, infod, "eigenvectors of T");
       goto done;
     }
     share (d, rel, mm);
@@ -431,7 +559,9 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     res->worst = worst;
     if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
 
+    res->time_schur += MPI_Wtime () - t_schur;
     if (nconv >= nev || restart >= opts->max_restarts) {
+      double t_basis = MPI_Wtime ();
       /* return the converged ones: p columns, a conjugate pair kept whole */
       int p = nconv < nev ? nconv : nev;
       if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
@@ -451,8 +581,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
         infod = info;
         share (d, &infod, 1);
         if (infod != 0.0) {
-          rc = mb_fail (err, MB_ESOLVE, "Krylov-Schur: LAPACK eigenvectors failed (info %d)",
-                        (int) infod);
+          rc = lapack_fail (err, infod, "Ritz vectors' eigenvectors");
           goto done;
         }
         share (d, (double *) Y, 2 * p * p);
@@ -465,6 +594,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
           goto done;
         }
       }
+      res->time_basis += MPI_Wtime () - t_basis;
       break;
     }
 
@@ -474,7 +604,9 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     if (k > m - 1) k = m - 1;
     if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
       k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+    double t_basis = MPI_Wtime ();
     if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+    res->time_basis += MPI_Wtime () - t_basis;
     memcpy (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) nl * sizeof *V);  /* v_{k+1} = v_{m+1} */
     for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
       for (int i = (j < k ? k : 0); i <= m; i++) H[i + (size_t) j * ldh] = 0.0;
@@ -484,8 +616,16 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
 done:
   if (rc < 0) ks_result_clear (res);
+  else {
+    res->time_total = MPI_Wtime () - t_start;
+    if (root && getenv ("MBMODAL_KS_STATS"))
+      fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+               "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
+               "ncv %d\n", res->time_total, res->applies, res->time_apply, res->time_orth,
+               res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
+  }
   free (V); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y); free (rel);
-  free (locked_rel);
+  free (locked_rel); free (red); free (xwork);
   return rc < 0 ? rc : 0;
 }
 
@@ -493,14 +633,17 @@ done:
 #undef KS_MU
 #undef KS_SCHUR
 #undef KS_EIGVECS
-#undef KS_PROJECT
+#undef KS_GS_PASS
 #undef KS_GEMM_LD
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
+#undef KS_FINISH
+#undef KS_CONJ
 #undef KS_RESIDUALS
 #undef KS_ROTATE
 #undef KS_DOUBLES
 #undef KS_MPI_TYPE
 #undef KS_DENSE
 #undef KS_DENSE_EIG
+#undef KS_MAX_ORDER

@@ -10,6 +10,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,176 @@ static void test_not_converged_and_small (void)
   dense_free (&s);
 }
 
+/* An operator that must not be called: counts its calls and fails. */
+static int calls;
+static int apply_never (void *ctx, const double *x, double *y)
+{
+  (void) ctx; (void) x; (void) y;
+  calls++;
+  return MB_ESOLVE;
+}
+
+/* 1 when rc is the same on every rank. */
+static int same_everywhere (int rc)
+{
+  int lo, hi;
+  MPI_Allreduce (&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+/* Issue 9: sizes computed without int overflow (nev = 1e9 and INT_MAX: the dense path, all
+   n eigenvalues), impossible sizes refused with a message before anything is allocated or
+   applied. Issue 7: out of memory in the Schur step (and for the basis, on one rank only)
+   is MB_ENOMEM on every rank, not a LAPACK failure. */
+static void test_sizes_and_memory (void)
+{
+  /* eigenvalues 1, 1/2, ..., 1/40 of Q diag Q^T (the reference: the diagonal itself) */
+  int n = 40;
+  double dv[40];
+  for (int i = 0; i < n; i++) dv[i] = 1.0 / (i + 1);
+  dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+  dense_dist (&d);
+  double complex ref[40];
+  int huge[2] = { 1000000000, INT_MAX };
+  for (int t = 0; t < 2; t++) {
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    ks_opts o = { .nev = huge[t], .ncv = 0, .tol = 1e-12, .max_restarts = 10, .seed = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    CHECK (t ? "nev = INT_MAX: all 40 eigenvalues (dense path)" : "nev = 1e9: all 40 eigenvalues (dense path)",
+           rc == 0 && r.converged && r.nconv == n && matches (n, ref, n, &r, 1e-12));
+    ks_result_clear (&r);
+  }
+  /* order 100000: nev = 1e9 would need the dense 100000 x 100000 operator (80 GB), nev =
+     30000 a subspace of 60000 (its projected matrices alone 115 GB): refused, nothing applied */
+  ks_dist big;
+  ks_dist_init (&big, MPI_COMM_WORLD, 100000);
+  int nevs[2] = { 1000000000, 30000 };
+  for (int t = 0; t < 2; t++) {
+    ks_opts o = { .nev = nevs[t], .ncv = 0, .tol = 1e-10, .max_restarts = 10, .seed = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    calls = 0;
+    int rc = ks_solve_real (&big, apply_never, NULL, &o, &r, &err);
+    CHECK (t ? "subspace 60000 of order 100000: refused with MB_ENOMEM, nothing applied"
+             : "nev = 1e9 of order 100000: refused with MB_ENOMEM, nothing applied",
+           rc == MB_ENOMEM && calls == 0 && r.nconv == 0 && strstr (err.msg, "too large"));
+    ks_result_clear (&r);
+  }
+  /* Schur step out of memory on rank 0 (where it runs), real and complex */
+  {
+    ks_opts o = { .nev = 4, .ncv = 12, .tol = 1e-12, .max_restarts = 50, .seed = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    mb_fault_set ("0:schur");
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    mb_fault_set (NULL);
+    CHECK ("Schur step out of memory (real): MB_ENOMEM with a message, on every rank",
+           rc == MB_ENOMEM && same_everywhere (rc) && strstr (err.msg, "out of memory")
+           && r.nconv == 0 && !r.mu);
+    ks_result_clear (&r);
+    dense z = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
+    dense_dist (&z);
+    for (int i = 0; i < n * n; i++) z.z[i] = rnd () + I * rnd ();
+    mb_err_init (&err);
+    mb_fault_set ("0:schur");
+    rc = ks_solve_complex (&z.d, apply_complex, &z, &o, &r, &err);
+    mb_fault_set (NULL);
+    CHECK ("Schur step out of memory (complex): MB_ENOMEM with a message, on every rank",
+           rc == MB_ENOMEM && same_everywhere (rc) && strstr (err.msg, "out of memory"));
+    ks_result_clear (&r);
+    dense_free (&z);
+    /* the basis fails on the last rank only */
+    int size;
+    MPI_Comm_size (MPI_COMM_WORLD, &size);
+    char spec[32];
+    snprintf (spec, sizeof spec, "%d:krylov", size - 1);
+    mb_err_init (&err);
+    mb_fault_set (spec);
+    rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    mb_fault_set (NULL);
+    CHECK ("basis out of memory on the last rank: MB_ENOMEM on every rank",
+           rc == MB_ENOMEM && same_everywhere (rc));
+    ks_result_clear (&r);
+  }
+  dense_free (&d);
+}
+
+/* Loss of orthogonality of the Krylov basis stays at round-off (max |V^T V - I| after every
+   expansion, 1 and 2 ranks) on hard cases: a symmetric operator with graded eigenvalues
+   10^(-8 i / n) (each new OP v lies almost in the span of the basis: heavy cancellation in
+   every Gram-Schmidt step), the same with a spectrum of clusters, and a complex
+   nonsymmetric one. The eigenvalues still match their references (the diagonal; zgeev). */
+static void test_orthogonality (void)
+{
+  int n = 400;
+  double *dv = malloc (n * sizeof *dv);
+  double complex *ref = malloc (n * sizeof *ref);
+  for (int t = 0; t < 2; t++) {
+    for (int i = 0; i < n; i++)
+      dv[i] = t == 0 ? pow (10.0, -8.0 * i / n) : 1.0 + (i / 4) * 1e-3 + (i % 4) * 1e-9;
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    ks_opts o = { .nev = 16, .ncv = 48, .tol = 1e-12, .max_restarts = 500, .seed = 5,
+                  .check_orthogonality = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    if (rank == 0) printf ("  orthogonality (%s): max |V^T V - I| = %.2e, %d second passes in %d applies\n",
+                           t ? "clusters" : "graded", r.orth_loss, r.reorths, r.applies);
+    CHECK (t ? "clustered spectrum: converged, eigenvalues match" : "graded spectrum: converged, eigenvalues match",
+           rc == 0 && r.converged && matches (o.nev, ref, n, &r, t ? 1e-9 : 1e-10));
+    CHECK (t ? "clustered spectrum: basis orthonormal to 1e-13" : "graded spectrum: basis orthonormal to 1e-13",
+           rc == 0 && r.orth_loss > 0.0 && r.orth_loss < 1e-13);
+    ks_result_clear (&r);
+    dense_free (&d);
+  }
+  /* rank 5 (eigenvalues 5, 4, 3, 2, 1 and 95 zeros): the Krylov space is invariant after
+     a few steps, every later step breaks down and restarts from a random direction */
+  {
+    int nr = 100;
+    double *dr = calloc ((size_t) nr, sizeof *dr);
+    double complex *rr = calloc ((size_t) nr, sizeof *rr);
+    for (int i = 0; i < 5; i++) rr[i] = dr[i] = 5.0 - i;
+    dense d = { nr, similar_diag (nr, dr), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    ks_opts o = { .nev = 4, .ncv = 20, .tol = 1e-12, .max_restarts = 50, .seed = 2,
+                  .check_orthogonality = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    if (rank == 0) printf ("  orthogonality (rank 5): max |V^T V - I| = %.2e, %d applies\n",
+                           r.orth_loss, r.applies);
+    CHECK ("rank-5 operator (breakdowns): eigenvalues 5, 4, 3, 2, basis orthonormal to 1e-13",
+           rc == 0 && r.converged && matches (4, rr, nr, &r, 1e-10) && r.orth_loss < 1e-13);
+    ks_result_clear (&r);
+    dense_free (&d); free (dr); free (rr);
+  }
+  dense z = { 250, NULL, malloc ((size_t) 250 * 250 * sizeof (double complex)), { 0 }, NULL, NULL };
+  dense_dist (&z);
+  for (int i = 0; i < 250 * 250; i++) z.z[i] = rnd () + I * rnd ();
+  ks_opts o = { .nev = 10, .ncv = 35, .tol = 1e-12, .max_restarts = 500, .seed = 3,
+                .check_orthogonality = 1 };
+  ks_result r;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = ks_solve_complex (&z.d, apply_complex, &z, &o, &r, &err);
+  if (rank == 0) printf ("  orthogonality (complex): max |V^H V - I| = %.2e, %d second passes in %d applies\n",
+                         r.orth_loss, r.reorths, r.applies);
+  CHECK ("complex: basis orthonormal to 1e-13", rc == 0 && r.orth_loss > 0.0 && r.orth_loss < 1e-13);
+  ks_result_clear (&r);
+  dense_free (&z);
+  free (dv); free (ref);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -253,6 +424,8 @@ int main (int argc, char **argv)
   test_repeated_and_zero ();
   test_complex ();
   test_not_converged_and_small ();
+  test_sizes_and_memory ();
+  test_orthogonality ();
   int status = rank == 0 ? CHECK_DONE () : 0;
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize ();
