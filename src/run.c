@@ -1,0 +1,319 @@
+/* run.c: the pipeline of one deck: deck -> model (or matrix files) -> statics -> eigen
+   stages -> reports, with one cleanup path (see run.h). */
+#include "run.h"
+
+#include <complex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck/deck.h"
+#include "eigen/gep.h"
+#include "linalg/blas.h"
+#include "linalg/mmio.h"
+#include "linalg/sparse.h"
+#include "model/assemble.h"
+#include "model/model.h"
+#include "report/export.h"
+#include "report/outputs.h"
+#include "report/report.h"
+#include "report/vtk.h"
+
+/* Everything one run holds. run_clear frees it: the one cleanup path. */
+typedef struct run {
+  MPI_Comm comm;
+  int rank, nranks;
+  const run_opts *opts;    /* borrowed */
+  FILE *log;               /* rank 0's progress log; NULL when quiet and on other ranks */
+  deck d;
+  int is_model;            /* 1: model deck; 0: matrix deck */
+  model mdl;               /* model deck: every rank builds it */
+  assembly as;             /* model deck, rank 0: owns K, M, R, Cq */
+  spm *K, *M, *R, *Cq;     /* rank 0: borrowed from as (model deck) or owned (matrix deck) */
+  int n, m;                /* DOFs and constraint rows, on every rank */
+  const char *outdir;      /* borrowed from opts or d */
+} run;
+
+static void run_clear (run *r)
+{
+  if (r->is_model) assembly_clear (&r->as);  /* owns K, M, R, Cq */
+  else {
+    spm_free (r->K);
+    spm_free (r->M);
+    spm_free (r->R);
+    spm_free (r->Cq);
+  }
+  model_clear (&r->mdl);
+  deck_clear (&r->d);
+}
+
+/* Rank 0: reads one matrix file named at deck position (line, col) into *A (compressed;
+   caller frees). A missing file is the deck's error, at the key that names it. */
+static int load_matrix (const deck *d, const char *what, const char *path, size_t line,
+                        size_t col, spm **A, mb_err *err)
+{
+  mb_err inner;
+  mb_err_init (&inner);
+  int rc = mmio_read (path, A, &inner);
+  if (rc == MB_EIO)
+    return mb_fail_at (err, MB_EDECK, d->path, line, col, "matrix %s: %s: %s", what,
+                       inner.where, inner.msg);
+  if (rc < 0) {
+    *err = inner;
+    if (err->code == MB_EIO) err->code = MB_EDECK;
+    return err->code;
+  }
+  return spm_compress (*A) < 0 ? mb_fail (err, MB_ENOMEM, "out of memory for %s", what) : 0;
+}
+
+/* Rank 0: K, M (and R, Cq) from a matrix deck's files, with their shapes checked. */
+static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_err *err)
+{
+  const deck_matrices *dm = &d->matrices;
+  MB_TRY (load_matrix (d, "K", dm->K, dm->line_K, dm->col_K, K, err));
+  MB_TRY (load_matrix (d, "M", dm->M, dm->line_M, dm->col_M, M, err));
+  if (dm->R && d->damped.enabled)  /* R serves the damped stage only */
+    MB_TRY (load_matrix (d, "R", dm->R, dm->line_R, dm->col_R, R, err));
+  if (dm->Cq) MB_TRY (load_matrix (d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
+  int n = (*K)->nrows;
+  if ((*K)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_K, dm->col_K,
+                       "matrix K (%s) must be square, it is %d x %d", dm->K, n, (*K)->ncols);
+  if ((*M)->nrows != n || (*M)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_M, dm->col_M,
+                       "matrix M (%s) is %d x %d but K is %d x %d", dm->M, (*M)->nrows,
+                       (*M)->ncols, n, n);
+  if (*R && ((*R)->nrows != n || (*R)->ncols != n))
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_R, dm->col_R,
+                       "matrix R (%s) is %d x %d but K is %d x %d", dm->R, (*R)->nrows,
+                       (*R)->ncols, n, n);
+  if (*Cq && (*Cq)->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) is %d x %d but must have n = %d columns (K is %d x %d)",
+                       dm->Cq, (*Cq)->nrows, (*Cq)->ncols, n, n, n);
+  if (*Cq && (*Cq)->nrows >= n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) has %d rows for %d DOFs: more constraints than DOFs",
+                       dm->Cq, (*Cq)->nrows, n);
+  return 0;
+}
+
+/* Collective. Matrix deck: rank 0 reads the files; the shape reaches every rank. */
+static int setup_matrices (run *r, mb_err *err)
+{
+  int rc = 0, shape[2] = { 0, 0 };
+  if (r->rank == 0) {
+    double t = MPI_Wtime ();
+    rc = load_system (&r->d, &r->K, &r->M, &r->R, &r->Cq, err);
+    if (rc == 0) {
+      shape[0] = r->K->nrows;
+      shape[1] = r->Cq ? r->Cq->nrows : 0;
+      if (r->log)
+        fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld%s entries "
+                 "(read in %.2f s)\n", shape[0], shape[1], r->K->nnz, r->M->nnz,
+                 r->R ? ", R" : "", MPI_Wtime () - t);
+    }
+  }
+  rc = mb_agree (r->comm, rc, err);
+  MPI_Bcast (shape, 2, MPI_INT, 0, r->comm);
+  r->n = shape[0];
+  r->m = shape[1];
+  return rc;
+}
+
+/* Collective. Model deck: every rank builds the model from the same deck text, so every
+   rank meets the same deck error; rank 0 assembles M, K, R, Cq (owned by r->as), checks
+   that Cq has full row rank, and writes the matrices when asked (--export-matrices or
+   output.export_matrices). The shape reaches every rank. */
+static int setup_model (run *r, mb_err *err)
+{
+  const deck *d = &r->d;
+  FILE *log = r->log;
+  double t = MPI_Wtime ();
+  int rc = mb_agree (r->comm, model_build (d, &r->mdl, err), err);
+  if (rc < 0) return rc;
+  int shape[2] = { 0, 0 };
+  if (r->rank == 0) {
+    assembly *a = &r->as;
+    int skipped = 0;
+    rc = assemble_system (&r->mdl, a, err);
+    if (rc == 0 && a->Cq)
+      rc = assemble_check_constraints (&r->mdl, a->Cq, d->path, &skipped, err);
+    if (rc == 0 && log) {
+      const model *mdl = &r->mdl;
+      long elements = 0;
+      for (int i = 0; i < mdl->nbeams; i++) elements += mdl->beams[i].nelements;
+      fprintf (log, "model: %d nodes (%d bodies, %d beams of %ld elements), %d joints, "
+               "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
+               mdl->njoints, mdl->nforces);
+      fprintf (log, "assembled: n = %d DOFs, m = %d constraint rows; K %ld, M %ld%s entries "
+               "(%.2f s)\n", a->n, a->m, a->K->nnz, a->M->nnz, a->R ? ", R" : "",
+               MPI_Wtime () - t);
+      if (skipped)
+        fprintf (log, "warning: %d joint group%s too large for the rank check of Cq; a "
+                 "redundant joint there shows as a singular pencil\n", skipped,
+                 skipped > 1 ? "s" : "");
+    }
+    const char *dir = r->opts->export_dir ? r->opts->export_dir : d->output.export_matrices;
+    if (rc == 0 && dir) {
+      rc = export_matrices (dir, &r->mdl, a->K, a->M, a->R, a->Cq, d, err);
+      if (rc == 0 && log)
+        fprintf (log, "matrices exported to %s (K, M%s%s .mtx, dofs.csv, constraints.csv, "
+                 "deck.yaml)\n", dir, a->R ? ", R" : "", a->Cq ? ", Cq" : "");
+    }
+    if (rc == 0) {
+      r->K = a->K, r->M = a->M, r->R = a->R, r->Cq = a->Cq;
+      shape[0] = a->n;
+      shape[1] = a->m;
+    }
+  }
+  rc = mb_agree (r->comm, rc, err);
+  MPI_Bcast (shape, 2, MPI_INT, 0, r->comm);
+  r->n = shape[0];
+  r->m = shape[1];
+  return rc;
+}
+
+/* Rank 0: a deck that sets gravity has it act only through the static stage; without
+   one the modes are about the deck configuration, and the log says so. */
+static void note_gravity (const run *r)
+{
+  const double *g = r->d.model.gravity;
+  if (!r->log || !r->is_model || (g[0] == 0 && g[1] == 0 && g[2] == 0)) return;
+  fprintf (r->log, "note: gravity (%g, %g, %g) m/s^2 has no effect on the modes without a "
+           "statics section: they are computed about the deck configuration\n",
+           g[0], g[1], g[2]);
+}
+
+/* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
+   that move most in each mode) and writes its YAML report (and, for a model, its VTK mode
+   shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
+   that cannot be written is an error of its own; when the stage failed too, rank 0
+   prints the write error at once and the stage's status is returned. */
+static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *err)
+{
+  const deck *d = &r->d;
+  const model *mdl = r->is_model ? &r->mdl : NULL;
+  const deck_stage *st = complex_stage ? &d->damped : &d->modal;
+  int vectors = d->output.eigenvectors && !r->opts->no_vectors;  /* in the YAML report */
+  int keep = vectors || mdl != NULL;  /* a model's energy shares and VTK need them */
+  eigen_opts opts = { .modes = st->modes, .has_shift = st->has_shift,
+                      .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
+                      .target_hz = st->target_hz, .tolerance = st->tolerance,
+                      .max_restarts = st->max_restarts, .subspace = st->subspace,
+                      .keep_vectors = keep, .log = r->log };
+  eigen_result res;
+  int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
+                         : gep_modal (r->comm, sys, &opts, &res, err);
+  if (rc < 0 && rc != MB_ENOCONV) {
+    eigen_result_clear (&res);
+    return rc;
+  }
+  int wrc = 0;
+  mb_err werr;
+  mb_err_init (&werr);
+  if (r->rank == 0) {
+    const char *label = complex_stage ? "complex" : "modal";
+    printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
+            complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
+    report_print_table (stdout, &res);
+    if (mdl) {
+      printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
+      wrc = report_print_energy (stdout, mdl, &res, &werr);
+    }
+    char *path = outputs_path (r->outdir, d->output.name, label, "yaml");
+    if (wrc == 0 && !path) wrc = mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
+    if (wrc == 0) wrc = report_write_yaml (path, &res, d->path, d->title, vectors, mdl, &werr);
+    if (wrc == 0 && r->log)
+      fprintf (r->log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
+               res.time_total);
+    free (path);
+    if (wrc == 0 && mdl && d->output.vtk) {
+      path = outputs_path (r->outdir, d->output.name, label, "vtu");
+      wrc = path ? vtk_write_modes (path, mdl, &res, &werr)
+                 : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
+      if (wrc == 0 && r->log)
+        fprintf (r->log, "%s: mode shapes written to %s (ParaView)\n", label, path);
+      free (path);
+    }
+    if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
+    fflush (stdout);
+  }
+  eigen_result_clear (&res);
+  int wall = mb_agree (r->comm, wrc, &werr);
+  if (rc == 0 && wall < 0) {
+    *err = werr;
+    rc = wall;
+  }
+  return rc;
+}
+
+/* Collective. The deck: rank 0 reads it, every rank parses the same text. */
+static int read_deck (run *r, mb_err *err)
+{
+  char *text = NULL;
+  long len = 0;
+  int rc = deck_read_shared (r->comm, r->opts->deck_path, &text, &len, err);
+  if (rc == 0) rc = deck_parse (text, (size_t) len, r->opts->deck_path, &r->d, err);
+  free (text);
+  rc = mb_agree (r->comm, rc, err);
+  if (rc == 0) r->is_model = r->d.model.present;
+  return rc;
+}
+
+/* Collective. Output folders made and checked and inputs protected, before any stage. */
+static int prepare_outputs (run *r, mb_err *err)
+{
+  const run_opts *o = r->opts;
+  if (!r->is_model && o->export_dir)
+    return mb_fail (err, MB_EUSAGE, "--export-matrices needs a model deck; %s already names "
+                    "its matrices", o->deck_path);
+  r->outdir = o->output_dir ? o->output_dir : r->d.output.directory;
+  const char *export_dir = o->export_dir ? o->export_dir : r->d.output.export_matrices;
+  int rc = r->rank == 0 ? outputs_prepare (&r->d, o->deck_path, r->outdir,
+                                           r->is_model ? export_dir : NULL, err) : 0;
+  return mb_agree (r->comm, rc, err);
+}
+
+int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
+{
+  run r;
+  memset (&r, 0, sizeof r);
+  r.comm = comm;
+  r.opts = o;
+  MPI_Comm_rank (comm, &r.rank);
+  MPI_Comm_size (comm, &r.nranks);
+  r.log = (r.rank == 0 && !o->quiet) ? stdout : NULL;
+  double t0 = MPI_Wtime ();
+
+  int rc = mb_agree (comm, blas_reserve (err), err);  /* before any stage: no hang later */
+  if (rc == 0) rc = read_deck (&r, err);
+  if (rc == 0 && r.log)
+    fprintf (r.log, "mbmodal %s: deck %s, %d MPI rank%s\n", o->version, o->deck_path,
+             r.nranks, r.nranks > 1 ? "s" : "");
+  if (rc == 0) rc = prepare_outputs (&r, err);
+  if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
+  if (rc == 0 && r.rank == 0) note_gravity (&r);
+
+  gep_system sys = { r.n, r.m, r.K, r.M, r.R, r.Cq };
+  int final = rc;
+  if (rc == 0 && r.d.modal.enabled) {
+    rc = run_stage (&r, 0, &sys, err);
+    if (rc < 0) final = rc;
+  }
+  if ((final == 0 || final == MB_ENOCONV) && r.d.damped.enabled) {
+    mb_err cerr;
+    mb_err_init (&cerr);
+    rc = run_stage (&r, 1, &sys, &cerr);
+    if (rc < 0 && final == 0) {
+      final = rc;
+      *err = cerr;
+    } else if (rc < 0 && r.rank == 0) mb_err_print (&cerr);
+  }
+  if (r.rank == 0) {
+    if (final < 0) mb_err_print (err);
+    else if (r.log) fprintf (r.log, "\ndone in %.2f s\n", MPI_Wtime () - t0);
+  }
+  run_clear (&r);
+  return final;
+}

@@ -1,0 +1,29 @@
+/* run.h: one deck through the pipeline: deck -> model (or matrix files) -> statics ->
+   eigen stages -> reports, with one cleanup path. */
+#ifndef MB_RUN_H
+#define MB_RUN_H
+
+#include <mpi.h>
+
+#include "error.h"
+
+/* What the command line says about one run. Strings are borrowed from argv. */
+typedef struct run_opts {
+  const char *deck_path;   /* the deck file */
+  const char *output_dir;  /* NULL: the deck's output.directory */
+  const char *export_dir;  /* NULL: the deck's output.export_matrices */
+  int quiet;               /* 1: no progress log, only the tables and errors */
+  int no_vectors;          /* 1: leave eigenvectors out of the YAML reports */
+  const char *version;     /* printed in the first log line */
+} run_opts;
+
+/* Collective on comm. Runs every stage the deck enables, in order: reads and parses the
+   deck (rank 0 reads, every rank parses the same text), checks the outputs, builds and
+   assembles the model or reads the matrix files (rank 0), finds the static equilibrium
+   when the deck asks for it, runs the undamped and damped eigen stages and writes their
+   reports and mode shapes (rank 0). A stage that did not converge still writes what it
+   found; the damped stage runs after an undamped one that did not converge. Returns 0 or
+   the first error (MB_E*), the same on every rank; rank 0 has printed every error. */
+int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err);
+
+#endif
