@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "../error.h"
 #include "deck_model.h"
+#include "deck_statics.h"
 
 /* Settings of one eigen stage (modal = undamped real GEP (18), complex = damped GEP (31)). */
 typedef struct deck_stage {
@@ -48,6 +49,7 @@ typedef struct deck {
   deck_stage damped;    /* the deck's "complex" section; defaults: enabled when R is given
                            (matrix deck) or when the model has damping (model deck) */
   deck_output output;
+  deck_statics statics; /* model deck: the static equilibrium stage (deck_statics.h) */
 } deck;
 
 /* Parses a deck from text (len bytes, not necessarily NUL-terminated). path names the
