@@ -143,7 +143,42 @@ int assemble_system (const model *mdl, assembly *a, mb_err *err)
   return 0;
 }
 
-/* Frees the matrices; a may be NULL. */
+/* STUB (first interface commit): the deck configuration's matrices whatever the state;
+   f_int, f_ext, c zero. */
+int assemble_at (const model *mdl, const model_state *s, assembly *a, mb_err *err)
+{
+  (void) s;
+  assembly_clear (a);
+  MB_TRY (assemble_system (mdl, a, err));
+  a->f_int = mb_calloc ((size_t) a->n + 1, sizeof *a->f_int);
+  a->f_ext = mb_calloc ((size_t) a->n + 1, sizeof *a->f_ext);
+  a->c = mb_calloc ((size_t) a->m + 1, sizeof *a->c);
+  if (!a->f_int || !a->f_ext || !a->c) {
+    assembly_clear (a);
+    return mb_fail (err, MB_ENOMEM, "out of memory while assembling the model");
+  }
+  return 0;
+}
+
+/* STUB */
+int model_spring_at (const model *mdl, const model_state *s, int f, double *extension,
+                     double *force)
+{
+  (void) mdl; (void) s; (void) f;
+  *extension = *force = 0.0;
+  return -1;
+}
+
+/* STUB: the deck frame. */
+void model_joint_frame_at (const model *mdl, const model_state *s, int j, double x[3],
+                           double R[9])
+{
+  (void) s;
+  memcpy (x, mdl->joints[j].x, 3 * sizeof *x);
+  memcpy (R, mdl->joints[j].R, 9 * sizeof *R);
+}
+
+/* Frees the matrices and vectors; a may be NULL. */
 void assembly_clear (assembly *a)
 {
   if (!a) return;
@@ -151,6 +186,9 @@ void assembly_clear (assembly *a)
   spm_free (a->M);
   spm_free (a->R);
   spm_free (a->Cq);
+  free (a->f_int);
+  free (a->f_ext);
+  free (a->c);
   memset (a, 0, sizeof *a);
 }
 

@@ -7,22 +7,50 @@
 #include "../error.h"
 #include "../linalg/sparse.h"
 #include "model.h"
+#include "state.h"
 
-/* The assembled linear system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 about the
-   deck configuration, n = 6 nnodes, m = nconstraints. Matrices are compressed triplets
-   (whole element blocks kept, zeros included: MUMPS builds coarser trees on them).
-   K = material stiffness of beams + springs/bushings (with the geometric stiffness of
-   spring preloads) + load stiffness of offset and follower point loads (may be
-   non-symmetric then); M = bodies + consistent beam mass; R = dampers + bushings +
-   Rayleigh (alpha M_e + beta K_e per beam element). R is NULL when it is zero, Cq when
-   m = 0. Owned by the assembly; assembly_clear frees. */
+/* The model's system at a state q (model_state) with multipliers gamma, n = 6 nnodes,
+   m = nconstraints:
+     residual F(q, gamma) = f_int(q) - f_ext(q) + Cq(q)^T gamma,   C(q) = 0,
+     K = dF/dq = material + geometric stiffness of beams (corotational), springs and
+         bushings + Kc = d(Cq^T gamma)/dq + load stiffness -d f_ext/dq,
+     M, R (dampers, bushings, Rayleigh alpha M_e + beta K_e per beam element), Cq = dC/dq,
+   all derivatives in the increment space of state.h (x += dx, R = exp(dtheta) R).
+   Its linearization M q'' + R q' + K q + Cq^T dgamma = 0, Cq q = 0 is what the eigen
+   stages solve. At the deck configuration with gamma = 0 (assemble_system) K, M, R, Cq
+   are exactly today's linear matrices (gravity does not enter assemble_system).
+   Matrices are compressed triplets with a FIXED pattern computed on the first assembly
+   (whole element blocks, zeros kept: MUMPS builds coarser trees on them); later calls of
+   assemble_at refill the values in place. R is NULL when the model has no damping, Cq
+   when m = 0. Owned by the assembly; assembly_clear frees. */
+typedef struct assemble_map assemble_map;   /* private: triplet -> compressed slot */
+
 typedef struct assembly {
   int n, m;
   spm *K, *M, *R, *Cq;
+  double *f_int;     /* n: internal forces dV/dq at the state: beams (corotational),
+                        springs (with preload), rotational springs, bushings */
+  double *f_ext;     /* n: applied forces at the state: gravity on bodies (m g at the
+                        node) and beam mass (consistent load), point forces and torques
+                        (fixed or follower) */
+  double *c;         /* m: joint residuals C(q) (0 at the deck configuration) */
+  int nonsymmetric;  /* 1: K is not symmetric (follower loads, body-fixed torques,
+                        lever arms or moments away from equilibrium) */
+  assemble_map *map; /* the fixed pattern (NULL for assemble_system's one-shot matrices) */
 } assembly;
 
-/* Assembles mdl into *a (rank-0 work; no MPI). Returns 0 or MB_ENOMEM. */
+/* The deck configuration, gamma = 0, without gravity: the same matrices as before the
+   model had a state (to round-off; in fact bitwise: elements at the deck pose use the
+   linear formulas). f_int, f_ext, c are filled too (f_ext without gravity).
+   *a is overwritten (not freed first). Rank-0 work, no MPI. Returns 0 or MB_ENOMEM. */
 int assemble_system (const model *mdl, assembly *a, mb_err *err);
+
+/* Everything above at state s (s->gamma gives the multipliers; gravity included).
+   The first call needs *a zeroed (assembly a = { 0 }): it builds the pattern (element
+   blocks, plus the joints' node blocks for Kc), allocates and fills. Later calls with the
+   same model refill the values in the same pattern (no triplet sort, no allocation).
+   Rank-0 work, no MPI. Returns 0 or MB_ENOMEM (then *a is cleared). */
+int assemble_at (const model *mdl, const model_state *s, assembly *a, mb_err *err);
 
 /* Checks that Cq has full row rank: joints that share nodes form groups (union-find over
    the nodes they touch; ground joins nothing); each group's rows get a dense

@@ -1,0 +1,67 @@
+/* state.h: a configuration of a model: node poses (positions and rotation matrices) and
+   the Lagrange multipliers of its joints, updated on SO(3) by the exponential map.
+
+   Increments (DESIGN.md "Coordinates"): node i owns dq[6i .. 6i+5] = (dx, dtheta), both in
+   global axes; a step is x += dx, R = exp(skew(dtheta)) R. Angles are never added.
+
+   Ownership: a state owns its three arrays; model_state_clear frees them. */
+#ifndef MB_STATE_H
+#define MB_STATE_H
+
+#include "../error.h"
+#include "model.h"
+
+typedef struct model_state {
+  int nnodes;        /* nodes of the model */
+  int m;             /* constraint rows (mdl->nconstraints) */
+  double *x;         /* 3 nnodes: node positions, global [m] */
+  double *R;         /* 9 nnodes: node orientations, row-major, local -> global */
+  double *gamma;     /* m: Lagrange multipliers, the joint reactions [N, N m]; the static
+                        residual is F = f_int - f_ext + Cq^T gamma */
+} model_state;
+
+/* s = the deck configuration of mdl (node x and R as built), gamma = 0. s is overwritten
+   (not freed first). Returns 0 or MB_ENOMEM (then s is cleared); caller clears. */
+int model_state_init (const model *mdl, model_state *s, mb_err *err);
+
+/* dst = a new copy of src (dst overwritten, not freed first). Returns 0 or MB_ENOMEM (then
+   dst is cleared); caller clears dst. */
+int model_state_copy (const model_state *src, model_state *dst, mb_err *err);
+
+/* Copies the values of src into dst of the same sizes (no allocation). */
+void model_state_assign (model_state *dst, const model_state *src);
+
+/* Frees the arrays and zeroes *s; s may be NULL. */
+void model_state_clear (model_state *s);
+
+/* q <- q (+) a dq, dq of 6 nnodes increments: x_i += a dx_i,
+   R_i = exp(skew(a dtheta_i)) R_i (Rodrigues' formula), then R_i re-orthonormalized
+   (one polar/Gram-Schmidt pass against drift). gamma is not changed. */
+void model_state_step (model_state *s, const double *dq, double a);
+
+/* R = exp(skew(w)) (Rodrigues: I + sin t/t S + (1 - cos t)/t^2 S^2, t = |w|, with series
+   for small t), row-major. */
+void model_rot_exp (const double w[3], double R[9]);
+
+/* w = log(R): the rotation vector of a rotation matrix (|w| <= pi), the inverse of
+   model_rot_exp. */
+void model_rot_log (const double R[9], double w[3]);
+
+/* 1 when node i of s has exactly (bitwise) the deck pose of mdl: elements there use the
+   linear formulas of the deck configuration, so that assemble_system is unchanged. */
+int model_state_node_at_deck (const model *mdl, const model_state *s, int i);
+
+/* Spring force f at state s: translational spring: *extension = L - L0 [m] and
+   *force = preload + k (L - L0) [N] (tension positive); rotational spring: the rotation
+   about its axis [rad] and the torque [N m]. Returns 0, or -1 when f is not a spring. */
+int model_spring_at (const model *mdl, const model_state *s, int f, double *extension,
+                     double *force);
+
+/* The frame of joint j at state s: origin x (the frame's point on node a, or on ground)
+   and axes R (row-major, local -> global), attached to node a (fixed when a is ground).
+   Its rows' multipliers gamma[first_row + k] are the reaction components along these
+   axes (model_joint_row_name). */
+void model_joint_frame_at (const model *mdl, const model_state *s, int j, double x[3],
+                           double R[9]);
+
+#endif
