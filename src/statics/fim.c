@@ -186,6 +186,9 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
         for (int i = 0; i < n; i++) x[i] = -F[i];
         for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
       }
+      factor_stats st;
+      factor_get_stats (fac, &st);
+      res->negative = sym && st.negative_pivots >= 0 ? (int) (st.negative_pivots - m) : -1;
       rc = factor_solve (fac, rank == 0 ? x : NULL, err);
       factor_free (fac);
       if (rc < 0) break;

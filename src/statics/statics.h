@@ -65,6 +65,10 @@ typedef struct statics_result {
   double imbalance, constraint, change;  /* at the returned state */
   double *gamma;        /* m multipliers at the returned state, rank 0; caller frees */
   int nsprings;         /* p_f: grounded springs added to the Jacobian (seed 000) */
+  int negative;         /* negative eigenvalues of the tangent K + sqrt(stability) M on
+                           the constraint manifold at the last Newton factorization
+                           (MUMPS inertia minus m): > 0 an unstable equilibrium; -1 when
+                           unknown (LU for a non-symmetric K) */
   double time;          /* [s] */
 } statics_result;
 
