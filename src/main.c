@@ -17,6 +17,7 @@
 #include "report/compare.h"
 #include "report/export.h"
 #include "report/report.h"
+#include "report/static_report.h"
 #include "report/vtk.h"
 
 #define MBMODAL_VERSION "0.1.0"
@@ -387,19 +388,29 @@ int main (int argc, char **argv)
     rc = mb_agree (comm, drc, &err);
   }
 
+  mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
+  mb_err_init (&serr);
+  int static_rc = 0, go = 1;
+  if (rc == 0 && is_model && d.statics.present) {
+    static_rc = static_stage_run (comm, &d, &mdl, outdir, log, &as, &go, &serr);
+    if (rank == 0) K = as.K, M = as.M, R = as.R, Cq = as.Cq;
+    if (!go) rc = static_rc, err = serr;
+  }
+
   gep_system sys = { shape[0], shape[1], K, M, R, Cq };
   int final = rc;
   if (rc == 0 && d.modal.enabled) {
     rc = run_stage (comm, 0, &sys, &d, is_model ? &mdl : NULL, &c, outdir, log, &err);
     if (rc < 0) final = rc;
   }
-  if ((final == 0 || final == MB_ENOCONV) && d.damped.enabled) {
+  if ((final == 0 || (final == MB_ENOCONV && go)) && d.damped.enabled) {
     mb_err cerr;
     mb_err_init (&cerr);
     rc = run_stage (comm, 1, &sys, &d, is_model ? &mdl : NULL, &c, outdir, log, &cerr);
     if (rc < 0 && final == 0) { final = rc; err = cerr; }
     else if (rc < 0 && rank == 0) mb_err_print (&cerr);
   }
+  if (final == 0 && static_rc < 0) final = static_rc, err = serr;  /* allow_unconverged */
   if (rank == 0) {
     if (final < 0) mb_err_print (&err);
     else if (log) fprintf (log, "\ndone in %.2f s\n", MPI_Wtime () - t0);
