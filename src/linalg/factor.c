@@ -1,7 +1,9 @@
-/* factor.c: the MUMPS backend: analysis, factorization with workspace retries, solves. */
+/* factor.c: the MUMPS backend: analysis, factorization with workspace retries, refactorization
+   on the same analysis, null pivots, solves. */
 #include "factor.h"
 
 #include <complex.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #define ICNTL(f, k) (ctl (f)[(k) - 1])   /* MUMPS's 1-based ICNTL(k) */
 #define INFOG(f, k) (glob (f)[(k) - 1])  /* MUMPS's 1-based INFOG(k), same on every rank */
+#define CNTL(f, k) (rctl (f)[(k) - 1])   /* MUMPS's 1-based CNTL(k) */
 
 enum {
   JOB_INIT = -1, JOB_END = -2, JOB_ANALYSE = 1, JOB_FACTOR = 2, JOB_SOLVE = 3,
@@ -36,10 +39,20 @@ struct factor {
   int alive;           /* 1: job = -1 ran, job = -2 is owed */
   int factored;        /* 1: the factors are usable (same on every rank) */
   int retries;         /* factorizations redone after workspace failures */
+  factor_opts opts;    /* as used (rank 0's; verbosity resolved per rank) */
+  int refactors;       /* successful factor_refactor calls */
+  int nfactor;         /* successful factorizations (job 2) */
+  long solves, rhs;    /* solve calls, right-hand sides solved */
   double t_analysis;   /* wall time of job 1 on this rank [s] */
   double t_factor;     /* wall time of every job 2 on this rank [s] */
+  double t_last;       /* wall time of the last factorization with its retries [s] */
+  double t_solve;      /* wall time of every job 3 on this rank [s] */
   double t_ana_max;    /* max of t_analysis over ranks [s] */
   double t_fac_max;    /* max of t_factor over ranks [s] */
+  double t_last_max;   /* max of t_last over ranks [s] */
+  double t_solve_max;  /* max of t_solve over ranks [s] */
+  int nnull;           /* INFOG(28) of the last factorization with detection, else -1 */
+  int *nullrows;       /* 0-based null pivot rows, size nnull, every rank; NULL when none */
   char name[128];      /* matrix name for messages */
 };
 
@@ -51,6 +64,11 @@ static MUMPS_INT *ctl (factor *f)
 static const MUMPS_INT *glob (const factor *f)
 {
   return f->z ? f->z->infog : f->d->infog;
+}
+
+static double *rctl (factor *f)
+{
+  return f->z ? f->z->cntl : f->d->cntl;
 }
 
 /* Runs MUMPS phase `job` on this rank's instance. */
@@ -132,18 +150,14 @@ static int mumps_fail (factor *f, const char *phase, mb_err *err)
                   "INFOG(2)=%d", phase, f->name, e, e2);
 }
 
-/* Collective. Makes a failure one rank saw everyone's: returns the lowest rc over ranks
-   and copies the message of the lowest rank failing with it from `mine` into err. */
-static int agree (MPI_Comm comm, int rank, int rc, const mb_err *mine, mb_err *err)
+/* Collective. One status for every rank from this rank's rc and message in `mine`
+   (mb_agree: the lowest code wins, with the message of the lowest rank failing with it),
+   set into err with mb_fail (an error already in err is kept). Returns the code. */
+static int agree (MPI_Comm comm, int rc, mb_err *mine, mb_err *err)
 {
-  struct { int rc, rank; } in = { rc, rank }, out;
-  MPI_Allreduce (&in, &out, 1, MPI_2INT, MPI_MINLOC, comm);
-  if (out.rc == 0) return 0;
-  char msg[sizeof mine->msg];
-  if (rank == out.rank) memcpy (msg, mine->msg, sizeof msg);
-  MPI_Bcast (msg, (int) sizeof msg, MPI_CHAR, out.rank, comm);
-  msg[sizeof msg - 1] = '\0';
-  return mb_fail (err, out.rc, "%s", msg);
+  int code = mb_agree (comm, rc, mine);
+  if (code < 0) return mb_fail (err, code, "%s", mine->msg);
+  return 0;
 }
 
 /* Next ICNTL(14) after a workspace failure: doubled, at least 10, at most ICNTL14_MAX. */
@@ -158,24 +172,59 @@ static int grow_icntl14 (int p)
 /* Collective. Times of analysis and factorization: max over ranks. */
 static void sync_times (factor *f)
 {
-  double t[2] = { f->t_analysis, f->t_factor }, m[2];
-  MPI_Allreduce (t, m, 2, MPI_DOUBLE, MPI_MAX, f->comm);
+  double t[3] = { f->t_analysis, f->t_factor, f->t_last }, m[3];
+  MPI_Allreduce (t, m, 3, MPI_DOUBLE, MPI_MAX, f->comm);
   f->t_ana_max = m[0];
   f->t_fac_max = m[1];
+  f->t_last_max = m[2];
+}
+
+/* Collective. After a factorization with detection on: INFOG(28) null pivots and the
+   host's PIVNUL_LIST (1-based) into f->nnull and f->nullrows (0-based) on every rank.
+   Returns 0 or MB_ENOMEM (the same on every rank). */
+static int share_null_pivots (factor *f, mb_err *err)
+{
+  free (f->nullrows);
+  f->nullrows = NULL;
+  f->nnull = (int) INFOG (f, 28);
+  if (f->nnull <= 0) return 0;
+  int rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  f->nullrows = mb_calloc ((size_t) f->nnull, sizeof *f->nullrows);
+  if (!f->nullrows)
+    rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for %d null pivots", f->name,
+                  f->nnull);
+  int code = agree (f->comm, rc, &mine, err);
+  if (code < 0) return code;
+  if (f->rank == 0) {
+    const MUMPS_INT *list = f->z ? f->z->pivnul_list : f->d->pivnul_list;
+    for (int k = 0; k < f->nnull; k++) f->nullrows[k] = list ? (int) list[k] - 1 : -1;
+  }
+  MPI_Bcast (f->nullrows, f->nnull, MPI_INT, 0, f->comm);
+  return 0;
 }
 
 /* Collective. job = 2, redone with ICNTL(14) doubled while INFOG(1) reports too little
    workspace (at most MAX_RETRIES times). Returns 0 or the error. */
 static int factorize (factor *f, const char *phase, mb_err *err)
 {
+  f->t_last = 0;
   for (int tries = 0;; tries++) {
     double t0 = MPI_Wtime ();
     mumps_run (f, JOB_FACTOR);
-    f->t_factor += MPI_Wtime () - t0;
+    double dt = MPI_Wtime () - t0;
+    f->t_factor += dt;
+    f->t_last += dt;
     int e = INFOG (f, 1);
     if (e >= 0) {
       f->factored = 1;
+      f->nfactor++;
       sync_times (f);
+      if (f->opts.null_pivots && share_null_pivots (f, err) < 0) {
+        f->factored = 0;
+        return err->code;
+      }
       return 0;
     }
     f->factored = 0;
@@ -200,7 +249,7 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
   f->irn = mb_calloc ((size_t) nnz, sizeof *f->irn);
   f->jcn = mb_calloc ((size_t) nnz, sizeof *f->jcn);
   f->a = mb_calloc ((size_t) nnz, vsize);
-  if (!f->irn || !f->jcn || !f->a)
+  if (!f->irn || !f->jcn || !f->a || mb_fault ("factor"))
     return mb_fail (err, MB_ENOMEM, "matrix '%s': out of memory copying %ld entries", f->name,
                     nnz);
   for (long k = 0; k < nnz; k++) {
@@ -236,16 +285,42 @@ static int env_icntl14 (void)
   return (int) v;
 }
 
-/* ICNTL for centralized assembled input and dense centralized right-hand sides. */
-static void set_controls (factor *f, int icntl14)
+/* The verbosity of factor_opts -1: MBMODAL_MUMPS_VERBOSE in this rank's environment (a
+   level 1..4, another non-empty value 2), unset or empty 0. */
+static int env_verbosity (void)
 {
   const char *verbose = getenv ("MBMODAL_MUMPS_VERBOSE");
-  if (verbose && *verbose) {
-    long level = strtol (verbose, NULL, 10);
+  if (!verbose || !*verbose) return 0;
+  long level = strtol (verbose, NULL, 10);
+  return level >= 1 && level <= 4 ? (int) level : 2;
+}
+
+void factor_opts_default (factor_opts *o)
+{
+  memset (o, 0, sizeof *o);
+  o->icntl14 = -1;
+  o->verbosity = -1;
+  o->ordering = 7;
+  o->null_pivots = 0;
+  o->null_threshold = 0.0;
+  o->null_fixation = 0.0;
+}
+
+double factor_null_threshold (int n)
+{
+  return 100.0 * DBL_EPSILON * (n > 1 ? n : 1);
+}
+
+/* ICNTL for centralized assembled input and dense centralized right-hand sides, from the
+   resolved options f->opts. */
+static void set_controls (factor *f)
+{
+  const factor_opts *o = &f->opts;
+  if (o->verbosity > 0) {
     ICNTL (f, 1) = 6;                                /* errors to stdout */
     ICNTL (f, 2) = 0;                                /* no diagnostics */
     ICNTL (f, 3) = 6;                                /* global information to stdout */
-    ICNTL (f, 4) = level >= 1 && level <= 4 ? (MUMPS_INT) level : 2;
+    ICNTL (f, 4) = o->verbosity <= 4 ? o->verbosity : 4;
   } else {
     ICNTL (f, 1) = -1;
     ICNTL (f, 2) = -1;
@@ -253,14 +328,20 @@ static void set_controls (factor *f, int icntl14)
     ICNTL (f, 4) = 0;
   }
   ICNTL (f, 5) = 0;    /* assembled matrix */
+  if (o->ordering != 7) ICNTL (f, 7) = o->ordering;   /* else MUMPS's automatic choice */
   ICNTL (f, 18) = 0;   /* given centrally on the host */
   ICNTL (f, 20) = 0;   /* dense right-hand sides */
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
-  ICNTL (f, 14) = icntl14;
-  ICNTL (f, 24) = 0;   /* no null pivot detection */
+  ICNTL (f, 14) = o->icntl14;
+  ICNTL (f, 24) = o->null_pivots ? 1 : 0;   /* null pivot detection */
+  if (o->null_pivots) {
+    CNTL (f, 3) = o->null_threshold;
+    CNTL (f, 5) = o->null_fixation;
+  }
   /* LDL^T: no ScaLAPACK on the root node, so that INFOG(12) counts every negative pivot
-     (with ICNTL(13) = 0 the root's pivots are left out of INFOG(12) on > 1 rank) */
-  if (f->kind == FACTOR_REAL_SYMMETRIC) ICNTL (f, 13) = 1;
+     (with ICNTL(13) = 0 the root's pivots are left out of INFOG(12) on > 1 rank); null
+     pivots are detected only outside a ScaLAPACK root, for either kind */
+  if (f->kind == FACTOR_REAL_SYMMETRIC || o->null_pivots) ICNTL (f, 13) = 1;
 }
 
 /* Hands rank 0's matrix to the instance. */
@@ -287,8 +368,35 @@ static void set_matrix (factor *f)
   }
 }
 
+/* Rank 0: options as given, with -1 resolved; checks their ranges. Returns 0 or MB_ESOLVE. */
+static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
+{
+  factor_opts o;
+  if (in) o = *in;
+  else factor_opts_default (&o);
+  if (o.icntl14 == -1) o.icntl14 = env_icntl14 ();
+  f->opts = o;
+  if (o.icntl14 < 0 || o.icntl14 > ICNTL14_MAX)
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': initial ICNTL(14) %d is outside 0..%d",
+                    f->name, o.icntl14, (int) ICNTL14_MAX);
+  if (o.ordering < 0 || o.ordering > 7 || o.ordering == 1)
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': ordering ICNTL(7) = %d is not one of 0, "
+                    "2..7", f->name, o.ordering);
+  if (!isfinite (o.null_threshold) || !isfinite (o.null_fixation))
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': null-pivot threshold and fixation must be "
+                    "finite", f->name);
+  return 0;
+}
+
 factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
                        const int *jcol, const void *a, const char *name, mb_err *err)
+{
+  return factor_create_opts (comm, kind, n, nnz, irow, jcol, a, name, NULL, err);
+}
+
+factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                            const int *irow, const int *jcol, const void *a,
+                            const char *name, const factor_opts *opts, mb_err *err)
 {
   int rank, size, rc = 0;
   mb_err mine;
@@ -311,16 +419,19 @@ factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
   else if (kind != FACTOR_REAL_SYMMETRIC && kind != FACTOR_REAL_GENERAL
            && kind != FACTOR_COMPLEX_GENERAL)
     rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': unknown factor kind %d", f->name, (int) kind);
-  else if (rank == 0)
+  else if (rank == 0) {
     rc = copy_matrix (f, n, nnz, irow, jcol, a, &mine);
-  int icntl14 = rank == 0 ? env_icntl14 () : 0;
-  if (agree (comm, rank, rc, &mine, err) < 0) return factor_free (f);
+    if (rc == 0) rc = resolve_opts (f, opts, &mine);
+  }
+  if (agree (comm, rc, &mine, err) < 0) return factor_free (f);
 
-  long head[3] = { n, nnz, icntl14 };                 /* rank 0's order, entries, ICNTL(14) */
-  MPI_Bcast (head, 3, MPI_LONG, 0, comm);
+  long head[2] = { n, nnz };                          /* rank 0's order and entries */
+  MPI_Bcast (head, 2, MPI_LONG, 0, comm);
   f->n = (int) head[0];
   f->nnz = head[1];
-  icntl14 = (int) head[2];
+  MPI_Bcast (&f->opts, (int) sizeof f->opts, MPI_BYTE, 0, comm);   /* rank 0's options */
+  if (f->opts.verbosity == -1) f->opts.verbosity = env_verbosity ();
+  f->nnull = -1;
 
   /* job = -1: start the instance on every rank of comm, the host working too */
   MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (comm);
@@ -339,7 +450,7 @@ factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
     mumps_fail (f, "initialization", err);
     return factor_free (f);
   }
-  set_controls (f, icntl14);
+  set_controls (f);
   set_matrix (f);
 
   double t0 = MPI_Wtime ();
@@ -393,7 +504,7 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err)
       else memcpy (copy, b, bytes);
     }
   }
-  if ((rc = agree (f->comm, f->rank, rc, &mine, err)) < 0) goto done;
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) goto done;
   if (!f->factored) {
     rc = mb_fail (err, MB_ESOLVE, "solve with matrix '%s': its factorization was lost "
                   "after an earlier failure", f->name);
@@ -401,7 +512,9 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err)
   }
   for (int tries = 0;; tries++) {
     set_rhs (f, b, nrhs);
+    double t0 = MPI_Wtime ();
     mumps_run (f, JOB_SOLVE);
+    f->t_solve += MPI_Wtime () - t0;
     int e = INFOG (f, 1);
     if (e >= 0) break;
     if (!is_workspace (e) || tries == MAX_RETRIES || ICNTL (f, 14) >= ICNTL14_MAX) {
@@ -414,6 +527,11 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err)
     if ((rc = factorize (f, "refactorization", err)) < 0) goto done;
     if (f->rank == 0) memcpy (b, copy, bytes);
   }
+  double t[2] = { f->t_solve, f->rank == 0 ? nrhs : 0 }, m[2];   /* max over ranks */
+  MPI_Allreduce (t, m, 2, MPI_DOUBLE, MPI_MAX, f->comm);
+  f->t_solve_max = m[0];
+  f->solves++;
+  f->rhs += (long) m[1];
   rc = 0;
 done:
   set_rhs (f, NULL, 0);
@@ -424,6 +542,120 @@ done:
 int factor_solve (factor *f, void *b, mb_err *err)
 {
   return factor_solve_many (f, b, 1, err);
+}
+
+/* Rank 0: checks the new values (finite) and copies them over f->a. Returns 0 or an error;
+   on failure f->a is unchanged. */
+static int copy_values (factor *f, const void *a, mb_err *err)
+{
+  int cplx = f->kind == FACTOR_COMPLEX_GENERAL;
+  if (f->nnz > 0 && !a)
+    return mb_fail (err, MB_ESOLVE, "refactor matrix '%s': no values given", f->name);
+  for (long k = 0; k < f->nnz; k++) {
+    int finite = cplx ? isfinite (creal (((const double complex *) a)[k]))
+                          && isfinite (cimag (((const double complex *) a)[k]))
+                      : isfinite (((const double *) a)[k]);
+    if (!finite)
+      return mb_fail (err, MB_ESOLVE, "refactor matrix '%s': entry %ld at (%d, %d) is not "
+                      "finite", f->name, k, (int) f->irn[k] - 1, (int) f->jcn[k] - 1);
+  }
+  if (f->nnz > 0)
+    memcpy (f->a, a, (size_t) f->nnz * (cplx ? sizeof (double complex) : sizeof (double)));
+  return 0;
+}
+
+int factor_refactor (factor *f, const void *a, mb_err *err)
+{
+  if (!f) return mb_fail (err, MB_ESOLVE, "no factorization to refactor");
+  int rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  if (f->rank == 0) rc = copy_values (f, a, &mine);
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+  set_matrix (f);   /* the same arrays: only the values changed */
+  if ((rc = factorize (f, "refactorization", err)) < 0) return rc;
+  f->refactors++;
+  return 0;
+}
+
+int factor_null_pivots (const factor *f, int *count, int **rows)
+{
+  if (rows) *rows = NULL;
+  if (!f || !f->opts.null_pivots) {
+    *count = -1;
+    return 0;
+  }
+  *count = f->nnull > 0 ? f->nnull : 0;
+  if (!rows || *count == 0) return 0;
+  *rows = mb_calloc ((size_t) *count, sizeof **rows);
+  if (!*rows) return MB_ENOMEM;
+  memcpy (*rows, f->nullrows, (size_t) *count * sizeof **rows);
+  return 0;
+}
+
+int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
+                       const int *jcol, const void *a, const char *name, int *count,
+                       int **rows, mb_err *err)
+{
+  int rank, rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  MPI_Comm_rank (comm, &rank);
+  *count = -1;
+  if (rows) *rows = NULL;
+  /* rank 0: the triplets plus an explicit zero on every diagonal entry */
+  int *ir = NULL, *jc = NULL;
+  void *v = NULL;
+  long nz = 0;
+  if (rank == 0) {
+    size_t vsize = kind == FACTOR_COMPLEX_GENERAL ? sizeof (double complex) : sizeof (double);
+    nz = (nnz > 0 ? nnz : 0) + (n > 0 ? n : 0);
+    ir = mb_calloc ((size_t) nz, sizeof *ir);
+    jc = mb_calloc ((size_t) nz, sizeof *jc);
+    v = mb_calloc ((size_t) nz, vsize);      /* zeros: the added diagonal */
+    if (!ir || !jc || !v)
+      rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for its diagnosis",
+                    name ? name : "A");
+    else if (nnz > 0 && (!irow || !jcol || !a))
+      rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)",
+                    name ? name : "A", nnz);
+    else {
+      if (nnz > 0) {
+        memcpy (ir, irow, (size_t) nnz * sizeof *ir);
+        memcpy (jc, jcol, (size_t) nnz * sizeof *jc);
+        memcpy (v, a, (size_t) nnz * vsize);
+      }
+      for (int i = 0; i < n; i++) ir[nnz + i] = jc[nnz + i] = i;
+    }
+  }
+  factor *f = NULL;
+  if ((rc = agree (comm, rc, &mine, err)) == 0) {
+    factor_opts o;
+    factor_opts_default (&o);
+    o.null_pivots = 1;
+    o.null_threshold = factor_null_threshold (n);
+    o.null_fixation = 0.0;
+    f = factor_create_opts (comm, kind, n, nz, ir, jc, v, name, &o, err);
+    rc = f ? 0 : err->code;
+  }
+  free (ir);
+  free (jc);
+  free (v);
+  if (f) {
+    rc = factor_null_pivots (f, count, rows);
+    if (rc < 0)
+      mb_fail (&mine, rc, "matrix '%s': out of memory for its null pivot list", f->name);
+    rc = agree (comm, rc, &mine, err);
+    if (rc < 0) {
+      *count = -1;
+      if (rows) {
+        free (*rows);
+        *rows = NULL;
+      }
+    }
+  }
+  factor_free (f);
+  return rc < 0 ? rc : 0;
 }
 
 void factor_get_stats (const factor *f, factor_stats *s)
@@ -446,6 +678,25 @@ void factor_get_stats (const factor *f, factor_stats *s)
   s->time_factor = f->t_fac_max;
 }
 
+void factor_get_phases (const factor *f, factor_phases *p)
+{
+  memset (p, 0, sizeof *p);
+  p->null_pivots = -1;
+  if (!f) return;
+  p->analyses = 1;
+  p->factorizations = f->nfactor;
+  p->refactorizations = f->refactors;
+  p->retries = f->retries;
+  p->solves = f->solves;
+  p->solved_rhs = f->rhs;
+  p->time_analysis = f->t_ana_max;
+  p->time_factor = f->t_fac_max;
+  p->time_factor_last = f->t_last_max;
+  p->time_solve = f->t_solve_max;
+  p->null_detection = f->opts.null_pivots != 0;
+  p->null_pivots = f->opts.null_pivots ? f->nnull : -1;
+}
+
 factor *factor_free (factor *f)
 {
   if (!f) return NULL;
@@ -455,6 +706,7 @@ factor *factor_free (factor *f)
   free (f->irn);
   free (f->jcn);
   free (f->a);
+  free (f->nullrows);
   free (f);
   return NULL;
 }

@@ -25,8 +25,52 @@ typedef struct factor_stats {
   int icntl14;             /* final workspace relaxation percentage */
   int retries;             /* factorizations redone after INFOG(1) = -9 */
   double time_analysis;    /* [s] */
-  double time_factor;      /* [s] */
+  double time_factor;      /* [s] every factorization (JOB=2): retries and refactorizations
+                              included */
 } factor_stats;
+
+/* What a factor did, phase by phase (kept apart from factor_stats, whose layout the stages
+   and their tests fill positionally). Times are wall times, max over ranks. */
+typedef struct factor_phases {
+  int analyses;            /* analyses run (JOB=1): 1, refactorizations reuse it */
+  int factorizations;      /* numerical factorizations that succeeded (JOB=2): creation,
+                              refactorizations, and those redone for solve workspace */
+  int refactorizations;    /* successful factor_refactor calls */
+  int retries;             /* factorizations redone after a workspace failure */
+  long solves;             /* solve calls (factor_solve, factor_solve_many) */
+  long solved_rhs;         /* right-hand sides solved, over all calls */
+  double time_analysis;    /* [s] the analysis */
+  double time_factor;      /* [s] every factorization, retries included */
+  double time_factor_last; /* [s] the last factorization with its retries */
+  double time_solve;       /* [s] every solve */
+  int null_detection;      /* 1: null pivots detected (ICNTL(24) = 1) */
+  long null_pivots;        /* INFOG(28) of the last factorization with detection, else -1 */
+} factor_phases;
+
+/* How a factorization is set up. Fill with factor_opts_default, then change fields. The
+   values of rank 0 are used on every rank (verbosity excepted: each rank's own). */
+typedef struct factor_opts {
+  int icntl14;             /* initial ICNTL(14), extra workspace over the analysis estimate
+                              [%], 0..2^20; -1: MBMODAL_ICNTL14 in rank 0's environment, else
+                              30. Workspace failures double it, up to 5 times per call. */
+  int verbosity;           /* MUMPS's own output ICNTL(4), 0 (silent) .. 4, to stdout; -1:
+                              MBMODAL_MUMPS_VERBOSE in each rank's environment, else 0 */
+  int ordering;            /* ICNTL(7): 0 AMD, 2 AMF, 3 SCOTCH, 4 PORD, 5 METIS, 6 QAMD,
+                              7 automatic (default); what the MUMPS build lacks falls back
+                              to automatic */
+  int null_pivots;         /* 1: null-pivot detection (ICNTL(24) = 1): pivots below the
+                              threshold are replaced by the fixation and listed, see
+                              factor_null_pivots; 0 (default): off, a singular matrix fails */
+  double null_threshold;   /* CNTL(3) as MUMPS reads it: > 0 relative, a pivot is null when
+                              its row's infinity norm is below null_threshold ||A_pre||
+                              (A_pre: A after MUMPS's scaling); < 0 absolute |CNTL(3)|; 0
+                              MUMPS's default (1e-5 DBL_EPSILON ||A_pre||). Seed 000's
+                              criterion: 100 DBL_EPSILON n (factor_null_threshold). */
+  double null_fixation;    /* CNTL(5): > 0 a null pivot becomes null_fixation ||A_pre||, a
+                              grounded spring (seed 000's p_f); <= 0 (default) MUMPS's
+                              choice: LDL^T zeroes the row and column and puts 1 on the
+                              diagonal, LU a large pivot with the row of U zeroed */
+} factor_opts;
 
 /* Owns one DMUMPS_STRUC_C or ZMUMPS_STRUC_C and, on rank 0, a 1-based copy of the matrix. */
 typedef struct factor factor;
@@ -40,10 +84,55 @@ typedef struct factor factor;
    MBMODAL_ICNTL14 (rank 0's environment) sets the initial ICNTL(14), default 30; a
    workspace failure refactors with it doubled, up to 5 times. MBMODAL_MUMPS_VERBOSE (each
    rank's environment; a level 1..4, default 2) turns MUMPS's own output on.
+   Fault site "factor" (mb_fault, rank 0): out of memory copying the matrix.
    Returns a new factor (caller frees with factor_free) or NULL with err set to MB_ESOLVE
    or MB_ENOMEM, identically on every rank. */
 factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
                        const int *jcol, const void *a, const char *name, mb_err *err);
+
+/* The defaults: ICNTL(14) and verbosity from the environment as factor_create reads them,
+   automatic ordering, no null-pivot detection. */
+void factor_opts_default (factor_opts *o);
+
+/* Seed 000's null-pivot threshold for a matrix of order n: 100 DBL_EPSILON n (relative, as
+   factor_opts.null_threshold takes it). */
+double factor_null_threshold (int n);
+
+/* Collective on comm. As factor_create, with the options of rank 0's *opts (NULL: the
+   defaults; the struct is copied). With null-pivot detection on, a singular matrix is
+   factored with its null pivots fixed (see factor_null_pivots) instead of failing. */
+factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                            const int *irow, const int *jcol, const void *a,
+                            const char *name, const factor_opts *opts, mb_err *err);
+
+/* Collective. Refactors f for new values of the SAME pattern: a (rank 0 only, NULL
+   elsewhere) holds nnz values (double or double complex by kind) in the order of the
+   triplets given at creation, which keep their rows and columns. Only the numerical
+   factorization runs (MUMPS JOB=2): the analysis (ordering, symbolic factorization) of the
+   creation is reused. A workspace failure is retried with ICNTL(14) doubled, as at
+   creation. The values are copied. Returns 0, or MB_ESOLVE (MB_ENOMEM) on every rank: a
+   value that is not finite leaves f and its factors unchanged; a failed factorization (e.g.
+   singular) leaves f without usable factors (solves fail) until a refactor succeeds. */
+int factor_refactor (factor *f, const void *a, mb_err *err);
+
+/* The null pivots of the last factorization with detection on (factor_opts.null_pivots):
+   *count = INFOG(28), and with rows != NULL, *rows = a new array of their 0-based row
+   indices (from MUMPS's PIVNUL_LIST, in MUMPS's order; NULL when count is 0), the same on
+   every rank (broadcast by the host at factorization); caller frees *rows. Without
+   detection *count = -1 and *rows = NULL. Not collective. Returns 0 or MB_ENOMEM. */
+int factor_null_pivots (const factor *f, int *count, int **rows);
+
+/* Collective on comm. Diagnoses a matrix that factor_create found singular (or any
+   matrix): factors it once more with null-pivot detection at seed 000's threshold
+   (factor_null_threshold) and explicit zero diagonal entries added, so that a structurally
+   empty row or column is found too, and returns *count, the number of null pivots (the
+   rank deficiency as MUMPS sees it, 0 for a regular matrix), and with rows != NULL *rows, a
+   new array of their 0-based row indices (NULL when count is 0; caller frees); the same on
+   every rank. Arguments as factor_create (rank 0 gives the matrix). Returns 0, or an error
+   (MB_ESOLVE, MB_ENOMEM) on every rank with *count = -1. */
+int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const int *irow,
+                       const int *jcol, const void *a, const char *name, int *count,
+                       int **rows, mb_err *err);
 
 /* Collective. x = A^-1 b in place: b (size n, double or double complex by kind) is read
    and overwritten on rank 0 only; other ranks pass NULL. Returns 0 or MB_ESOLVE
@@ -58,8 +147,12 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err);
 /* Facts of the last factorization into *s: order, entries, INFOG(29) factor entries,
    INFOG(12) negative pivots (the number of negative eigenvalues of A by Sylvester's law,
    FACTOR_REAL_SYMMETRIC only, else -1), INFOG(22) memory, final ICNTL(14), retries and
-   wall times (max over ranks). Same values on every rank. */
+   wall times (max over ranks). Same values on every rank. Not collective. */
 void factor_get_stats (const factor *f, factor_stats *s);
+
+/* Counts and times of each phase so far into *p (zeros and null_pivots = -1 for NULL f).
+   Same values on every rank. Not collective. */
+void factor_get_phases (const factor *f, factor_phases *p);
 
 /* Collective. Frees the MUMPS instance (job = -2) and f; NULL is a no-op. Returns NULL. */
 factor *factor_free (factor *f);

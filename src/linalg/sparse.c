@@ -1,6 +1,8 @@
-/* sparse.c: triplet matrices: growth, compression, products and norms. */
+/* sparse.c: sparse matrices: triplet growth, compression to CSR, products, sums, blocks, norms. */
 #include "sparse.h"
 
+#include <complex.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ spm *spm_free (spm *A)
   free (A->row);
   free (A->col);
   free (A->val);
+  free (A->rowptr);
   free (A);
   return NULL;
 }
@@ -46,9 +49,18 @@ static int spm_reserve (spm *A, long nzmax)
   return 0;
 }
 
+/* Back to triplet form: the triplets stay, rowptr goes. */
+static void to_triplets (spm *A)
+{
+  free (A->rowptr);
+  A->rowptr = NULL;
+  A->compressed = 0;
+}
+
 int spm_add (spm *A, int i, int j, double v)
 {
   if (A->nnz == A->nzmax) MB_TRY (spm_reserve (A, 2 * A->nzmax + 16));
+  if (A->compressed) to_triplets (A);
   A->row[A->nnz] = i;
   A->col[A->nnz] = j;
   A->val[A->nnz] = v;
@@ -58,14 +70,17 @@ int spm_add (spm *A, int i, int j, double v)
 
 int spm_compress (spm *A)
 {
+  if (A->compressed) return 0;
   /* counting sort by column, then stable counting sort by row: (row, col) order */
   long nnz = A->nnz;
+  if (nnz > INT_MAX) return MB_ENOMEM;
   int nmax = A->nrows > A->ncols ? A->nrows : A->ncols;
   long *count = mb_calloc ((size_t) nmax + 1, sizeof *count);
   long *perm = mb_calloc ((size_t) nnz, sizeof *perm);
   long *tmp = mb_calloc ((size_t) nnz, sizeof *tmp);
-  if (!count || !perm || !tmp) {
-    free (count); free (perm); free (tmp);
+  int *rowptr = mb_calloc ((size_t) A->nrows + 1, sizeof *rowptr);
+  if (!count || !perm || !tmp || !rowptr) {
+    free (count); free (perm); free (tmp); free (rowptr);
     return MB_ENOMEM;
   }
   for (long k = 0; k < nnz; k++) count[A->col[k] + 1]++;
@@ -83,7 +98,7 @@ int spm_compress (spm *A)
   int *c = mb_calloc ((size_t) nnz, sizeof *c);
   double *v = mb_calloc ((size_t) nnz, sizeof *v);
   if (!r || !c || !v) {
-    free (count); free (perm); free (tmp); free (r); free (c); free (v);
+    free (count); free (perm); free (tmp); free (r); free (c); free (v); free (rowptr);
     return MB_ENOMEM;
   }
   long out = -1;
@@ -98,15 +113,56 @@ int spm_compress (spm *A)
     }
   }
   long kept = out + 1;
+  for (long k = 0; k < kept; k++) rowptr[r[k] + 1]++;        /* rowptr = cumulative counts */
+  for (int i = 0; i < A->nrows; i++) rowptr[i + 1] += rowptr[i];
   free (A->row); free (A->col); free (A->val);
   A->row = r; A->col = c; A->val = v;
   A->nnz = kept;
   A->nzmax = nnz > 0 ? nnz : 1;
+  A->rowptr = rowptr;
+  A->compressed = 1;
   free (count); free (perm); free (tmp);
   return 0;
 }
 
+spm *spm_copy (const spm *A)
+{
+  spm *B = spm_create (A->nrows, A->ncols, A->nnz);
+  if (!B) return NULL;
+  size_t nz = (size_t) A->nnz;
+  if (nz) {
+    memcpy (B->row, A->row, nz * sizeof *B->row);
+    memcpy (B->col, A->col, nz * sizeof *B->col);
+    memcpy (B->val, A->val, nz * sizeof *B->val);
+  }
+  B->nnz = A->nnz;
+  if (A->compressed) {
+    B->rowptr = mb_calloc ((size_t) A->nrows + 1, sizeof *B->rowptr);
+    if (!B->rowptr) return spm_free (B);
+    memcpy (B->rowptr, A->rowptr, ((size_t) A->nrows + 1) * sizeof *B->rowptr);
+    B->compressed = 1;
+  }
+  return B;
+}
+
+/* A itself when compressed, else a compressed copy left in *tmp for the caller to free.
+   NULL when out of memory. */
+static const spm *compressed_view (const spm *A, spm **tmp)
+{
+  *tmp = NULL;
+  if (A->compressed) return A;
+  *tmp = spm_copy (A);
+  if (!*tmp || spm_compress (*tmp) < 0) return *tmp = spm_free (*tmp);
+  return *tmp;
+}
+
 void spm_matvec (const spm *A, const double *x, double *y)
+{
+  memset (y, 0, (size_t) A->nrows * sizeof *y);
+  for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
+}
+
+void spm_matvec_complex (const spm *A, const _Complex double *x, _Complex double *y)
 {
   memset (y, 0, (size_t) A->nrows * sizeof *y);
   for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
@@ -136,6 +192,12 @@ double spm_max_abs (const spm *A)
   return m;
 }
 
+void spm_col_max_abs (const spm *A, double *colmax)
+{
+  memset (colmax, 0, (size_t) A->ncols * sizeof *colmax);
+  for (long k = 0; k < A->nnz; k++) colmax[A->col[k]] = fmax (colmax[A->col[k]], fabs (A->val[k]));
+}
+
 /* Binary search of (i, j) in a compressed matrix; returns its value or 0. */
 static double spm_lookup (const spm *A, int i, int j)
 {
@@ -157,4 +219,179 @@ int spm_is_symmetric (const spm *A, double rtol)
   for (long k = 0; k < A->nnz; k++)
     if (fabs (A->val[k] - spm_lookup (A, A->col[k], A->row[k])) > tol) return 0;
   return 1;
+}
+
+void spm_scale (spm *A, double alpha)
+{
+  for (long k = 0; k < A->nnz; k++) A->val[k] *= alpha;
+}
+
+void spm_to_dense (const spm *A, double *D)
+{
+  memset (D, 0, (size_t) A->nrows * (size_t) A->ncols * sizeof *D);
+  for (long k = 0; k < A->nnz; k++) D[(size_t) A->col[k] * A->nrows + A->row[k]] += A->val[k];
+}
+
+/* Compresses a triplet result (no-op when compressed); frees it and returns NULL when out
+   of memory. */
+static spm *finish (spm *C)
+{
+  if (C && spm_compress (C) < 0) return spm_free (C);
+  return C;
+}
+
+spm *spm_transpose (const spm *A)
+{
+  /* swapped triplets, compressed: a counting sort (kept simple; O(nnz + n)) */
+  spm *T = spm_create (A->ncols, A->nrows, A->nnz);
+  if (!T) return NULL;
+  for (long k = 0; k < A->nnz; k++) {
+    T->row[k] = A->col[k];
+    T->col[k] = A->row[k];
+    T->val[k] = A->val[k];
+  }
+  T->nnz = A->nnz;
+  return finish (T);
+}
+
+spm *spm_multiply (const spm *A, const spm *B)
+{
+  if (A->ncols != B->nrows) return NULL;
+  spm *ta, *tb, *C = NULL;
+  const spm *a = compressed_view (A, &ta), *b = compressed_view (B, &tb);
+  int n = B->ncols;
+  int *mark = mb_calloc ((size_t) n + 1, sizeof *mark);   /* mark[j] = i + 1: C(i,j) seen */
+  long *where = mb_calloc ((size_t) n + 1, sizeof *where); /* C(i,j)'s index in C */
+  if (!a || !b || !mark || !where) goto done;
+  /* Gustavson: row i of C = sum_k A(i,k) B(k,:), accumulated in place (no duplicates) */
+  long cap = a->nnz + b->nnz + 16;
+  C = spm_create (A->nrows, n, cap);
+  if (!C) goto done;
+  for (int i = 0; i < a->nrows; i++)
+    for (long p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
+      int k = a->col[p];
+      double aik = a->val[p];
+      for (long q = b->rowptr[k]; q < b->rowptr[k + 1]; q++) {
+        int j = b->col[q];
+        if (mark[j] == i + 1) C->val[where[j]] += aik * b->val[q];
+        else {
+          mark[j] = i + 1;
+          where[j] = C->nnz;
+          if (spm_add (C, i, j, aik * b->val[q]) < 0) { C = spm_free (C); goto done; }
+        }
+      }
+    }
+  C = finish (C);
+done:
+  spm_free (ta);
+  spm_free (tb);
+  free (mark);
+  free (where);
+  return C;
+}
+
+spm *spm_sum (double alpha, const spm *A, double beta, const spm *B)
+{
+  if (A->nrows != B->nrows || A->ncols != B->ncols) return NULL;
+  spm *ta, *tb, *C = NULL;
+  const spm *a = compressed_view (A, &ta), *b = compressed_view (B, &tb);
+  if (!a || !b) goto done;
+  C = spm_create (A->nrows, A->ncols, a->nnz + b->nnz);
+  if (!C) goto done;
+  /* both are sorted by (row, col): one merge gives C sorted with no duplicates */
+  long p = 0, q = 0, k = 0;
+  while (p < a->nnz || q < b->nnz) {
+    int take_a = q == b->nnz
+                 || (p < a->nnz && (a->row[p] < b->row[q]
+                                    || (a->row[p] == b->row[q] && a->col[p] <= b->col[q])));
+    int take_b = p == a->nnz
+                 || (q < b->nnz && (b->row[q] < a->row[p]
+                                    || (b->row[q] == a->row[p] && b->col[q] <= a->col[p])));
+    C->row[k] = take_a ? a->row[p] : b->row[q];
+    C->col[k] = take_a ? a->col[p] : b->col[q];
+    C->val[k] = (take_a ? alpha * a->val[p] : 0.0) + (take_b ? beta * b->val[q] : 0.0);
+    k++;
+    p += take_a;
+    q += take_b;
+  }
+  C->nnz = k;
+  C = finish (C);
+done:
+  spm_free (ta);
+  spm_free (tb);
+  return C;
+}
+
+spm *spm_block (const spm *A, int r0, int r1, int c0, int c1)
+{
+  if (r0 < 0 || r1 < r0 || r1 > A->nrows || c0 < 0 || c1 < c0 || c1 > A->ncols) return NULL;
+  spm *C = spm_create (r1 - r0, c1 - c0, 16);
+  if (!C) return NULL;
+  for (long k = 0; k < A->nnz; k++) {
+    int i = A->row[k], j = A->col[k];
+    if (i >= r0 && i < r1 && j >= c0 && j < c1 && spm_add (C, i - r0, j - c0, A->val[k]) < 0)
+      return spm_free (C);
+  }
+  return finish (C);
+}
+
+spm *spm_select (const spm *A, int nr, const int *rows, int nc, const int *cols)
+{
+  if (!rows) nr = A->nrows;
+  if (!cols) nc = A->ncols;
+  if (nr < 0 || nc < 0) return NULL;
+  spm *ta, *C = NULL;
+  const spm *a = compressed_view (A, &ta);
+  int *pos = mb_calloc ((size_t) A->ncols + 1, sizeof *pos);   /* pos[j] = b + 1 or 0 */
+  if (!a || !pos) goto done;
+  for (int b = 0; b < nc; b++) {
+    int j = cols ? cols[b] : b;
+    if (j < 0 || j >= A->ncols || pos[j]) goto done;             /* outside, or repeated */
+    pos[j] = b + 1;
+  }
+  for (int r = 0; r < nr; r++)
+    if (rows && (rows[r] < 0 || rows[r] >= A->nrows)) goto done;
+  C = spm_create (nr, nc, 16);
+  if (!C) goto done;
+  for (int r = 0; r < nr; r++) {
+    int i = rows ? rows[r] : r;
+    for (long p = a->rowptr[i]; p < a->rowptr[i + 1]; p++)
+      if (pos[a->col[p]] && spm_add (C, r, pos[a->col[p]] - 1, a->val[p]) < 0) {
+        C = spm_free (C);
+        goto done;
+      }
+  }
+  C = finish (C);
+done:
+  spm_free (ta);
+  free (pos);
+  return C;
+}
+
+spm *spm_lower (const spm *A)
+{
+  spm *C = spm_create (A->nrows, A->ncols, A->nnz);
+  if (!C) return NULL;
+  for (long k = 0; k < A->nnz; k++)
+    if (A->row[k] >= A->col[k]) {
+      C->row[C->nnz] = A->row[k];
+      C->col[C->nnz] = A->col[k];
+      C->val[C->nnz] = A->val[k];
+      C->nnz++;
+    }
+  return finish (C);
+}
+
+int spm_add_block (spm *T, int r0, int c0, double alpha, const spm *A, int transpose)
+{
+  int h = transpose ? A->ncols : A->nrows, w = transpose ? A->nrows : A->ncols;
+  if (r0 < 0 || c0 < 0 || (long) r0 + h > T->nrows || (long) c0 + w > T->ncols)
+    return MB_EUSAGE;
+  MB_TRY (spm_reserve (T, T->nnz + A->nnz));
+  for (long k = 0; k < A->nnz; k++) {
+    int i = transpose ? A->col[k] : A->row[k], j = transpose ? A->row[k] : A->col[k];
+    MB_TRY (spm_add (T, r0 + i, c0 + j, alpha * A->val[k]));
+  }
+  if (T->compressed) to_triplets (T);
+  return 0;
 }

@@ -1,4 +1,5 @@
-/* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia. */
+/* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
+   refactorization on one analysis; options; null pivots against closed-form null spaces. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -483,6 +484,537 @@ static void test_bad_input (void)
   CHECK0 ("stats of NULL: zero, negative pivots -1", st.order == 0 && st.negative_pivots == -1);
 }
 
+
+/* ---- refactorization on the same analysis ------------------------------------------ */
+
+/* Solves A x = b(rhs column 0) with f on rank 0; returns x as complex (caller frees) on rank
+   0, NULL elsewhere; *rc the solve's status. */
+static double complex *solve_with (factor *f, int n, int cplx, int *rc)
+{
+  void *b = NULL;
+  if (rank == 0) {
+    b = malloc ((size_t) n * (cplx ? sizeof (double complex) : sizeof (double)));
+    if (!b) abort ();
+    for (int i = 0; i < n; i++) {
+      double complex v = rhs_value (i, 0, cplx);
+      if (cplx) ((double complex *) b)[i] = v;
+      else ((double *) b)[i] = creal (v);
+    }
+  }
+  mb_err err;
+  mb_err_init (&err);
+  *rc = factor_solve (f, b, &err);
+  if (*rc < 0 && rank == 0) printf ("  solve: %s\n", err.msg);
+  double complex *x = NULL;
+  if (rank == 0 && *rc == 0) {
+    x = malloc ((size_t) n * sizeof *x);
+    if (!x) abort ();
+    for (int i = 0; i < n; i++) x[i] = cplx ? ((double complex *) b)[i] : ((double *) b)[i];
+  }
+  free (b);
+  return x;
+}
+
+/* Refactors f with t's values (rank 0 hands them on). */
+static int refactor_with (factor *f, factor_kind kind, const trip *t, mb_err *err)
+{
+  double *ar = NULL;
+  const void *a = NULL;
+  if (rank == 0) {
+    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    else a = ar = real_values (t);
+  }
+  int rc = factor_refactor (f, a, err);
+  free (ar);
+  return rc;
+}
+
+/* t2 = t1's pattern (same triplets, same order) with values v (1 + 0.2 sin k) (+ 0.1 i cos k
+   for complex): another matrix of the same pattern. */
+static void same_pattern (const trip *t1, trip *t2, int cplx)
+{
+  t2->n = t1->n;
+  for (long k = 0; k < t1->nnz; k++)
+    trip_add (t2, t1->i[k], t1->j[k],
+              t1->v[k] * (1.0 + 0.2 * sin ((double) k) + (cplx ? 0.1 * I * cos ((double) k) : 0)));
+}
+
+static void test_refactor (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  for (int c = 0; c < 3; c++) {
+    factor_kind kind = kinds[c];
+    int cplx = kind == FACTOR_COMPLEX_GENERAL, sym = kind == FACTOR_REAL_SYMMETRIC;
+    trip t1 = {0}, t2 = {0};
+    if (sym) {                     /* saddle point, K SPD: shift -0.5, then other values */
+      int p[6] = { 5, 40, 41, 90, 150, 199 };
+      build_saddle (&t1, 200, 6, p, -0.5);
+    } else build_general (&t1, 220, cplx);
+    same_pattern (&t1, &t2, cplx);
+    int n = t1.n;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (kind, &t1, &err);
+    factor_phases ph0, ph1, ph2;
+    factor_get_phases (f, &ph0);
+    int rc1 = refactor_with (f, kind, &t2, &err), rc2;
+    factor_get_phases (f, &ph1);
+    double complex *x = solve_with (f, n, cplx, &rc2);
+    factor *g = create (kind, &t2, &err);                 /* fresh, for comparison */
+    int rc3;
+    double complex *y = solve_with (g, n, cplx, &rc3);
+    char d[128];
+    snprintf (d, sizeof d, "%s: create, refactor and solve succeed on every rank", names[c]);
+    int ok = same_everywhere (rc1) && same_everywhere (rc2);
+    CHECK0 (d, f && g && rc1 == 0 && rc2 == 0 && rc3 == 0 && ok);
+    if (rank == 0 && x && y) {
+      double complex *ref = dense_solve (&t2, sym, cplx, 1);  /* LAPACK dgesv / zgesv */
+      snprintf (d, sizeof d, "%s: refactored solve matches dense LAPACK to 1e-12", names[c]);
+      CHECK (d, rel_diff (x, ref, (size_t) n) < 1e-12);
+      snprintf (d, sizeof d, "%s: refactored solve matches a fresh factor_create to 1e-12",
+                names[c]);
+      CHECK (d, rel_diff (x, y, (size_t) n) < 1e-12);
+      free (ref);
+    }
+    snprintf (d, sizeof d, "%s: refactor reuses the analysis (1 analysis, its time unchanged)",
+              names[c]);
+    CHECK0 (d, ph1.analyses == 1 && ph1.time_analysis == ph0.time_analysis
+            && ph1.refactorizations == 1 && ph1.factorizations == ph0.factorizations + 1
+            && ph1.time_factor >= ph0.time_factor && ph1.time_factor_last >= 0);
+    /* back to the first values: the first solution again */
+    int rc4 = refactor_with (f, kind, &t1, &err), rc5;
+    double complex *x1 = solve_with (f, n, cplx, &rc5);
+    factor_get_phases (f, &ph2);
+    if (rank == 0 && x1) {
+      double complex *ref = dense_solve (&t1, sym, cplx, 1);
+      snprintf (d, sizeof d, "%s: second refactor (first values) matches LAPACK", names[c]);
+      CHECK (d, rc4 == 0 && rel_diff (x1, ref, (size_t) n) < 1e-12);
+      free (ref);
+    }
+    snprintf (d, sizeof d, "%s: phases count 2 refactorizations and 2 solves", names[c]);
+    CHECK0 (d, ph2.refactorizations == 2 && ph2.analyses == 1 && ph2.solves == 2
+            && ph2.solved_rhs == 2 && ph2.time_analysis == ph0.time_analysis
+            && ph2.null_detection == 0 && ph2.null_pivots == -1);
+    int same = same_everywhere (ph2.refactorizations) & same_everywhere (ph2.factorizations)
+               & same_everywhere ((long) (1e9 * ph2.time_factor));
+    CHECK0 ("phases identical on every rank", same);
+    free (x); free (y); free (x1);
+    f = factor_free (f);
+    g = factor_free (g);
+    trip_clear (&t1);
+    trip_clear (&t2);
+  }
+}
+
+/* Refactor's failures: bad values leave the factors usable; a singular refactor loses them
+   until a good refactor; the workspace retry works on refactor. */
+static void test_refactor_failures (void)
+{
+  trip t = {0}, bad = {0}, sing = {0};
+  int n = 60;
+  t.n = n;
+  add_shifted_laplacian (&t, n, -0.5);          /* SPD */
+  same_pattern (&t, &bad, 0);
+  bad.v[7] = NAN;
+  /* the same pattern with row and column `hole` exactly zero: singular (entries: (0,0), then
+     (i,i) at 2i - 1 and (i,i-1) at 2i) */
+  int hole = 23;
+  same_pattern (&t, &sing, 0);
+  sing.v[2 * hole - 1] = sing.v[2 * hole] = sing.v[2 * (hole + 1)] = 0.0;
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+  mb_err_init (&err);
+  int rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &bad, &err);
+  int same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("refactor with a NaN value: MB_ESOLVE naming the entry, on every rank",
+          rc == MB_ESOLVE && strstr (err.msg, "not finite") && strstr (err.msg, "(") && same);
+  int rs;
+  double complex *x = solve_with (f, n, 0, &rs);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&t, 1, 0, 1);
+    CHECK ("after a refused refactor the old factors still solve", rs == 0
+           && rel_diff (x, ref, (size_t) n) < 1e-12);
+    free (ref);
+  }
+  free (x);
+  mb_err_init (&err);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &sing, &err);
+  same = same_everywhere (rc);
+  if (rank == 0 && rc == 0) printf ("  (singular refactor succeeded?)\n");
+  CHECK0 ("refactor to a singular matrix: MB_ESOLVE 'singular' on every rank",
+          rc == MB_ESOLVE && strstr (err.msg, "singular") && same);
+  mb_err_init (&err);
+  x = solve_with (f, n, 0, &rs);
+  same = same_everywhere (rs);
+  CHECK0 ("solve after the failed refactor fails on every rank", rs == MB_ESOLVE && same);
+  free (x);
+  mb_err_init (&err);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &t, &err);
+  x = solve_with (f, n, 0, &rs);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&t, 1, 0, 1);
+    CHECK ("a good refactor after the failure solves again", rc == 0 && rs == 0
+           && rel_diff (x, ref, (size_t) n) < 1e-12);
+    free (ref);
+  } else CHECK0 ("a good refactor after the failure solves again", 0);
+  free (x);
+  mb_err_init (&err);
+  CHECK0 ("refactor (NULL) fails", factor_refactor (NULL, NULL, &err) == MB_ESOLVE);
+  f = factor_free (f);
+  trip_clear (&t);
+  trip_clear (&bad);
+  trip_clear (&sing);
+
+  /* workspace retry on refactor: created diagonally dominant (no delayed pivots) with no
+     slack, refactored with a near-zero diagonal (many delayed pivots) */
+  setenv ("MBMODAL_ICNTL14", "0", 1);
+  trip g = {0}, h = {0};
+  int w = 20;
+  unsigned seed = 777;
+  g.n = h.n = w * w;
+  for (int a = 0; a < w; a++)
+    for (int b = 0; b < w; b++) {
+      int i = a * w + b;
+      trip_add (&g, i, i, 10.0);
+      trip_add (&h, i, i, 1e-6 * (i % 3 - 1));
+      seed = seed * 1103515245u + 12345u;
+      double v1 = (double) ((seed >> 16) % 100) / 50.0 - 0.99;
+      seed = seed * 1103515245u + 12345u;
+      double v2 = (double) ((seed >> 16) % 100) / 50.0 - 0.99;
+      if (a > 0) { trip_add (&g, i, i - w, v1); trip_add (&h, i, i - w, v1); }
+      if (b > 0) { trip_add (&g, i, i - 1, v2); trip_add (&h, i, i - 1, v2); }
+    }
+  mb_err_init (&err);
+  f = create (FACTOR_REAL_SYMMETRIC, &g, &err);
+  factor_phases p0, p1;
+  factor_get_phases (f, &p0);
+  rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &h, &err);
+  factor_get_phases (f, &p1);
+  x = solve_with (f, g.n, 0, &rs);
+  if (rank == 0) printf ("  refactor retry: %d retries at creation, %d after refactor\n",
+                         p0.retries, p1.retries);
+  CHECK0 ("refactor with more delayed pivots retried the workspace", f && rc == 0
+          && p1.retries > p0.retries && p1.analyses == 1);
+  if (rank == 0 && x) {
+    double complex *ref = dense_solve (&h, 1, 0, 1);
+    CHECK ("solve after the refactor's retries matches dgesv", rs == 0
+           && rel_diff (x, ref, (size_t) g.n) < 1e-8);
+    free (ref);
+  } else CHECK0 ("solve after the refactor's retries matches dgesv", 0);
+  free (x);
+  unsetenv ("MBMODAL_ICNTL14");
+  f = factor_free (f);
+  trip_clear (&g);
+  trip_clear (&h);
+}
+
+/* factor_opts: orderings give the same solution; ICNTL(14) as asked; bad options refused. */
+static void test_options (void)
+{
+  trip t = {0};
+  build_general (&t, 150, 0);
+  double *ar = rank == 0 ? real_values (&t) : NULL;
+  double complex *ref = rank == 0 ? dense_solve (&t, 0, 0, 1) : NULL;
+  static const int orderings[] = { 0, 2, 4, 6, 7 };
+  for (size_t c = 0; c < sizeof orderings / sizeof *orderings; c++) {
+    factor_opts o;
+    factor_opts_default (&o);
+    o.ordering = orderings[c];
+    o.icntl14 = 45;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    int rs;
+    double complex *x = solve_with (f, t.n, 0, &rs);
+    factor_stats st;
+    factor_get_stats (f, &st);
+    char d[96];
+    snprintf (d, sizeof d, "ordering ICNTL(7) = %d, ICNTL(14) = 45: solve matches dgesv",
+              orderings[c]);
+    CHECK0 (d, f && rs == 0 && st.icntl14 == 45 && x && rel_diff (x, ref, (size_t) t.n) < 1e-12);
+    free (x);
+    f = factor_free (f);
+  }
+  factor_opts o;
+  factor_opts_default (&o);
+  CHECK0 ("defaults: environment ICNTL(14) and verbosity, automatic ordering, no detection",
+          o.icntl14 == -1 && o.verbosity == -1 && o.ordering == 7 && o.null_pivots == 0);
+  struct { int icntl14, ordering; double thr; const char *says; } bad[] = {
+    { -2, 7, 0, "ICNTL(14)" }, { 30, 1, 0, "ICNTL(7)" }, { 30, 9, 0, "ICNTL(7)" },
+    { 30, 7, NAN, "finite" },
+  };
+  for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+    factor_opts_default (&o);
+    o.icntl14 = bad[c].icntl14;
+    o.ordering = bad[c].ordering;
+    o.null_threshold = bad[c].thr;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    int same = same_everywhere (err.code) && same_message (&err);
+    CHECK0 ("bad option refused with MB_ESOLVE on every rank", !f && err.code == MB_ESOLVE
+            && strstr (err.msg, bad[c].says) && same);
+    f = factor_free (f);
+  }
+  free (ar);
+  free (ref);
+  trip_clear (&t);
+}
+
+/* ---- null pivots ---------------------------------------------------------------------- */
+
+/* Free-free spring chains: chain c has nodes off_c .. off_c + len_c - 1 and springs
+   k = 1 + 0.5 sin(node) between neighbours. Its stiffness is singular with the constant
+   vector on each chain as null space: one null pivot per chain (closed form). Lower
+   triangle for sym, both triangles otherwise; values times z (complex kind). */
+static void build_chains (trip *t, int nchains, const int *len, int sym, double complex z)
+{
+  int off = 0;
+  for (int c = 0; c < nchains; c++) {
+    for (int i = off; i < off + len[c] - 1; i++) {
+      double k = 1.0 + 0.5 * sin ((double) i);
+      trip_add (t, i, i, k * z);
+      trip_add (t, i + 1, i + 1, k * z);
+      trip_add (t, i + 1, i, -k * z);
+      if (!sym) trip_add (t, i, i + 1, -k * z);
+    }
+    off += len[c];
+  }
+  t->n = off;
+}
+
+/* Creates t's factor with null-pivot detection at seed 000's threshold and fixation pf. */
+static factor *create_detect (factor_kind kind, const trip *t, double pf, mb_err *err)
+{
+  factor_opts o;
+  factor_opts_default (&o);
+  o.null_pivots = 1;
+  o.null_threshold = factor_null_threshold (t->n);
+  o.null_fixation = pf;
+  double *ar = NULL;
+  const void *a = NULL;
+  if (rank == 0) {
+    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    else a = ar = real_values (t);
+  }
+  factor *f = factor_create_opts (MPI_COMM_WORLD, kind, t->n, rank == 0 ? t->nnz : 0,
+                                  rank == 0 ? t->i : NULL, rank == 0 ? t->j : NULL, a,
+                                  "K", &o, err);
+  free (ar);
+  return f;
+}
+
+/* Solves K x = b for the consistent b = K x0 (x0 smooth, not in the null space) with f;
+   returns ||K x - b||_inf / ||b||_inf on rank 0 (0 elsewhere), or -1 on failure. */
+static double consistent_residual (factor *f, const trip *t, int sym, int cplx)
+{
+  int n = t->n;
+  double complex *K = rank == 0 ? dense (t, sym) : NULL;
+  void *b = NULL;
+  double complex *bc = NULL;
+  if (rank == 0) {
+    bc = calloc ((size_t) n, sizeof *bc);
+    b = malloc ((size_t) n * (cplx ? sizeof (double complex) : sizeof (double)));
+    if (!bc || !b) abort ();
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) bc[i] += K[(size_t) j * n + i] * rhs_value (j, 0, cplx);
+    for (int i = 0; i < n; i++) {
+      if (cplx) ((double complex *) b)[i] = bc[i];
+      else ((double *) b)[i] = creal (bc[i]);
+    }
+  }
+  mb_err err;
+  mb_err_init (&err);
+  int rc = factor_solve (f, b, &err);
+  double r = 0;
+  if (rc < 0) r = -1;
+  else if (rank == 0) {
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) {
+      double complex y = 0;
+      for (int j = 0; j < n; j++)
+        y += K[(size_t) j * n + i] * (cplx ? ((double complex *) b)[j] : ((double *) b)[j]);
+      num = fmax (num, cabs (y - bc[i]));
+      den = fmax (den, cabs (bc[i]));
+    }
+    r = num / den;
+  }
+  free (K);
+  free (b);
+  free (bc);
+  return r;
+}
+
+/* 1 when the int list (count, rows) is the same on every rank. */
+static int same_list (int count, const int *rows)
+{
+  long h = count;
+  for (int k = 0; k < count; k++) h = h * 1000003L + rows[k];
+  return same_everywhere (h);
+}
+
+static void test_null_pivots (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  static const double fixations[] = { 1.0, 0.0 };   /* a grounded spring ||A||; MUMPS's own */
+  for (int c = 0; c < 3; c++)
+    for (int chains = 1; chains <= 2; chains++)
+      for (int fx = 0; fx < 2; fx++) {
+        factor_kind kind = kinds[c];
+        int sym = kind == FACTOR_REAL_SYMMETRIC, cplx = kind == FACTOR_COMPLEX_GENERAL;
+        int len[2] = { 40, 27 };
+        trip t = {0};
+        build_chains (&t, chains, len, sym, cplx ? 1.0 + 0.1 * I : 1.0);
+        mb_err err;
+        mb_err_init (&err);
+        factor *f = create_detect (kind, &t, fixations[fx], &err);
+        int count = -2, *rows = NULL;
+        int rc = f ? factor_null_pivots (f, &count, &rows) : -1;
+        char d[160];
+        snprintf (d, sizeof d, "%s, %d free-free chain(s), fixation %g: factored, %d null "
+                  "pivot(s) (one per chain)", names[c], chains, fixations[fx], chains);
+        CHECK0 (d, f && rc == 0 && count == chains);
+        if (!f && rank == 0) printf ("  %s\n", err.msg);
+        int inside = count == chains && rows;
+        for (int k = 0; inside && k < count; k++) inside = rows[k] >= 0 && rows[k] < t.n;
+        if (inside && chains == 2)            /* one in each chain */
+          inside = (rows[0] < len[0]) != (rows[1] < len[0]);
+        snprintf (d, sizeof d, "%s, %d chain(s): null pivot rows inside, one per chain, same "
+                  "on every rank", names[c], chains);
+        int same = same_list (count, rows);
+        CHECK0 (d, inside && same);
+        double r = f ? consistent_residual (f, &t, sym, cplx) : -1;
+        snprintf (d, sizeof d, "%s, %d chain(s), fixation %g: consistent K x = b solved "
+                  "(residual %.1e)", names[c], chains, fixations[fx], r);
+        CHECK0 (d, r >= 0 && r < 1e-10);
+        factor_phases ph;
+        factor_get_phases (f, &ph);
+        CHECK0 ("phases: detection on, null pivots = INFOG(28)", ph.null_detection == 1
+                && ph.null_pivots == chains);
+        free (rows);
+        f = factor_free (f);
+        trip_clear (&t);
+      }
+
+  /* detection on, regular matrix: none; refactor to a singular one: counted again */
+  trip t = {0}, s = {0};
+  int len[1] = { 30 };
+  build_chains (&s, 1, len, 1, 1.0);
+  same_pattern (&s, &t, 0);
+  for (long k = 0; k < t.nnz; k++)
+    if (t.i[k] == t.j[k] && t.i[k] == 0) t.v[k] += 1.0;   /* ground node 0: regular */
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create_detect (FACTOR_REAL_SYMMETRIC, &t, 1.0, &err);
+  int count = -2, *rows = NULL;
+  factor_null_pivots (f, &count, &rows);
+  CHECK0 ("grounded chain with detection on: 0 null pivots, no list", f && count == 0
+          && rows == NULL);
+  int rc = refactor_with (f, FACTOR_REAL_SYMMETRIC, &s, &err);
+  factor_null_pivots (f, &count, &rows);
+  int same = same_list (count, rows);
+  CHECK0 ("refactor to the free chain: 1 null pivot, same on every rank", rc == 0
+          && count == 1 && rows && same);
+  free (rows);
+  f = factor_free (f);
+
+  /* without detection: -1 and no list */
+  f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+  count = -2;
+  rows = (int *) &count;
+  factor_null_pivots (f, &count, &rows);
+  CHECK0 ("without detection: count -1, rows NULL", f && count == -1 && rows == NULL);
+  f = factor_free (f);
+  trip_clear (&t);
+  trip_clear (&s);
+}
+
+/* factor_deficiency: the number of null pivots of a matrix that failed (or not). */
+static void test_deficiency (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL };
+  static const char *names[] = { "real symmetric", "real general", "complex general" };
+  for (int c = 0; c < 3; c++) {
+    factor_kind kind = kinds[c];
+    int sym = kind == FACTOR_REAL_SYMMETRIC, cplx = kind == FACTOR_COMPLEX_GENERAL;
+    /* cases: a zero row and column given as an explicit 0 (test_singular's matrix), the
+       same row and column with no entry at all, two free chains, a regular matrix */
+    for (int kase = 0; kase < 4; kase++) {
+      trip t = {0};
+      int n = 120, hole = 77, want = kase == 2 ? 2 : kase == 3 ? 0 : 1;
+      if (kase == 2) {
+        int len[2] = { 50, 70 };
+        build_chains (&t, 2, len, sym, cplx ? 0.5 - 0.2 * I : 1.0);
+      } else {
+        t.n = n;
+        for (int i = 0; i < n; i++) {
+          if (i != hole || kase == 0) trip_add (&t, i, i, i == hole && kase != 3 ? 0.0 : 2.0);
+          if (i > 0 && ((i != hole && i - 1 != hole) || kase == 3)) {
+            trip_add (&t, i, i - 1, -1.0);
+            if (!sym) trip_add (&t, i - 1, i, -1.0);
+          }
+        }
+      }
+      double *ar = rank == 0 && !cplx ? real_values (&t) : NULL;
+      const void *a = rank == 0 ? (cplx ? (const void *) t.v : (const void *) ar) : NULL;
+      int count = -2, *rows = NULL;
+      mb_err err;
+      mb_err_init (&err);
+      int rc = factor_deficiency (MPI_COMM_WORLD, kind, t.n, rank == 0 ? t.nnz : 0,
+                                  rank == 0 ? t.i : NULL, rank == 0 ? t.j : NULL, a, "A - sigma B",
+                                  &count, &rows, &err);
+      static const char *what[] = { "explicit zero row", "empty row", "two free chains",
+                                    "regular" };
+      char d[128];
+      snprintf (d, sizeof d, "%s, %s: deficiency %d", names[c], what[kase], want);
+      CHECK0 (d, rc == 0 && count == want);
+      if (rank == 0 && count != want) printf ("  got %d (%s)\n", count, err.msg);
+      int same = same_list (count, rows);
+      snprintf (d, sizeof d, "%s, %s: rows named (the hole), same on every rank", names[c],
+                what[kase]);
+      CHECK0 (d, same && (kase >= 2 || (count == 1 && rows && rows[0] == hole))
+              && (kase != 3 || rows == NULL));
+      free (rows);
+      free (ar);
+      trip_clear (&t);
+    }
+  }
+}
+
+/* Fault site "factor" on rank 0 (where the matrix is copied): every rank fails alike. */
+static void test_fault (void)
+{
+  trip t = {0};
+  t.n = 30;
+  add_shifted_laplacian (&t, 30, -0.1);
+  static const char *specs[] = { "0:factor", "*:factor" };
+  for (int c = 0; c < 2; c++) {
+    mb_fault_set (specs[c]);
+    mb_err err;
+    mb_err_init (&err);
+    double t0 = MPI_Wtime ();
+    factor *f = create (FACTOR_REAL_SYMMETRIC, &t, &err);
+    double dt = MPI_Wtime () - t0;
+    mb_fault_set (NULL);
+    int same = same_everywhere (err.code) && same_message (&err);
+    char d[96];
+    snprintf (d, sizeof d, "fault %s: MB_ENOMEM on every rank, promptly", specs[c]);
+    CHECK0 (d, !f && err.code == MB_ENOMEM && same && dt < 5.0);
+    f = factor_free (f);
+  }
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -496,6 +1028,12 @@ int main (int argc, char **argv)
   test_singular ();
   test_retry ();
   test_bad_input ();
+  test_refactor ();
+  test_refactor_failures ();
+  test_options ();
+  test_null_pivots ();
+  test_deficiency ();
+  test_fault ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
