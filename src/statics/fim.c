@@ -106,6 +106,8 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
   int n = nm[0], m = nm[1], N = n + m, rc = 0;
   double t0 = MPI_Wtime ();
   double *F = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *springs = NULL;
+  statics_lin lin;
+  memset (&lin, 0, sizeof lin);
   int *dofs = NULL;
   if (rank == 0) {
     if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
@@ -162,64 +164,73 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     MPI_Bcast (flags, 2, MPI_INT, 0, comm);
     if ((stop = flags[0])) break;
 
-    /* 2. J [dq; dgamma] = -[F; C] */
+    /* 2. J [dq; dgamma] = -[F; C], refactored on the first analysis */
     int sym = !flags[1];
     long nnz = 0;
     int *ir = NULL, *jc = NULL;
     double *av = NULL, kmax = 1;
     if (rank == 0) {
       kmax = statics_kmax (&e, n);
-      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), springs, sym, &nnz, &ir,
+      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, sym, &nnz, &ir,
                              &jc, &av, err);
     }
     rc = mb_agree (comm, rc, err);
     if (rc < 0) break;
-    factor *fac = factor_create (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
-                                 rank == 0 ? N : 0, nnz, ir, jc, av, "static Jacobian", err);
-    free (ir), free (jc), free (av);
+    rc = statics_lin_factor (comm, &lin, sym, N, nnz, ir, jc, av, par->p_f,
+                             "static Jacobian [K + sqrt(stability) M, Cq^T; Cq, 0]", err);
     int singular = 0;
-    if (!fac) {
-      if (!statics_is_singular (err)) { rc = err->code; break; }
+    if (rc < 0) {
+      if (!statics_is_singular (err)) {
+        free (ir), free (jc), free (av);
+        break;
+      }
       singular = 1;
     } else {
+      factor_stats st;
+      factor_get_stats (lin.f, &st);
+      res->negative = sym && st.negative_pivots >= 0 ? (int) (st.negative_pivots - m) : -1;
+      if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
+        int count = 0;
+        factor_null_pivots (lin.f, &count, NULL);
+        if (count > 0 && count != nsprings && log)
+          fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
+                   "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "",
+                   par->p_f);
+        if (count > 0) nsprings = count;
+      }
       if (rank == 0) {
         for (int i = 0; i < n; i++) x[i] = -F[i];
         for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
       }
-      factor_stats st;
-      factor_get_stats (fac, &st);
-      res->negative = sym && st.negative_pivots >= 0 ? (int) (st.negative_pivots - m) : -1;
-      rc = factor_solve (fac, rank == 0 ? x : NULL, err);
-      factor_free (fac);
-      if (rc < 0) break;
+      rc = factor_solve (lin.f, rank == 0 ? x : NULL, err);
+      if (rc < 0) {
+        free (ir), free (jc), free (av);
+        break;
+      }
       if (rank == 0 && !(statics_norm_inf (x, n) < 1e8)) singular = 1;  /* tiny pivots */
       MPI_Bcast (&singular, 1, MPI_INT, 0, comm);
     }
-    if (singular) {  /* seed 000: grounded springs at the null pivots, or name them */
-      int added = 0;
-      if (rank == 0) {
-        mb_err_init (err);
-        int ndofs = 0;
-        int nnull = statics_null_dofs (&e, n, m, 1.0, sqrt (par->stability), springs, dofs,
-                                       &ndofs, err);
-        if (nnull < -1) rc = nnull;
-        else if (par->p_f > 0 && ndofs > 0) {
-          for (int i = 0; i < ndofs; i++) springs[dofs[i]] += par->p_f * kmax;
-          added = ndofs;
-          if (log)
-            fprintf (log, "statics: singular tangent: %d grounded spring%s p_f |k_max| = "
-                     "%.3e added (seed 000)\n", ndofs, ndofs > 1 ? "s" : "", par->p_f * kmax);
-        } else if (par->p_f > 0)
-          rc = mb_fail (err, MB_ESOLVE, "the static tangent is singular and its null space "
-                        "could not be located for p_f (%d x %d)", N, N);
-        else rc = statics_singular_error (p, dofs, nnull > 0 ? ndofs : 0, nnull, err);
-      } else mb_err_init (err);
+    if (singular) {  /* name the DOFs of the null space (MUMPS null pivots) */
+      mb_err_init (err);
+      int count = -1, *rows = NULL, ndofs = 0;
+      rc = factor_deficiency (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
+                              rank == 0 ? N : 0, nnz, ir, jc, av, "static Jacobian", &count,
+                              &rows, err);
+      if (rc == 0 && rank == 0) {
+        for (int i = 0; i < count; i++)
+          if (rows[i] < n) dofs[ndofs++] = rows[i];
+        if (par->p_f > 0)
+          rc = mb_fail (err, MB_ESOLVE, "the static tangent stays singular with p_f = %g "
+                        "(%d null pivots)", par->p_f, count);
+        else rc = statics_singular_error (p, dofs, ndofs, count > 0 ? count : 1, err);
+      }
+      free (rows);
+      if (rc == 0) rc = mb_fail (err, MB_ESOLVE, "the static tangent is singular");
       rc = mb_agree (comm, rc, err);
-      MPI_Bcast (&added, 1, MPI_INT, 0, comm);
-      nsprings += added;
-      if (rc < 0) break;
-      continue;  /* the same iteration again, with the springs */
+      free (ir), free (jc), free (av);
+      break;
     }
+    free (ir), free (jc), free (av);
 
     /* 3. step limit and line search (rank 0: evaluations only) */
     if (rank == 0) {
@@ -267,6 +278,12 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
       rc = MB_ENOCONV;
     }
   }
+  if (log && rank == 0 && lin.factorizations > 0)
+    fprintf (log, "statics: %d factorization%s of the Newton Jacobian on %d analys%s\n",
+             lin.factorizations, lin.factorizations > 1 ? "s" : "", lin.analyses,
+             lin.analyses > 1 ? "es" : "is");
+  res->analyses += lin.analyses, res->factorizations += lin.factorizations;
+  statics_lin_clear (&lin);
   free (F), free (x), free (gbest), free (gtrial), free (springs), free (dofs);
   return rc;
 }

@@ -1,9 +1,8 @@
-/* jacobian.c: the saddle-point matrix of both static methods, the dense diagnosis of its
-   null space (seed 000) and the small helpers fim.c and mkeam.c share. */
+/* jacobian.c: the saddle-point matrix of both static methods, its factorization kept
+   across iterations (refactorization, seed 000's null pivots) and the small helpers fim.c
+   and mkeam.c share. */
 #include "statics_impl.h"
 
-#include <float.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,50 +53,6 @@ double statics_kmax (const statics_eval *e, int n)
       kmax = fabs (e->K->val[t]);
   (void) n;
   return kmax > 0 ? kmax : 1.0;
-}
-
-int statics_null_dofs (const statics_eval *e, int n, int m, double cK, double cM,
-                       const double *springs, int *dofs, int *ndofs, mb_err *err)
-{
-  int N = n + m;
-  if (N > STATICS_DENSE_MAX) return -1;
-  double *A = mb_calloc ((size_t) N * N, sizeof *A), *w = mb_calloc ((size_t) N, sizeof *w);
-  char *picked = mb_calloc ((size_t) n, 1);
-  if (!A || !w || !picked) {
-    free (A), free (w), free (picked);
-    return mb_fail (err, MB_ENOMEM, "out of memory for the null space of the static "
-                    "Jacobian (%d x %d dense)", N, N);
-  }
-  /* the symmetric part of J, column-major, both triangles */
-#define AT(i, j) A[(size_t) (j) * N + (i)]
-  for (long t = 0; t < e->K->nnz; t++) {
-    AT (e->K->row[t], e->K->col[t]) += 0.5 * cK * e->K->val[t];
-    AT (e->K->col[t], e->K->row[t]) += 0.5 * cK * e->K->val[t];
-  }
-  if (cM != 0)
-    for (long t = 0; t < e->M->nnz; t++) AT (e->M->row[t], e->M->col[t]) += cM * e->M->val[t];
-  if (springs)
-    for (int i = 0; i < n; i++) AT (i, i) += springs[i];
-  if (e->Cq)
-    for (long t = 0; t < e->Cq->nnz; t++) {
-      AT (n + e->Cq->row[t], e->Cq->col[t]) += e->Cq->val[t];
-      AT (e->Cq->col[t], n + e->Cq->row[t]) += e->Cq->val[t];
-    }
-  int nnull = 0;
-  if (LAPACKE_dsyev (LAPACK_COL_MAJOR, 'V', 'U', N, A, N, w) != 0) nnull = -1;
-  double tol = 100.0 * DBL_EPSILON * N * statics_kmax (e, n);
-  for (int v = 0; nnull >= 0 && v < N; v++) {
-    if (fabs (w[v]) > tol) continue;
-    nnull++;
-    int best = -1;
-    double big = 0;
-    for (int i = 0; i < n; i++)
-      if (!picked[i] && fabs (AT (i, v)) > big) big = fabs (AT (i, v)), best = i;
-    if (best >= 0) picked[best] = 1, dofs[(*ndofs)++] = best;
-  }
-#undef AT
-  free (A), free (w), free (picked);
-  return nnull;
 }
 
 double statics_norm_inf (const double *x, int n)
@@ -166,4 +121,56 @@ void statics_result_clear (statics_result *res)
   free (res->hist);
   free (res->gamma);
   memset (res, 0, sizeof *res);
+}
+
+int statics_lin_factor (MPI_Comm comm, statics_lin *L, int sym, int N, long nnz,
+                        const int *ir, const int *jc, const double *a, double p_f,
+                        const char *name, mb_err *err)
+{
+  int rank, same = 0, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && L->f)
+    same = L->sym == sym && L->nnz == nnz && !memcmp (L->ir, ir, (size_t) nnz * sizeof *ir)
+           && !memcmp (L->jc, jc, (size_t) nnz * sizeof *jc);
+  MPI_Bcast (&same, 1, MPI_INT, 0, comm);
+  if (same) {
+    rc = factor_refactor (L->f, rank == 0 ? a : NULL, err);
+    if (rc == 0) L->factorizations++;
+    return rc;
+  }
+  L->f = factor_free (L->f);
+  free (L->ir), free (L->jc);
+  L->ir = L->jc = NULL;
+  if (rank == 0) {
+    L->ir = mb_calloc ((size_t) nnz + 1, sizeof *L->ir);
+    L->jc = mb_calloc ((size_t) nnz + 1, sizeof *L->jc);
+    if (!L->ir || !L->jc) rc = mb_fail (err, MB_ENOMEM, "out of memory for the pattern of %s",
+                                        name);
+    else {
+      memcpy (L->ir, ir, (size_t) nnz * sizeof *ir);
+      memcpy (L->jc, jc, (size_t) nnz * sizeof *jc);
+    }
+  }
+  MB_TRY (mb_agree (comm, rc, err));
+  factor_opts o;
+  factor_opts_default (&o);
+  if (p_f > 0) {
+    o.null_pivots = 1;
+    o.null_threshold = factor_null_threshold (N);
+    o.null_fixation = p_f;
+  }
+  L->f = factor_create_opts (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
+                             rank == 0 ? N : 0, nnz, ir, jc, a, name, &o, err);
+  if (!L->f) return err->code;
+  L->sym = sym;
+  L->nnz = nnz;
+  L->analyses++, L->factorizations++;
+  return 0;
+}
+
+void statics_lin_clear (statics_lin *L)
+{
+  L->f = factor_free (L->f);
+  free (L->ir), free (L->jc);
+  memset (L, 0, sizeof *L);
 }

@@ -36,8 +36,8 @@ typedef struct mk {
      q_new = q_mid (+) h/2 u_new,   gamma = mu / h,
    at q_mid (the constraint row asks C(q_new) = 0 to first order). On rank 0 w->u becomes
    u_new, w->acc grows by h/2 (u + u_new) and *ke = u_new^T M u_new / 2. */
-static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, double h,
-                          double *gamma, double *ke, mb_err *err)
+static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, statics_lin *L,
+                          double h, double *gamma, double *ke, mb_err *err)
 {
   int rank;
   MPI_Comm_rank (comm, &rank);
@@ -65,13 +65,11 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, double
   rc = mb_agree (comm, rc, err);
   MPI_Bcast (&sym, 1, MPI_INT, 0, comm);
   if (rc < 0) return rc;
-  factor *f = factor_create (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
-                             rank == 0 ? n + m : 0, nnz, ir, jc, av,
-                             "MKEAM midpoint matrix [M + (h/2)^2 K, Cq^T; Cq, 0]", err);
+  rc = statics_lin_factor (comm, L, sym, n + m, nnz, ir, jc, av, 0.0,
+                           "MKEAM midpoint matrix [M + (h/2)^2 K, Cq^T; Cq, 0]", err);
   free (ir), free (jc), free (av);
-  if (!f) return err->code;
-  rc = factor_solve (f, rank == 0 ? w->x : NULL, err);
-  factor_free (f);
+  if (rc < 0) return rc;
+  rc = factor_solve (L->f, rank == 0 ? w->x : NULL, err);
   if (rc < 0) return rc;
   if (rank == 0) {
     for (int i = 0; i < n; i++) w->acc[i] += 0.5 * h * (w->u[i] + w->x[i]);
@@ -120,6 +118,8 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
   double t0 = MPI_Wtime ();
   mk w;
   memset (&w, 0, sizeof w);
+  statics_lin lin;
+  memset (&lin, 0, sizeof lin);
   w.n = n, w.m = m;
   double h = 1e-2;
   if (rank == 0) {
@@ -159,7 +159,7 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
         memcpy (w.dprev[s % 2], w.acc, (size_t) n * sizeof *w.u);
       }
       double k1;
-      rc = midpoint_step (comm, p, &w, h, gamma, &k1, err);
+      rc = midpoint_step (comm, p, &w, &lin, h, gamma, &k1, err);
       if (rc < 0) break;
       if (rank == 0) {
         ke[0] = ke[1], ke[1] = ke[2], ke[2] = k1;
@@ -197,7 +197,7 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
         memcpy (w.u, w.uprev[back], (size_t) n * sizeof *w.u);
         memcpy (w.acc, w.dprev[back], (size_t) n * sizeof *w.u);
       }
-      if (hb > 1e-12 * h) rc = midpoint_step (comm, p, &w, hb, gamma, &peak, err);
+      if (hb > 1e-12 * h) rc = midpoint_step (comm, p, &w, &lin, hb, gamma, &peak, err);
       else peak = a;
       if (rc < 0) break;
     }
@@ -241,6 +241,11 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
     rc = MB_ENOCONV;
     res->iterations = iter;
   }
+  if (log && rank == 0)
+    fprintf (log, "statics: mkeam: %d time steps, %d analys%s\n", lin.factorizations,
+             lin.analyses, lin.analyses == 1 ? "is" : "es");
+  res->analyses += lin.analyses, res->factorizations += lin.factorizations;
+  statics_lin_clear (&lin);
   for (int i = 0; i < 2; i++) free (w.uprev[i]), free (w.dprev[i]);
   free (w.u), free (w.x), free (w.acc), free (w.Mu);
   if (rc < 0) return rc;

@@ -69,6 +69,8 @@ typedef struct statics_result {
                            the constraint manifold at the last Newton factorization
                            (MUMPS inertia minus m): > 0 an unstable equilibrium; -1 when
                            unknown (LU for a non-symmetric K) */
+  int analyses;         /* MUMPS analyses of the Newton / midpoint matrices */
+  int factorizations;   /* their numerical factorizations (refactorizations included) */
   double time;          /* [s] */
 } statics_result;
 

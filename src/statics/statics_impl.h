@@ -1,5 +1,6 @@
 /* statics_impl.h: internal to src/statics: the saddle-point matrix both methods factor,
-   its singularity diagnosis (seed 000) and small vector helpers. Not for other modules. */
+   its factorization kept across iterations, and small vector helpers. Not for other
+   modules. */
 #ifndef MB_STATICS_IMPL_H
 #define MB_STATICS_IMPL_H
 
@@ -13,15 +14,28 @@ int statics_jacobian (const statics_eval *e, int n, int m, double cK, double cM,
                       const double *springs, int sym, long *nnz, int **ir, int **jc,
                       double **a, mb_err *err);
 
-/* Rank 0. The null space of the same J, dense (LAPACK dsyev on the symmetric part), for
-   n + m <= STATICS_DENSE_MAX: eigenvalues |lambda| <= eps k_max with eps = 100
-   DBL_EPSILON (n + m) and k_max = max |K_jj| (seed 000). For each null vector, the DOF with
-   its largest q-component not already picked goes to dofs[*ndofs++] (dofs has room for
-   n). Returns the number of null vectors found (0: none; -1: too large to tell; MB_ENOMEM
-   as a negative code below -1). */
-enum { STATICS_DENSE_MAX = 2500 };
-int statics_null_dofs (const statics_eval *e, int n, int m, double cK, double cM,
-                       const double *springs, int *dofs, int *ndofs, mb_err *err);
+/* A factored saddle-point matrix kept across iterations: the same pattern is refactored
+   on MUMPS's first analysis (factor_refactor), a new pattern or kind analysed again. */
+#include "../linalg/factor.h"
+typedef struct statics_lin {
+  factor *f;          /* NULL before the first factorization */
+  int sym;            /* kind of f: 1 LDL^T, 0 LU */
+  long nnz;           /* rank 0: triplets of f's pattern */
+  int *ir, *jc;       /* rank 0: f's pattern, to recognise it */
+  int analyses, factorizations;  /* counts for the log */
+} statics_lin;
+
+/* Collective. Factors the order-N matrix of triplets (ir, jc, a) given on rank 0 (borrowed):
+   a refactorization when the kind and pattern are those of L->f, else a new factor (the
+   old one freed). p_f > 0: null-pivot detection at seed 000's threshold 100 DBL_EPSILON N
+   (CNTL(3)) with the fixation p_f (CNTL(5)): null pivots become grounded springs.
+   Returns 0 or the factor's error (MB_ESOLVE "singular", MB_ENOMEM) on every rank. */
+int statics_lin_factor (MPI_Comm comm, statics_lin *L, int sym, int N, long nnz,
+                        const int *ir, const int *jc, const double *a, double p_f,
+                        const char *name, mb_err *err);
+
+/* Collective. Frees L's factor and pattern. */
+void statics_lin_clear (statics_lin *L);
 
 /* max |K_jj| over the diagonal of e->K (1 when K has no diagonal above 0) */
 double statics_kmax (const statics_eval *e, int n);

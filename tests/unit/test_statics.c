@@ -173,6 +173,8 @@ static void test_pendulum (MPI_Comm comm)
   CHECK0 ("pendulum: gamma = m g", rank != 0 || fabs (res.gamma[0] - m * G) < 1e-6 * m * G);
   CHECK0 ("pendulum: a few Newton iterations", res.iterations >= 2 && res.iterations < 15);
   CHECK ("pendulum: stable (inertia)", res.negative == 0);
+  CHECK0 ("pendulum: one analysis, refactorizations after it",
+         res.analyses == 1 && res.factorizations == res.iterations);
   if (rank == 0) {
     statics_eval e;
     t.x[0] = 0, t.x[2] = -L;
