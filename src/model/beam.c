@@ -1,6 +1,15 @@
 /* beam.c: the 3D Euler-Bernoulli beam element (stiffness, consistent mass, Rayleigh
-   damping), the same as ../shared/bench/beamgrid.py's element() and rotation(). */
+   damping), the same as ../shared/bench/beamgrid.py's element() and rotation() in a
+   corotational frame (large displacements and rotations, small strains), and its weight.
+
+   Corotational frame (Battini and Pacoste's choice): e1 = (xb - xa) / l, p = (ta2 + tb2)/2
+   the mean of the nodes' current y axes (t = dR E0, E0 the deck element axes),
+   e3 = unit(e1 x p), e2 = e3 x e1. Local deformations: elongation u = l - L0 and the
+   rotation vectors th_a = log(E^T ta), th_b = log(E^T tb) of the nodes relative to the
+   frame; the linear element acts on (th_a, u, th_b). */
 #include "elements.h"
+
+#include "state.h"
 
 void beam_default_y (const double ex[3], double y[3])
 {
@@ -91,23 +100,210 @@ static void beam_rotate (const double Lam[9], const double l[144], double g[144]
     }
 }
 
-/* K = T^T k T, M = T^T m T of element k of beam ib (nodes first + k, first + k + 1);
-   C = alpha M + beta K when alpha or beta > 0. */
-void beam_element (const model *m, int ib, int k, elem *e)
+/* Jl^-1(w) = I - S/2 + c S^2, c = 1/t^2 - (1 + cos t) / (2 t sin t) (series below
+   t = 1e-3: 1/12 + t^2/720 + t^4/30240). */
+void rot_jinv (const double w[3], double J[9])
+{
+  double t2 = vec_dot (w, w), t = sqrt (t2), c, S[9], S2[9];
+  if (t < 1e-3) c = 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
+  else c = (1.0 - t * sin (t) / (2.0 * (1.0 - cos (t)))) / t2;
+  mat_skew (w, S);
+  mat_mul (S, S, S2);
+  for (int i = 0; i < 9; i++) J[i] = -0.5 * S[i] + c * S2[i];
+  J[0] += 1.0; J[4] += 1.0; J[8] += 1.0;
+}
+
+/* The corotational kinematics of one element at a pose. */
+typedef struct corot {
+  double E[9];       /* element frame: columns e1 e2 e3 */
+  double d[7];       /* th_a (3), u, th_b (3) */
+  double B[7 * 12];  /* d d / dq on (dxa, dtha, dxb, dthb), row-major */
+} corot;
+
+/* The local slots of d in the 12 local DOFs (u v w rx ry rz per node). */
+static const int corot_slot[7] = { 3, 4, 5, 6, 9, 10, 11 };
+
+/* Kinematics at node poses (xa, dRa), (xb, dRb) of an element with deck axes Lam0 (rows)
+   and length L0. Spin of the frame (local components) w = Om dq:
+     w1 = (e3 . dp) / p2 - (p1 / p2) e3 . (dxb - dxa) / l,  dp = (dtha x ta2 + dthb x tb2)/2,
+     w2 = -e3 . (dxb - dxa) / l,  w3 = e2 . (dxb - dxa) / l  (p1, p2: p in the frame);
+   d th_a = Jl^-1(th_a) (E^T dtha - w), d th_b likewise, du = e1 . (dxb - dxa). */
+static void corot_eval (const double Lam0[9], double L0, const double xa[3],
+                        const double xb[3], const double dRa[9], const double dRb[9],
+                        corot *c)
+{
+  double ta[9], tb[9], dv[3], e1[3], e2[3], e3[3], p[3], ta2[3], tb2[3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double sa = 0, sb = 0;
+      for (int k = 0; k < 3; k++) {
+        sa += dRa[3 * i + k] * Lam0[3 * j + k];
+        sb += dRb[3 * i + k] * Lam0[3 * j + k];
+      }
+      ta[3 * i + j] = sa;
+      tb[3 * i + j] = sb;
+    }
+  vec_sub (xb, xa, dv);
+  double l = vec_norm (dv);
+  for (int i = 0; i < 3; i++) {
+    e1[i] = dv[i] / l;
+    ta2[i] = ta[3 * i + 1];
+    tb2[i] = tb[3 * i + 1];
+    p[i] = 0.5 * (ta2[i] + tb2[i]);
+  }
+  vec_cross (e1, p, e3);
+  double p2 = vec_norm (e3), p1 = vec_dot (p, e1);
+  for (int i = 0; i < 3; i++) e3[i] /= p2;
+  vec_cross (e3, e1, e2);
+  for (int i = 0; i < 3; i++) {
+    c->E[3 * i] = e1[i];
+    c->E[3 * i + 1] = e2[i];
+    c->E[3 * i + 2] = e3[i];
+  }
+  double Ra[9], Rb[9], Et[9];
+  mat_transpose (c->E, Et);
+  mat_mul (Et, ta, Ra);
+  mat_mul (Et, tb, Rb);
+  model_rot_log (Ra, c->d);
+  c->d[3] = l - L0;
+  model_rot_log (Rb, c->d + 4);
+  double Om[36] = { 0 }, ca[3], cb[3];
+  vec_cross (ta2, e3, ca);
+  vec_cross (tb2, e3, cb);
+  for (int i = 0; i < 3; i++) {
+    Om[i] = p1 / p2 * e3[i] / l;
+    Om[6 + i] = -p1 / p2 * e3[i] / l;
+    Om[3 + i] = 0.5 * ca[i] / p2;
+    Om[9 + i] = 0.5 * cb[i] / p2;
+    Om[12 + i] = e3[i] / l;
+    Om[12 + 6 + i] = -e3[i] / l;
+    Om[24 + i] = -e2[i] / l;
+    Om[24 + 6 + i] = e2[i] / l;
+  }
+  memset (c->B, 0, sizeof c->B);
+  for (int nd = 0; nd < 2; nd++) {             /* rows th_a (0..2), th_b (4..6) */
+    double A[36], J[9];
+    for (int i = 0; i < 36; i++) A[i] = -Om[i];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) A[12 * i + 3 + 6 * nd + j] += Et[3 * i + j];
+    rot_jinv (c->d + 4 * nd, J);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 12; j++)
+        c->B[12 * (4 * nd + i) + j] =
+          J[3 * i] * A[j] + J[3 * i + 1] * A[12 + j] + J[3 * i + 2] * A[24 + j];
+  }
+  for (int i = 0; i < 3; i++) {
+    c->B[36 + i] = -e1[i];
+    c->B[36 + 6 + i] = e1[i];
+  }
+}
+
+/* y (12) = B^T f (f of 7). */
+static void corot_bt (const double *B, const double f[7], double y[12])
+{
+  for (int j = 0; j < 12; j++) {
+    double s = 0;
+    for (int i = 0; i < 7; i++) s += B[12 * i + j] * f[i];
+    y[j] = s;
+  }
+}
+
+/* f_int = B^T k_def d, K = B^T k_def B + geometric part (central differences of
+   B^T f_def on the 12 increments, f_def fixed), M in the current frame. */
+static void beam_corotational (const model *m, const model_state *s, int na, int nb,
+                               const double Lam0[9], double L0, const double kl[144],
+                               const double ml[144], elem *e)
+{
+  const double *x0[2] = { node_xs (m, s, na), node_xs (m, s, nb) };
+  double dR[2][9], kd[49], fd[7], KB[7 * 12];
+  node_drot (m, s, na, dR[0]);
+  node_drot (m, s, nb, dR[1]);
+  corot c;
+  corot_eval (Lam0, L0, x0[0], x0[1], dR[0], dR[1], &c);
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++) kd[7 * i + j] = kl[12 * corot_slot[i] + corot_slot[j]];
+  for (int i = 0; i < 7; i++) {
+    fd[i] = 0;
+    for (int j = 0; j < 7; j++) fd[i] += kd[7 * i + j] * c.d[j];
+  }
+  corot_bt (c.B, fd, e->f_int);
+  for (int i = 0; i < 7; i++)                  /* KB = k_def B */
+    for (int j = 0; j < 12; j++) {
+      double t = 0;
+      for (int q = 0; q < 7; q++) t += kd[7 * i + q] * c.B[12 * q + j];
+      KB[12 * i + j] = t;
+    }
+  for (int i = 0; i < 12; i++)
+    for (int j = 0; j < 12; j++) {
+      double t = 0;
+      for (int q = 0; q < 7; q++) t += c.B[12 * q + i] * KB[12 * q + j];
+      e->K[12 * i + j] = t;
+    }
+  for (int j = 0; j < 12; j++) {               /* geometric: d(B^T) f_def / dq_j */
+    int nd = j / 6, comp = j % 6;
+    double h = comp < 3 ? 1e-6 * L0 : 1e-6, yp[12], ym[12];
+    for (int sg = -1; sg <= 1; sg += 2) {
+      double xs[2][3], Rs[2][9];
+      memcpy (xs[0], x0[0], sizeof xs[0]);
+      memcpy (xs[1], x0[1], sizeof xs[1]);
+      memcpy (Rs, dR, sizeof Rs);
+      if (comp < 3) xs[nd][comp] += sg * h;
+      else {
+        double w[3] = { 0, 0, 0 }, X[9];
+        w[comp - 3] = sg * h;
+        model_rot_exp (w, X);
+        mat_mul (X, dR[nd], Rs[nd]);
+      }
+      corot cp;
+      corot_eval (Lam0, L0, xs[0], xs[1], Rs[0], Rs[1], &cp);
+      corot_bt (cp.B, fd, sg > 0 ? yp : ym);
+    }
+    for (int i = 0; i < 12; i++) e->K[12 * i + j] += (yp[i] - ym[i]) / (2 * h);
+  }
+  double Lam[9];
+  mat_transpose (c.E, Lam);
+  beam_rotate (Lam, ml, e->M);
+}
+
+/* Element k of beam ib at s: linear at the deck pose, corotational elsewhere; Rayleigh
+   C = alpha M + beta K (tangent without the load stiffness of gravity); gravity's
+   consistent load f_a = (m g / 2, c (xb - xa) x g), f_b = (m g / 2, -c (xb - xa) x g),
+   m = rho A L0, c = m / 12 (at the deck: the fixed-end moments rho A g L^2 / 12 of the
+   cubic element), and K -= d f_ext / dq. */
+void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e)
 {
   const model_beam *b = &m->beams[ib];
   int na = b->first_node + k, nb = na + 1;
-  double Lam[9], kl[144], ml[144];
-  double L = beam_axes (b, m->nodes[na].x, m->nodes[nb].x, Lam);
-  beam_local (b, L, kl, ml);
+  double Lam0[9], kl[144], ml[144];
+  double L0 = beam_axes (b, m->nodes[na].x, m->nodes[nb].x, Lam0);
+  beam_local (b, L0, kl, ml);
+  memset (e, 0, sizeof *e);
   e->nnode = 2;
   e->node[0] = na;
   e->node[1] = nb;
   e->has_K = e->has_M = 1;
-  beam_rotate (Lam, kl, e->K);
-  beam_rotate (Lam, ml, e->M);
+  if (node_at_deck (m, s, na) && node_at_deck (m, s, nb)) {
+    beam_rotate (Lam0, kl, e->K);
+    beam_rotate (Lam0, ml, e->M);
+  } else {
+    beam_corotational (m, s, na, nb, Lam0, L0, kl, ml, e);
+  }
   e->has_C = b->alpha > 0 || b->beta > 0;
   if (e->has_C)
     for (int i = 0; i < 144; i++) e->C[i] = b->alpha * e->M[i] + b->beta * e->K[i];
-  else memset (e->C, 0, sizeof e->C);
+  if (!(flags & EVAL_GRAVITY)) return;
+  const double *g = m->gravity, *xa = node_xs (m, s, na), *xb = node_xs (m, s, nb);
+  double mass = b->rho * b->A * L0, c = mass / 12.0, dv[3], mg[3], S[9];
+  vec_sub (xb, xa, dv);
+  vec_cross (dv, g, mg);
+  for (int i = 0; i < 3; i++) {
+    e->f_ext[i] = e->f_ext[6 + i] = 0.5 * mass * g[i];
+    e->f_ext[3 + i] = c * mg[i];
+    e->f_ext[9 + i] = -c * mg[i];
+  }
+  mat_skew (g, S);                             /* d(dv x g) = -skew(g) (dxb - dxa) */
+  blk_add (e->K, 1, 2, c, S);
+  blk_add (e->K, 1, 0, -c, S);
+  blk_add (e->K, 3, 2, -c, S);
+  blk_add (e->K, 3, 0, c, S);
 }

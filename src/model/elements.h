@@ -9,27 +9,70 @@
 
 #include "../deck/deck_model.h"
 #include "model.h"
+#include "state.h"
 
-/* One element's dense matrices on one or two nodes. Each matrix is row-major 12 x 12
-   (leading dimension 12); with nnode = 1 only its top-left 6 x 6 is used. Row/column
-   block i belongs to node[i] (DOFs dx dy dz rx ry rz); a MODEL_GROUND node's rows and
-   columns are dropped on assembly. has_* = 0: that matrix is absent (not assembled). */
+/* One element's dense matrices and vectors on one or two nodes, at a state. Each matrix
+   is row-major 12 x 12 (leading dimension 12); with nnode = 1 only its top-left 6 x 6 is
+   used. Row/column block i belongs to node[i] (DOFs dx dy dz rx ry rz); a MODEL_GROUND
+   node's rows and columns are dropped on assembly. has_* = 0: that matrix is absent (not
+   assembled); has_* depends on the deck only (never on the state), so that the assembled
+   pattern is fixed. K is the tangent d(f_int - f_ext)/dq. */
 typedef struct elem {
   int nnode;           /* 1 or 2 */
   int node[2];         /* node indices or MODEL_GROUND */
   int has_K, has_M, has_C;
   double K[144], M[144], C[144];
+  double f_int[12];    /* internal force dV/dq (elements with strain energy) */
+  double f_ext[12];    /* applied force (loads, gravity) */
 } elem;
 
-/* ---- element evaluators (each fills *e completely) ---- */
+/* Evaluation flags: EVAL_GRAVITY adds mdl->gravity's loads (f_ext and load stiffness). */
+enum { EVAL_GRAVITY = 1 };
 
-/* Rigid body i: M = diag(m I3, J) at its node (J global, about the centre of mass). */
-void body_element (const model *m, int i, elem *e);
+/* ---- node poses at a state (s NULL: the deck configuration) ---- */
 
-/* Element k (0-based along the beam) of beam ib: stiffness and consistent mass of
-   beamgrid.py's element(), rotated to global axes; C = alpha M + beta K when either is
-   non-zero. */
-void beam_element (const model *m, int ib, int k, elem *e);
+static inline const double *node_xs (const model *m, const model_state *s, int i)
+{
+  return s ? s->x + 3 * (size_t) i : m->nodes[i].x;
+}
+
+static inline const double *node_Rs (const model *m, const model_state *s, int i)
+{
+  return s ? s->R + 9 * (size_t) i : m->nodes[i].R;
+}
+
+/* 1 when node i is ground or has its deck pose in s (bitwise; s NULL: always). */
+static inline int node_at_deck (const model *m, const model_state *s, int i)
+{
+  return !s || i < 0 || model_state_node_at_deck (m, s, i);
+}
+
+/* dR = R R0^T: node i's rotation since the deck (identity for ground). */
+void node_drot (const model *m, const model_state *s, int i, double dR[9]);
+
+/* A point given at p0 in the deck configuration, attached to node i: lever r = p - x_i
+   and position p at s. Ground or a node at its deck pose: r = p0 - x0, p = p0 exactly. */
+void node_point (const model *m, const model_state *s, int i, const double p0[3],
+                 double r[3], double p[3]);
+
+/* A direction e0 (deck) attached to node i: e = dR e0 (e0 exactly at the deck pose). */
+void node_dir (const model *m, const model_state *s, int i, const double e0[3], double e[3]);
+
+/* ---- element evaluators (each fills *e completely; s NULL = deck configuration) ---- */
+
+/* Rigid body i: M = diag(m I3, dR J dR^T) at its node (J global at the deck, about the
+   centre of mass); with EVAL_GRAVITY f_ext = (m g, 0). No stiffness. */
+void body_element (const model *m, const model_state *s, int i, int flags, elem *e);
+
+/* Element k (0-based along the beam) of beam ib, corotational: element frame from the
+   current node positions and rotations, local deformations (elongation, the two nodes'
+   rotations relative to the frame), the linear element of beamgrid.py in that frame;
+   f_int = B^T k_def d_def, K = B^T k_def B + d(B^T)/dq f_def (geometric part by central
+   differences of B^T f_def at fixed f_def, h = 1e-6), M = consistent mass in the current
+   frame, C = alpha M + beta K when either is non-zero. Both nodes at their deck pose: the
+   linear element exactly (K = T^T k T, f_int = 0). EVAL_GRAVITY: consistent load of
+   rho A g: (rho A L0 g / 2, +-(rho A L0 / 12) (xb - xa) x g) and its load stiffness. */
+void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e);
 
 /* Local axes of a beam element from node xa to xb: rows of L are ex (along the element),
    ey, ez with ez = unit(ex x y), ey = ez x ex, y = the beam's y axis (or a deterministic
@@ -41,12 +84,23 @@ double beam_axes (const model_beam *b, const double xa[3], const double xb[3],
    on ties), the default y axis of a beam element without y_axis. */
 void beam_default_y (const double ex[3], double y[3]);
 
-/* Force element f: springs, rotational springs and bushings (stiffness, damping, with
-   the geometric terms of preloads), point forces and torques (load stiffness of offsets
-   and followers). Absent matrices have has_* = 0. */
-void force_element (const model *m, int f, elem *e);
+/* Left Jacobian inverse of SO(3) at rotation vector w: dw = Jinv(w) spin, where
+   exp(w + dw) = exp(spin) exp(w) to first order. Row-major. */
+void rot_jinv (const double w[3], double J[9]);
 
-/* Coefficients of Cq row k of joint j on the DOFs of node a (ca) and node b (cb). */
+/* Force element f at state s: springs, rotational springs and bushings (f_int, tangent
+   material + geometric, damping), point forces and torques (f_ext and load stiffness of
+   offsets and followers). Absent matrices have has_* = 0. */
+void force_element (const model *m, const model_state *s, int f, elem *e);
+
+/* Row k of joint j at state s: C value *c, coefficients of Cq on the DOFs of node a (ca)
+   and node b (cb) (zero for ground), and when Kc is not NULL, Kc (12 x 12 row-major,
+   node a then node b) += g d(Cq_k^T)/dq, the geometric stiffness of the row's reaction g.
+   Nodes at their deck pose: ca, cb exactly the deck rows. */
+void joint_row_eval (const model *m, const model_state *s, const model_joint *j, int k,
+                     double g, double *c, double ca[6], double cb[6], double *Kc);
+
+/* Coefficients of Cq row k of joint j at the deck configuration. */
 void joint_row_coeffs (const model *m, const model_joint *j, int k, double ca[6],
                        double cb[6]);
 
@@ -77,12 +131,11 @@ int force_has_damping (const model_force *f);
 
 /* ---- assembly helpers ---- */
 
-/* A += the block a (12 x 12 row-major, the element's node layout), ground dropped,
-   zeros kept. Returns 0 or MB_ENOMEM. */
-int elem_add (spm *A, const elem *e, const double *a);
-
 /* Re(x^H a x) over the element's DOFs (a real, ground dropped). */
 double elem_energy (const elem *e, const double *a, const double complex *x);
+
+/* 1 when force f has a stiffness matrix (deck data only: a fixed pattern). */
+int force_has_stiffness (const model *m, const model_force *f);
 
 /* ---- 3D helpers (row-major 3 x 3) ---- */
 
@@ -130,6 +183,19 @@ static inline void mat_mul (const double A[9], const double B[9], double C[9])
 static inline void mat_vec (const double A[9], const double x[3], double y[3])
 {
   for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+}
+
+/* C = A^T (3 x 3; C may not alias) */
+static inline void mat_transpose (const double A[9], double C[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * j + i];
+}
+
+/* y = A^T x (3 x 3) */
+static inline void mat_tvec (const double A[9], const double x[3], double y[3])
+{
+  for (int i = 0; i < 3; i++) y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
 }
 
 /* The 3 x 3 block (bi, bj) of a 12 x 12 row-major matrix a: a[(3 bi + i) 12 + 3 bj + j] */

@@ -452,7 +452,8 @@ static int build_all (const deck_model *dm, const char *path, model *m, mb_err *
   m->beams = mb_calloc ((size_t) dm->nbeams, sizeof *m->beams);
   m->joints = mb_calloc ((size_t) dm->njoints, sizeof *m->joints);
   m->forces = mb_calloc ((size_t) dm->nforces, sizeof *m->forces);
-  if (!m->nodes || !m->bodies || !m->beams || !m->joints || !m->forces) return MB_ENOMEM;
+  if (!m->nodes || !m->bodies || !m->beams || !m->joints || !m->forces || mb_fault ("model"))
+    return MB_ENOMEM;
   memcpy (m->gravity, dm->gravity, sizeof m->gravity);
   MB_TRY (build_bodies (dm, m));
   MB_TRY (build_beams (dm, path, m, err));

@@ -487,11 +487,593 @@ static void test_energy (void)
   free (t);
 }
 
+/* ==== the model at a state (state.h, assemble_at) ==== */
+
+/* Deterministic pseudo-random numbers in [-1, 1] (LCG; tests only). */
+static double urand (unsigned *seed)
+{
+  *seed = *seed * 1664525u + 1013904223u;
+  return 2.0 * ((*seed >> 8) / 16777216.0) - 1.0;
+}
+
+/* exp and log on SO(3) against closed forms. */
+static void test_rotations (void)
+{
+  double w[3] = { 0, 0, 2 * atan (1.0) }, R[9], v[3];
+  model_rot_exp (w, R);       /* 90 degrees about z: closed form [[0 -1 0][1 0 0][0 0 1]] */
+  const double Rz[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 };
+  double worst = 0;
+  for (int i = 0; i < 9; i++) worst = fmax (worst, fabs (R[i] - Rz[i]));
+  CHECK ("exp: 90 degrees about z", worst < 1e-15);
+  unsigned seed = 7;
+  const double mags[5] = { 1e-9, 1e-3, 1.0, 2.9, 3.1 };
+  worst = 0;
+  for (int t = 0; t < 5; t++) {
+    double a[3] = { urand (&seed), urand (&seed), urand (&seed) }, Rr[9];
+    unit3 (a);
+    for (int i = 0; i < 3; i++) a[i] *= mags[t];
+    rodrigues (a, Rr);          /* the fixture's own Rodrigues */
+    model_rot_exp (a, R);
+    for (int i = 0; i < 9; i++) worst = fmax (worst, fabs (R[i] - Rr[i]));
+    model_rot_log (Rr, v);
+    for (int i = 0; i < 3; i++) worst = fmax (worst, fabs (v[i] - a[i]));
+  }
+  CHECK ("exp = Rodrigues and log(exp(w)) = w, |w| from 1e-9 to 3.1", worst < 1e-12);
+  /* a state stepped 1000 times stays a rotation; x adds */
+  model_state st = { 0 };
+  st.nnodes = 1;
+  st.x = calloc (3, sizeof *st.x);
+  st.R = calloc (9, sizeof *st.R);
+  st.gamma = calloc (1, sizeof *st.gamma);
+  st.R[0] = st.R[4] = st.R[8] = 1;
+  double dq[6] = { 1e-3, 0, 0, 0.01, 0.02, -0.03 };
+  for (int k = 0; k < 1000; k++) model_state_step (&st, dq, 1.0);
+  double big[3] = { 10, 20, -30 }, Rb[9], orth = 0;
+  rodrigues (big, Rb);          /* all steps about one axis: exp(1000 w) */
+  worst = 0;
+  for (int i = 0; i < 9; i++) worst = fmax (worst, fabs (st.R[i] - Rb[i]));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double d = 0;
+      for (int k = 0; k < 3; k++) d += st.R[3 * k + i] * st.R[3 * k + j];
+      orth = fmax (orth, fabs (d - (i == j)));
+    }
+  CHECK ("1000 steps about one axis: exp(sum), orthonormal", worst < 1e-11 && orth < 1e-14 &&
+         fabs (st.x[0] - 1.0) < 1e-12);
+  model_state_clear (&st);
+}
+
+/* F = f_int - f_ext + Cq^T gamma (n), from an assembly. */
+static void residual (const assembly *a, const double *gamma, double *F)
+{
+  if (a->Cq) spm_matvec_t (a->Cq, gamma, F);
+  else memset (F, 0, (size_t) a->n * sizeof *F);
+  for (int i = 0; i < a->n; i++) F[i] += a->f_int[i] - a->f_ext[i];
+}
+
+/* Builds t's model; s = deck state stepped by a random dq (translations amp_x, rotations
+   amp_r), random gamma of size gmax. Returns 0 when built. */
+static int state_setup (tdeck *t, model *m, model_state *s, double amp_x, double amp_r,
+                        double gmax, unsigned seed)
+{
+  mb_err e;
+  mb_err_init (&e);
+  if (model_build_deck (&t->dm, "deck.yaml", m, &e)) {
+    printf ("  build failed: %s: %s\n", e.where, e.msg);
+    return -1;
+  }
+  if (model_state_init (m, s, &e)) { model_clear (m); return -1; }
+  int n = 6 * m->nnodes;
+  double *dq = calloc ((size_t) n, sizeof *dq);
+  for (int i = 0; i < n; i++) dq[i] = (i % 6 < 3 ? amp_x : amp_r) * urand (&seed);
+  model_state_step (s, dq, 1.0);
+  for (int i = 0; i < s->m; i++) s->gamma[i] = gmax * urand (&seed);
+  free (dq);
+  return 0;
+}
+
+/* Central differences of F and C along every increment e_j (h) against K and Cq at s:
+   returns the largest errors relative to max |K| and max |Cq|. */
+static void fd_errors (const model *m, const model_state *s, double h, double *ek, double *ec,
+                       int *nonsym)
+{
+  mb_err e;
+  mb_err_init (&e);
+  assembly a = { 0 }, ap = { 0 };
+  model_state sp = { 0 };
+  assemble_at (m, s, &a, &e);
+  model_state_copy (s, &sp, &e);
+  int n = a.n, mm = a.m;
+  double *K = dense_of (a.K), *C = a.Cq ? dense_of (a.Cq) : NULL;
+  double *Fp = calloc ((size_t) n, sizeof *Fp), *Fm = calloc ((size_t) n, sizeof *Fm);
+  double *cp = calloc ((size_t) mm + 1, sizeof *cp), *dq = calloc ((size_t) n, sizeof *dq);
+  double kmax = 0, cmax = 0, wk = 0, wc = 0;
+  for (int i = 0; i < n * n; i++) kmax = fmax (kmax, fabs (K[i]));
+  for (int i = 0; C && i < mm * n; i++) cmax = fmax (cmax, fabs (C[i]));
+  for (int j = 0; j < n; j++) {
+    memset (dq, 0, (size_t) n * sizeof *dq);
+    dq[j] = 1.0;
+    for (int sg = 1; sg >= -1; sg -= 2) {
+      model_state_assign (&sp, s);
+      model_state_step (&sp, dq, sg * h);
+      assemble_at (m, &sp, &ap, &e);
+      residual (&ap, s->gamma, sg > 0 ? Fp : Fm);
+      if (sg > 0) memcpy (cp, ap.c, (size_t) mm * sizeof *cp);
+      else
+        for (int i = 0; i < mm; i++)
+          wc = fmax (wc, fabs ((cp[i] - ap.c[i]) / (2 * h) - C[(size_t) j * mm + i]));
+    }
+    for (int i = 0; i < n; i++)
+      wk = fmax (wk, fabs ((Fp[i] - Fm[i]) / (2 * h) - K[(size_t) j * n + i]));
+  }
+  *ek = kmax > 0 ? wk / kmax : wk;
+  *ec = cmax > 0 ? wc / cmax : wc;
+  *nonsym = a.nonsymmetric;
+  free (K); free (C); free (Fp); free (Fm); free (cp); free (dq);
+  assembly_clear (&a);
+  assembly_clear (&ap);
+  model_state_clear (&sp);
+}
+
+/* A model with every element kind: bodies with rotated axes, a beam with y_axis and
+   Iy != Iz, every joint type (ground on either side), springs (preloaded, zero-length,
+   damped), a rotational spring with preload, a bushing, fixed and follower forces and
+   torques. gravity: with gravity; loads: with the fixed (global) loads. */
+static tdeck *fd_model (int gravity, int loads, int grounded)
+{
+  tdeck *t = calloc (1, sizeof *t);
+  td_init (t);
+  td_material (t, "m", 2e7, 8e6, 500);
+  t->mats[0].alpha = 0.1; t->mats[0].beta = 1e-4;
+  td_section (t, "s", 1e-2, 2e-5, 5e-5, 4e-5);
+  double Ra[9], Rb[9];
+  rodrigues ((double[3]) { 0.3, -0.2, 0.5 }, Ra);
+  rodrigues ((double[3]) { -0.4, 0.1, 0.2 }, Rb);
+  td_body (t, "A", 2, (double[3]) { 1, 2, 3 }, (double[3]) { 0, 0, 0 }, Ra);
+  td_body (t, "B", 3, (double[3]) { 2, 1, 1.5 }, (double[3]) { 1, 0.5, 0 }, Rb);
+  td_body (t, "C", 1.5, (double[3]) { 1, 1, 1 }, (double[3]) { 2, 0, 0.3 }, NULL);
+  td_body (t, "D", 1, (double[3]) { 0.5, 0.7, 0.9 }, (double[3]) { 0.5, -1, 0.2 }, Rb);
+  double p[6] = { 0, 1, 0, 2, 1.3, 0.4 };
+  td_beam (t, "bm", "m", "s", 2, p, (int[1]) { 3 }, (double[3]) { 0, 0, 1 });
+  const char *types_a[9] = { "A", grounded ? "ground" : "D", "B", "C", "bm.3", "D", "A", "C",
+                             "bm.0" };
+  const char *types_b[9] = { "B", "B", "C", "bm.1", "D", "A", "C", grounded ? "ground" : "A",
+                             grounded ? "ground" : "B" };
+  const joint_type jt[9] = { JOINT_REVOLUTE, JOINT_SPHERICAL, JOINT_PRISMATIC,
+                             JOINT_CYLINDRICAL, JOINT_UNIVERSAL, JOINT_PLANAR,
+                             JOINT_DISTANCE, JOINT_LOCK, JOINT_WELD };
+  static char *names[9] = { "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8" };
+  for (int k = 0; k < 9; k++) {
+    deck_joint *j = td_joint (t, names[k], jt[k], (char *) types_a[k], (char *) types_b[k]);
+    rodrigues ((double[3]) { 0.1 * k, 0.3 - 0.05 * k, 0.2 }, j->R);
+    if (k % 2 == 0 && jt[k] != JOINT_DISTANCE) {
+      j->has_at = 1;
+      j->at[0] = 0.1 * k; j->at[1] = 0.2; j->at[2] = -0.1;
+    }
+    if (jt[k] == JOINT_LOCK) j->lock_mask = LOCK_X | LOCK_Z | LOCK_RX | LOCK_RZ;
+  }
+  deck_force *f = td_force (t, "sp", FORCE_SPRING, "A", "C");
+  f->has_points = 1;
+  double pts[6] = { 0.1, 0.2, 0, 2.1, -0.2, 0.4 };
+  memcpy (f->points, pts, sizeof pts);
+  f->k = 300; f->c = 2; f->preload = 40; f->has_free_length = 1; f->free_length = 1.5;
+  f = td_force (t, "zl", FORCE_SPRING, "D", grounded ? "ground" : "B");
+  f->has_points = 1;
+  double zp[6] = { 0.5, -1, 0.3, 0.5, -1, 0.3 };
+  memcpy (f->points, zp, sizeof zp);
+  f->k = 150; f->has_free_length = 1; f->free_length = 0;
+  f = td_force (t, "rs", FORCE_ROTATIONAL_SPRING, "B", "C");
+  f->axis[0] = 0.2; f->axis[1] = 1; f->axis[2] = 0.3;
+  f->k = 80; f->c = 1; f->preload = 5;
+  f = td_force (t, "bu", FORCE_BUSHING, "A", "D");
+  f->has_at = 1; f->at[0] = 0.3; f->at[1] = -0.4; f->at[2] = 0.1;
+  rodrigues ((double[3]) { 0.5, 0.5, -0.2 }, f->R);
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++) {
+      f->K6[6 * i + j] = (i == j) * (100 + 20 * i) + 5.0 / (1 + i + j);
+      f->C6[6 * i + j] = (i == j) * 0.5;
+    }
+  f = td_force (t, "ff", FORCE_POINT, "D", NULL);      /* follower, off the node */
+  f->body_fixed = 1; f->has_at = 1;
+  f->at[0] = 0.7; f->at[1] = -0.8; f->at[2] = 0.1;
+  f->value[0] = 3; f->value[1] = -2; f->value[2] = 5;
+  f = td_force (t, "ft", FORCE_TORQUE, "B", NULL);     /* body-fixed torque */
+  f->body_fixed = 1;
+  f->value[0] = 1; f->value[1] = 2; f->value[2] = -1;
+  if (loads) {
+    f = td_force (t, "gf", FORCE_POINT, "C", NULL);
+    f->has_at = 1; f->at[0] = 2.2; f->at[1] = 0.1; f->at[2] = 0.3;
+    f->value[0] = -4; f->value[1] = 1; f->value[2] = 2;
+    f = td_force (t, "gt", FORCE_TORQUE, "A", NULL);
+    f->value[0] = 0.5; f->value[1] = -1; f->value[2] = 2;
+  }
+  if (gravity) { t->dm.gravity[2] = -9.81; t->dm.gravity[0] = 1.0; }
+  return t;
+}
+
+/* K against central differences of F = f_int - f_ext + Cq^T gamma, Cq against those of
+   C(q), Kc included (gamma random), at random deformed states. */
+static void test_tangent_fd (void)
+{
+  const double amp[3][2] = { { 0.01, 0.05 }, { 0.05, 0.3 }, { 0.1, 0.8 } };
+  for (int c = 0; c < 3; c++) {
+    tdeck *t = fd_model (1, 1, 1);
+    model m;
+    model_state s = { 0 };
+    if (state_setup (t, &m, &s, amp[c][0], amp[c][1], 50.0, 11u + (unsigned) c)) {
+      CHECK ("fd model builds", 0); free (t); return;
+    }
+    double ek, ec;
+    int ns;
+    fd_errors (&m, &s, 1e-6, &ek, &ec, &ns);
+    char what[160];
+    snprintf (what, sizeof what, "every element, joint, load at a deformed state (rotations "
+              "~%g rad): K = dF/dq (rel. error %.1e), Cq = dC/dq (%.1e)", amp[c][1], ek, ec);
+    printf ("  %s\n", what);
+    CHECK (what, ek < 1e-8 && ec < 1e-8);
+    if (c == 1) CHECK ("lever arms and followers away from equilibrium: K non-symmetric", ns);
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+}
+
+/* Each kind alone (a sharper scale): a beam cantilever, each joint, each force. */
+static void test_tangent_fd_parts (void)
+{
+  const joint_type jts[8] = { JOINT_WELD, JOINT_REVOLUTE, JOINT_SPHERICAL, JOINT_PRISMATIC,
+                              JOINT_CYLINDRICAL, JOINT_UNIVERSAL, JOINT_PLANAR, JOINT_LOCK };
+  for (int kind = 0; kind < 4 + 16 + 3; kind++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    td_material (t, "m", 2e7, 8e6, 500);
+    td_section (t, "s", 1e-2, 2e-5, 5e-5, 4e-5);
+    double Ra[9];
+    rodrigues ((double[3]) { 0.3, -0.2, 0.5 }, Ra);
+    td_body (t, "A", 2, (double[3]) { 1, 2, 3 }, (double[3]) { 0, 0, 0 }, Ra);
+    td_body (t, "B", 3, (double[3]) { 2, 1, 1.5 }, (double[3]) { 1, 0.5, 0.2 }, NULL);
+    const char *what = "";
+    if (kind == 0) {
+      double p[6] = { 0, 1, 0, 2, 1.3, 0.4 };
+      td_beam (t, "bm", "m", "s", 2, p, (int[1]) { 2 }, (double[3]) { 0, 0, 1 });
+      t->dm.gravity[2] = -9.81;
+      what = "corotational beam with gravity";
+    } else if (kind == 1) {
+      deck_joint *j = td_joint (t, "d", JOINT_DISTANCE, "A", "B");
+      j->has_points = 1;
+      double pts[6] = { 0.2, 0.1, 0, 1.1, 0.3, 0.5 };
+      memcpy (j->points, pts, sizeof pts);
+      what = "distance joint with offsets";
+    } else if (kind == 2) {
+      deck_force *f = td_force (t, "rs", FORCE_ROTATIONAL_SPRING, "A", "B");
+      f->axis[2] = 1; f->k = 80; f->preload = 5;
+      what = "rotational spring with preload";
+    } else if (kind == 3) {
+      deck_force *f = td_force (t, "bu", FORCE_BUSHING, "A", "B");
+      for (int i = 0; i < 6; i++) f->K6[7 * i] = 100 + 10 * i;
+      what = "bushing";
+    } else if (kind < 4 + 16) {                 /* each joint type, A-B then ground-B */
+      static char *jn[8] = { "weld", "revolute", "spherical", "prismatic", "cylindrical",
+                             "universal", "planar", "lock" };
+      static char buf[16][64];
+      int q = (kind - 4) % 8, gnd = (kind - 4) / 8;
+      deck_joint *j = td_joint (t, "j", jts[q], gnd ? "ground" : "A", "B");
+      rodrigues ((double[3]) { 0.4, -0.3, 0.2 }, j->R);
+      j->has_at = 1;
+      j->at[0] = 0.4; j->at[1] = 0.1; j->at[2] = -0.2;
+      if (jts[q] == JOINT_LOCK) j->lock_mask = LOCK_Y | LOCK_RX | LOCK_RY;
+      snprintf (buf[kind - 4], sizeof buf[0], "%s joint%s", jn[q], gnd ? " to ground" : "");
+      what = buf[kind - 4];
+    } else if (kind == 20) {
+      deck_force *f = td_force (t, "sp", FORCE_SPRING, "A", "B");
+      f->has_points = 1;
+      double pts[6] = { 0.1, 0.2, 0, 1.1, 0.3, 0.5 };
+      memcpy (f->points, pts, sizeof pts);
+      f->k = 300; f->preload = 40; f->has_free_length = 1; f->free_length = 0.8;
+      what = "spring with preload and offsets";
+    } else if (kind == 21) {
+      deck_force *f = td_force (t, "pf", FORCE_POINT, "A", NULL);
+      f->has_at = 1; f->at[0] = 0.3; f->at[1] = 0.2; f->at[2] = -0.5;
+      f->value[0] = 3; f->value[2] = -7;
+      f = td_force (t, "pt", FORCE_TORQUE, "B", NULL);
+      f->value[1] = 2;
+      what = "fixed point force off the node and torque";
+    } else {
+      deck_force *f = td_force (t, "pf", FORCE_POINT, "A", NULL);
+      f->body_fixed = 1;
+      f->has_at = 1; f->at[0] = 0.3; f->at[1] = 0.2; f->at[2] = -0.5;
+      f->value[0] = 3; f->value[2] = -7;
+      f = td_force (t, "pt", FORCE_TORQUE, "B", NULL);
+      f->body_fixed = 1;
+      f->value[1] = 2; f->value[0] = -1;
+      what = "follower force and body-fixed torque";
+    }
+    model m;
+    model_state s = { 0 };
+    if (state_setup (t, &m, &s, 0.05, 0.4, 30.0, 5u + (unsigned) kind)) {
+      CHECK (what, 0); free (t); continue;
+    }
+    double ek, ec;
+    int ns;
+    fd_errors (&m, &s, 1e-6, &ek, &ec, &ns);
+    char msg[200];
+    snprintf (msg, sizeof msg, "%s: K = dF/dq (rel. error %.1e), Cq = dC/dq (%.1e)", what, ek, ec);
+    printf ("  %s\n", msg);
+    CHECK (msg, ek < 1e-8 && ec < 1e-8);
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+}
+
+/* A rigid motion (Q, t) of the whole covariant model (no gravity, no global loads):
+   f_int, K, M, Cq, C are the deck's (the linear element, the deck rows) turned by Q:
+   the corotational beam reduces to the linear element at zero deformation, the joints'
+   rows to today's rows, with the same gamma. */
+static void test_rigid_motion (void)
+{
+  tdeck *t = fd_model (0, 0, 0);
+  model m;
+  model_state s0 = { 0 }, s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s0, 0, 0, 20.0, 3u)) { CHECK ("rigid model builds", 0); free (t); return; }
+  model_state_copy (&s0, &s, &e);
+  double Q[9], tr[3] = { 0.3, -1.2, 2.0 };
+  rodrigues ((double[3]) { 0.7, -1.1, 0.4 }, Q);
+  for (int i = 0; i < m.nnodes; i++) {
+    double y[3], R[9];
+    matvec3 (Q, s0.x + 3 * i, y);
+    for (int k = 0; k < 3; k++) s.x[3 * i + k] = y[k] + tr[k];
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) {
+        double v = 0;
+        for (int k = 0; k < 3; k++) v += Q[3 * r + k] * s0.R[9 * i + 3 * k + c];
+        R[3 * r + c] = v;
+      }
+    memcpy (s.R + 9 * i, R, sizeof R);
+  }
+  assembly a0 = { 0 }, a1 = { 0 };
+  assemble_at (&m, &s0, &a0, &e);
+  assemble_at (&m, &s, &a1, &e);
+  int n = a0.n, mm = a0.m;
+  /* P = blockdiag(Q) (n x n): K1 = P K0 P^T, M likewise, Cq1 = Cq0 P^T, f1 = P f0, c1 = c0 */
+  double *K0 = dense_of (a0.K), *K1 = dense_of (a1.K), *M0 = dense_of (a0.M), *M1 = dense_of (a1.M);
+  double *C0 = dense_of (a0.Cq), *C1 = dense_of (a1.Cq);
+  double wk = 0, kmax = 0, wm = 0, mmax = 0, wc = 0, cmax = 0, wf = 0, fmax_ = 0, wcc = 0;
+  for (int bi = 0; bi < n / 3; bi++)
+    for (int bj = 0; bj < n / 3; bj++)
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          double vk = 0, vm = 0;
+          for (int p = 0; p < 3; p++)
+            for (int q = 0; q < 3; q++) {
+              size_t idx = (size_t) (3 * bj + q) * n + (size_t) (3 * bi + p);
+              vk += Q[3 * i + p] * K0[idx] * Q[3 * j + q];
+              vm += Q[3 * i + p] * M0[idx] * Q[3 * j + q];
+            }
+          size_t o = (size_t) (3 * bj + j) * n + (size_t) (3 * bi + i);
+          wk = fmax (wk, fabs (vk - K1[o])); kmax = fmax (kmax, fabs (K1[o]));
+          wm = fmax (wm, fabs (vm - M1[o])); mmax = fmax (mmax, fabs (M1[o]));
+        }
+  for (int r = 0; r < mm; r++)
+    for (int bj = 0; bj < n / 3; bj++)
+      for (int j = 0; j < 3; j++) {
+        double v = 0;
+        for (int q = 0; q < 3; q++) v += C0[(size_t) (3 * bj + q) * mm + r] * Q[3 * j + q];
+        size_t o = (size_t) (3 * bj + j) * mm + r;
+        wc = fmax (wc, fabs (v - C1[o])); cmax = fmax (cmax, fabs (C1[o]));
+      }
+  for (int b = 0; b < n / 3; b++) {
+    double y[3];
+    matvec3 (Q, a0.f_int + 3 * b, y);
+    for (int i = 0; i < 3; i++) {
+      wf = fmax (wf, fabs (y[i] - a1.f_int[3 * b + i]));
+      fmax_ = fmax (fmax_, fabs (a1.f_int[3 * b + i]));
+    }
+  }
+  for (int r = 0; r < mm; r++) wcc = fmax (wcc, fabs (a1.c[r] - a0.c[r]));
+  printf ("  rigid motion: errors K %.1e M %.1e Cq %.1e c %.1e f %.1e (relative)\n", wk / kmax,
+          wm / mmax, wc / cmax, wcc, wf / fmax_);
+  CHECK ("rigid motion: K turns with Q (corotational = linear at zero deformation)",
+         wk < 1e-12 * kmax);
+  CHECK ("rigid motion: M turns with Q", wm < 1e-13 * mmax);
+  CHECK ("rigid motion: Cq rows turn with Q, C unchanged", wc < 1e-13 * cmax && wcc < 1e-13);
+  CHECK ("rigid motion: internal forces turn with Q (preloads only)", wf < 1e-12 * fmax_);
+  free (K0); free (K1); free (M0); free (M1); free (C0); free (C1);
+  assembly_clear (&a0);
+  assembly_clear (&a1);
+  model_state_clear (&s0);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
+/* A beam alone, rotated rigidly by a large angle: zero internal force. */
+static void test_rigid_beam (void)
+{
+  tdeck *t = calloc (1, sizeof *t);
+  td_init (t);
+  td_material (t, "m", 2e11, 8e10, 7800);
+  td_section (t, "s", 1e-3, 2e-7, 5e-7, 4e-7);
+  double p[9] = { 0, 0, 0, 1, 0.5, 0, 2, 0.5, 1 };
+  td_beam (t, "bm", "m", "s", 3, p, (int[2]) { 3, 2 }, (double[3]) { 0, 0, 1 });
+  model m;
+  model_state s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("beam builds", 0); free (t); return; }
+  double w[3] = { 2.0, -1.0, 0.5 }, Q[9];
+  rodrigues (w, Q);
+  double *dq = calloc ((size_t) 6 * m.nnodes, sizeof *dq);
+  for (int i = 0; i < m.nnodes; i++) {       /* x -> Q x + t, R -> Q R: dq = (Q x + t - x, w) */
+    double y[3];
+    matvec3 (Q, s.x + 3 * i, y);
+    for (int k = 0; k < 3; k++) { dq[6 * i + k] = y[k] - s.x[3 * i + k] + 5.0; dq[6 * i + 3 + k] = w[k]; }
+  }
+  model_state_step (&s, dq, 1.0);
+  assembly a = { 0 };
+  assemble_at (&m, &s, &a, &e);
+  double fm = 0, km = spm_max_abs (a.K);
+  for (int i = 0; i < a.n; i++) fm = fmax (fm, fabs (a.f_int[i]));
+  CHECK ("beam rotated rigidly by 2.3 rad: zero internal force (|f| < 1e-12 max |K|)",
+         fm < 1e-12 * km);
+  free (dq);
+  assembly_clear (&a);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
+/* Solves the dense (n + m) system [K Cq^T; Cq 0] [x; y] = [b; d] with LAPACK dgesv. */
+static int solve_kkt (const assembly *a, double *rhs)
+{
+  int n = a->n, mm = a->m, N = n + mm;
+  double *A = calloc ((size_t) N * N, sizeof *A), *K = dense_of (a->K), *C = dense_of (a->Cq);
+  lapack_int *ip = calloc ((size_t) N, sizeof *ip);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++) A[(size_t) j * N + i] = K[(size_t) j * n + i];
+  for (int j = 0; j < n; j++)
+    for (int r = 0; r < mm; r++) {
+      A[(size_t) j * N + n + r] = C[(size_t) j * mm + r];
+      A[(size_t) (n + r) * N + j] = C[(size_t) j * mm + r];
+    }
+  int rc = LAPACKE_dgesv (LAPACK_COL_MAJOR, N, 1, A, N, ip, rhs, N);
+  free (A); free (K); free (C); free (ip);
+  return rc;
+}
+
+/* Cantilever clamped by a weld to ground, small tip load P: Newton on
+   F = f_int - f_ext + Cq^T gamma = 0, C = 0 (dense solves) reaches the linear deflection
+   P L^3 / (3 E I) (Euler-Bernoulli, exact for cubic elements) and the reaction P. */
+static void test_cantilever_newton (void)
+{
+  tdeck *t = calloc (1, sizeof *t);
+  td_init (t);
+  double E = 2e11, Iz = 8e-9, L = 2.0, P = 0.1;
+  td_material (t, "m", E, 8e10, 7800);
+  td_section (t, "s", 1e-4, Iz, Iz, 1.6e-8);
+  double p[6] = { 0, 0, 0, L, 0, 0 };
+  td_beam (t, "bm", "m", "s", 2, p, (int[1]) { 8 }, NULL);
+  td_joint (t, "clamp", JOINT_WELD, "ground", "bm.start");
+  deck_force *f = td_force (t, "tip", FORCE_POINT, "bm.end", NULL);
+  f->value[2] = -P;
+  model m;
+  model_state s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("cantilever builds", 0); free (t); return; }
+  assembly a = { 0 };
+  int n = 6 * m.nnodes, mm = m.nconstraints, it;
+  double *rhs = calloc ((size_t) (n + mm), sizeof *rhs), res = 0;
+  for (it = 0; it < 10; it++) {
+    assemble_at (&m, &s, &a, &e);
+    residual (&a, s.gamma, rhs);
+    res = 0;
+    for (int i = 0; i < n; i++) { rhs[i] = -rhs[i]; res = fmax (res, fabs (rhs[i])); }
+    for (int r = 0; r < mm; r++) { rhs[n + r] = -a.c[r]; res = fmax (res, fabs (a.c[r])); }
+    if (res < 1e-6 * P) break;   /* round-off of EA (l - L0): EA eps ~ 2e-9 N */
+    if (solve_kkt (&a, rhs)) break;
+    model_state_step (&s, rhs, 1.0);
+    for (int r = 0; r < mm; r++) s.gamma[r] += rhs[n + r];
+  }
+  double w = s.x[3 * (m.nnodes - 1) + 2] - 0.0, wref = -P * L * L * L / (3 * E * Iz);
+  char what[200];
+  snprintf (what, sizeof what, "cantilever, small tip load: Newton converges (%d iterations) "
+            "to w = P L^3 / (3 E I) (%.9g vs %.9g)", it, w, wref);
+  printf ("  %s\n", what);
+  CHECK (what, res < 1e-6 * P && it <= 4 && fabs (w - wref) < 1e-7 * fabs (wref));
+  /* the clamp's vertical reaction: gamma of the weld's row along e3 balances P */
+  CHECK ("cantilever: reaction along z = -P on the beam (gamma = P)",
+         fabs (fabs (s.gamma[2]) - P) < 1e-8 * P);
+  free (rhs);
+  assembly_clear (&a);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
+/* assemble_at at the deck state with gamma = 0 and no gravity: the same K (values), M, R,
+   Cq as assemble_system (without the rotational spring's preload, whose deck-only
+   stiffness assemble_system keeps: force.c); refilling the pattern at a new state equals a fresh build
+   there, bitwise. */
+static void test_deck_and_refill (void)
+{
+  tdeck *t = fd_model (0, 1, 1);
+  t->forces[2].preload = 0;                        /* "rs" */
+  model m;
+  model_state s = { 0 }, s2 = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("model builds", 0); free (t); return; }
+  assembly a0, a1 = { 0 }, a2 = { 0 };
+  assemble_system (&m, &a0, &e);
+  assemble_at (&m, &s, &a1, &e);
+  CHECK ("deck state, gamma 0: K, M, R, Cq equal assemble_system's",
+         compare_dense (a1.K, a0.K) == 0 && compare_dense (a1.M, a0.M) == 0 &&
+         compare_dense (a1.R, a0.R) == 0 && compare_dense (a1.Cq, a0.Cq) == 0);
+  CHECK ("deck state: K pattern has the joint blocks too", a1.K->nnz >= a0.K->nnz);
+  long nnz = a1.K->nnz;
+  model_state_copy (&s, &s2, &e);
+  double *dq = calloc ((size_t) a1.n, sizeof *dq);
+  unsigned seed = 99;
+  for (int i = 0; i < a1.n; i++) dq[i] = 0.1 * urand (&seed);
+  for (int i = 0; i < s2.m; i++) s2.gamma[i] = urand (&seed);
+  model_state_step (&s2, dq, 1.0);
+  assemble_at (&m, &s2, &a1, &e);                  /* refill */
+  assemble_at (&m, &s2, &a2, &e);                  /* fresh */
+  int same = a1.K->nnz == nnz && a1.K->nnz == a2.K->nnz;
+  for (long k = 0; same && k < a1.K->nnz; k++) same = a1.K->val[k] == a2.K->val[k];
+  for (long k = 0; same && k < a1.Cq->nnz; k++) same = a1.Cq->val[k] == a2.Cq->val[k];
+  for (long k = 0; same && k < a1.M->nnz; k++) same = a1.M->val[k] == a2.M->val[k];
+  for (int i = 0; same && i < a1.n; i++)
+    same = a1.f_int[i] == a2.f_int[i] && a1.f_ext[i] == a2.f_ext[i];
+  CHECK ("refill in the fixed pattern = fresh assembly, bitwise", same);
+  free (dq);
+  assembly_clear (&a0); assembly_clear (&a1); assembly_clear (&a2);
+  model_state_clear (&s); model_state_clear (&s2);
+  model_clear (&m);
+  free (t);
+}
+
+/* Out of memory at the assembly's allocations (mb_fault "assemble") and model_parts:
+   MB_ENOMEM, nothing leaked (ASan run), the struct cleared. */
+static void test_faults (void)
+{
+  tdeck *t = fd_model (1, 1, 1);
+  model m;
+  model_state s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("model builds", 0); free (t); return; }
+  assembly a = { 0 };
+  mb_fault_set ("*:assemble");
+  int rc1 = assemble_at (&m, &s, &a, &e);
+  int rc2 = assemble_system (&m, &a, &e);
+  mb_fault_set ("*:model");
+  model_part *parts = NULL;
+  int np = model_parts (&m, &parts);
+  mb_fault_set (NULL);
+  CHECK ("out of memory: assemble_at, assemble_system, model_parts give MB_ENOMEM",
+         rc1 == MB_ENOMEM && rc2 == MB_ENOMEM && np == MB_ENOMEM && a.K == NULL);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
 int main (void)
 {
   test_beamgrid ();
   test_joints ();
   test_rank ();
   test_energy ();
+  test_rotations ();
+  test_tangent_fd ();
+  test_tangent_fd_parts ();
+  test_rigid_motion ();
+  test_rigid_beam ();
+  test_cantilever_newton ();
+  test_deck_and_refill ();
+  test_faults ();
   return CHECK_DONE ();
 }
