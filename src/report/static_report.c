@@ -177,6 +177,8 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   key_num (f, 2, "change", res->change);
   fprintf (f, "  grounded_springs: %d\n", res->nsprings);
   fprintf (f, "  analyses: %d\n  factorizations: %d\n", res->analyses, res->factorizations);
+  fprintf (f, "  tangent: %s\n", res->nonsymmetric ? "non-symmetric (non-conservative "
+           "loads: follower forces or body-fixed torques)" : "symmetric");
   if (res->negative >= 0)
     fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n", res->negative,
              res->negative > 0 ? "unstable" : "stable");

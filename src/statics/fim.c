@@ -96,6 +96,45 @@ static int initial_gamma (MPI_Comm comm, const statics_problem *p, int n, int m,
   return rc;
 }
 
+/* Collective. At the current state: res->negative = negative eigenvalues of the symmetric
+   part of K + sqrt(stability) M on the constraint manifold, from the inertia of
+   [Ks, Cq^T; Cq, 0] (LDL^T, INFOG(12) minus m); res->nonsymmetric from K. A failed
+   factorization (singular) leaves negative = -1 and is not an error. */
+static int inertia (MPI_Comm comm, const statics_problem *p, const deck_statics *par, int n,
+                    int m, const double *gamma, statics_result *res, mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  if (rank == 0) {
+    statics_eval e;
+    rc = p->eval (p->ctx, gamma, &e, err);
+    if (rc == 0) {
+      res->nonsymmetric = e.nonsymmetric;
+      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, 2, &nnz, &ir, &jc,
+                             &av, err);
+    }
+  }
+  rc = mb_agree (comm, rc, err);
+  res->negative = -1;
+  if (rc == 0) {
+    mb_err e2;
+    mb_err_init (&e2);
+    factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir,
+                               jc, av, "symmetric tangent at the equilibrium", &e2);
+    if (f) {
+      factor_stats st;
+      factor_get_stats (f, &st);
+      if (st.negative_pivots >= 0) res->negative = (int) (st.negative_pivots - m);
+      factor_free (f);
+    } else if (e2.code == MB_ENOMEM) rc = (*err = e2, MB_ENOMEM);
+  }
+  free (ir), free (jc), free (av);
+  return rc;
+}
+
 int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
 {
@@ -186,9 +225,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
       }
       singular = 1;
     } else {
-      factor_stats st;
-      factor_get_stats (lin.f, &st);
-      res->negative = sym && st.negative_pivots >= 0 ? (int) (st.negative_pivots - m) : -1;
       if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
         int count = 0;
         factor_null_pivots (lin.f, &count, NULL);
@@ -243,6 +279,7 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     k++;
   }
 
+  if (rc == 0) rc = inertia (comm, p, par, n, m, gamma, res, err);
   res->nsprings += nsprings;
   res->time += MPI_Wtime () - t0;
   if (rc == 0 && rank == 0) {

@@ -26,9 +26,12 @@ int statics_jacobian (const statics_eval *e, int n, int m, double cK, double cM,
                     cap);
   }
   long k = 0;
-  for (long t = 0; t < e->K->nnz; t++)  /* cK K */
-    if (!sym || e->K->row[t] >= e->K->col[t])
-      PUT (e->K->row[t], e->K->col[t], cK * e->K->val[t]);
+  for (long t = 0; t < e->K->nnz; t++) {  /* cK K */
+    int i = e->K->row[t], j = e->K->col[t];
+    if (sym == 2)  /* the symmetric part (K + K^T) / 2, lower triangle; MUMPS sums */
+      PUT (i > j ? i : j, i > j ? j : i, (i == j ? 1.0 : 0.5) * cK * e->K->val[t]);
+    else if (!sym || i >= j) PUT (i, j, cK * e->K->val[t]);
+  }
   if (cM != 0)  /* + cM M */
     for (long t = 0; t < e->M->nnz; t++)
       if (!sym || e->M->row[t] >= e->M->col[t])

@@ -65,10 +65,12 @@ typedef struct statics_result {
   double imbalance, constraint, change;  /* at the returned state */
   double *gamma;        /* m multipliers at the returned state, rank 0; caller frees */
   int nsprings;         /* p_f: grounded springs added to the Jacobian (seed 000) */
-  int negative;         /* negative eigenvalues of the tangent K + sqrt(stability) M on
-                           the constraint manifold at the last Newton factorization
-                           (MUMPS inertia minus m): > 0 an unstable equilibrium; -1 when
-                           unknown (LU for a non-symmetric K) */
+  int negative;         /* negative eigenvalues of the symmetric part of the tangent
+                           K + sqrt(stability) M on the constraint manifold at the returned
+                           state (MUMPS inertia of the saddle-point matrix minus m): > 0 an
+                           unstable equilibrium; -1 when unknown */
+  int nonsymmetric;     /* 1: K at the returned state is not symmetric (follower loads,
+                           body-fixed torques: non-conservative) */
   int analyses;         /* MUMPS analyses of the Newton / midpoint matrices */
   int factorizations;   /* their numerical factorizations (refactorizations included) */
   double time;          /* [s] */

@@ -7,7 +7,9 @@
 #include "statics.h"
 
 /* Triplets (0-based) of J = [cK K + cM M + diag(springs), Cq^T; Cq, 0], order n + m, from
-   e: the lower triangle (i >= j) when sym = 1 (MUMPS LDL^T), all entries when sym = 0.
+   e: the lower triangle (i >= j) when sym = 1 (MUMPS LDL^T), all entries when sym = 0;
+   sym = 2: the lower triangle of J with K replaced by its symmetric part (K + K^T) / 2
+   (duplicates, summed by MUMPS).
    springs: n grounded spring stiffnesses or NULL. New arrays in *ir, *jc, *a (caller
    frees); returns 0 or MB_ENOMEM. */
 int statics_jacobian (const statics_eval *e, int n, int m, double cK, double cM,
