@@ -7,6 +7,8 @@
 #  2. A free body without loads, stability 0: the singular tangent is an error (exit 3)
 #     that names the body and p_f; with p_f it converges (MUMPS null pivots fixed), and the
 #     modal stage finds its 6 rigid-body modes.
+#  3. The tests/models/statics_*.yaml decks: their static reports against closed forms
+#     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability).
 # usage: sh statics.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/statics"
@@ -72,5 +74,16 @@ for np in 1 2; do
   rigid=$(grep -c '^    kind: rigid-body$' "$dir/np$np/free_p_f.modal.yaml")
   [ "$rigid" = 6 ] || fail "free body p_f np $np: $rigid rigid-body modes, wanted 6"
 done
+# 3. the statics decks of tests/models: static reports against closed forms
+for deck in "$top"/tests/models/statics_*.yaml; do
+  case "$deck" in *.ref.*) continue ;; esac
+  name=$(basename "$deck" .yaml)
+  for np in 1 2; do
+    n=$((n + 1))
+    $mpirun -np $np "$bin" -q "$deck" -o "$dir/models/np$np" > "$dir/models.$name.np$np.log" 2>&1 \
+      || { fail "$name np $np: exit $?"; tail -n 5 "$dir/models.$name.np$np.log"; }
+  done
+done
+/usr/bin/python3 "$top/tests/scripts/statics_check.py" "$dir/models" || fail "statics_check.py"
 echo "statics.sh: $n runs, $fails failures"
 [ $fails -eq 0 ]
