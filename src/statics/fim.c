@@ -10,26 +10,38 @@
 #include "../linalg/factor.h"
 
 enum { SLOT_BEST = 0, SLOT_BASE = 3, MAX_HALVINGS = 6 };
+#define DIVERGE 1e4
 
-/* Rank 0. Merit of the state at (current q, gamma): ||F||_2 + kmax ||C||_2; evaluates. */
-static int merit (const statics_problem *p, const double *gamma, double kmax, double *F,
-                  double *phi, mb_err *err)
+/* Rank 0. At the current q with multipliers gamma: evaluates, F = r + Cq^T gamma, the
+   merit ||F||_2 + kmax ||C||_2 and the work of F along the step, dq^T F. */
+static int merit (const statics_problem *p, const double *gamma, double kmax, const double *dq,
+                  double *F, double *phi, double *work, mb_err *err)
 {
   statics_eval e;
   MB_TRY (p->eval (p->ctx, gamma, &e, err));
   statics_residual (&e, p->n, p->m, gamma, F);
   *phi = statics_norm_2 (F, p->n) + kmax * (p->m > 0 ? statics_norm_2 (e.c, p->m) : 0.0);
+  double w = 0;
+  for (int i = 0; i < p->n; i++) w += dq[i] * F[i];
+  *work = w;
   return 0;
 }
 
-/* Rank 0. The step: a = min (1, STATICS_MAX_ROTATION / max |dtheta|), halved while the
-   merit does not decrease (Armijo with 1e-4), the best trial kept after MAX_HALVINGS.
-   x = [dq; dgamma]. On return the state and gamma are moved by a x. */
-static int line_search (const statics_problem *p, const double *x, double phi0, double kmax,
-                        double *gamma, double *gtrial, double *F, double *a_out, mb_err *err)
+/* Rank 0. The step: a = min (1, STATICS_MAX_ROTATION / max |dtheta|) (large rotations
+   never overshoot by more than that), halved (up to MAX_HALVINGS times) only while the
+   residual at the trial is not finite or its merit ||F||_2 + kmax ||C||_2 grows beyond
+   DIVERGE times the current one (divergence). Not a merit line search: after a bending
+   step of a slender beam the stiff axial residual grows for one iteration and a merit or
+   energy test would take tiny steps (a cantilever at P L^2 / EI = 1 then stalls; full
+   steps converge in 6 iterations). x = [dq; dgamma]. On return the state and gamma are
+   moved by a x. */
+static int line_search (const statics_problem *p, const double *x, const double *F0,
+                        double phi0, double kmax, double *gamma, double *gtrial, double *F,
+                        double *a_out, mb_err *err)
 {
   int n = p->n, m = p->m;
   double a = 1.0;
+  (void) F0;
   if (p->is_rotation) {
     double rot = 0;
     for (int i = 0; i < n; i++)
@@ -37,15 +49,19 @@ static int line_search (const statics_problem *p, const double *x, double phi0, 
     if (rot > STATICS_MAX_ROTATION) a = STATICS_MAX_ROTATION / rot;
   }
   p->save (p->ctx, SLOT_BASE);
-  double best_a = a, best_phi = HUGE_VAL;
+  double best_a = a, best_w = HUGE_VAL;
   for (int h = 0; h <= MAX_HALVINGS; h++, a *= 0.5) {
     for (int i = 0; i < m; i++) gtrial[i] = gamma[i] + a * x[n + i];
     p->step (p->ctx, x, a);
-    double phi;
-    MB_TRY (merit (p, gtrial, kmax, F, &phi, err));
+    double phi, work;
+    MB_TRY (merit (p, gtrial, kmax, x, F, &phi, &work, err));
     p->load (p->ctx, SLOT_BASE);
-    if (phi < best_phi) best_phi = phi, best_a = a;
-    if (phi <= (1.0 - 1e-4 * a) * phi0) break;
+    if (!isfinite (phi)) continue;
+    if (fabs (work) < best_w) best_w = fabs (work), best_a = a;
+    if (phi <= DIVERGE * phi0 || phi0 == 0) {
+      best_a = a;
+      break;
+    }
   }
   p->step (p->ctx, x, best_a);
   for (int i = 0; i < m; i++) gamma[i] += best_a * x[n + i];
@@ -144,19 +160,20 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
   MPI_Bcast (nm, 2, MPI_INT, 0, comm);
   int n = nm[0], m = nm[1], N = n + m, rc = 0;
   double t0 = MPI_Wtime ();
-  double *F = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *springs = NULL;
+  double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *springs = NULL;
   statics_lin lin;
   memset (&lin, 0, sizeof lin);
   int *dofs = NULL;
   if (rank == 0) {
     if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
     F = mb_calloc ((size_t) n, sizeof *F);
+    Ft = mb_calloc ((size_t) n, sizeof *Ft);
     x = mb_calloc ((size_t) N, sizeof *x);
     gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gbest);
     gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gtrial);
     springs = mb_calloc ((size_t) n, sizeof *springs);
     dofs = mb_calloc ((size_t) n, sizeof *dofs);
-    if (!res->gamma || !F || !x || !gbest || !gtrial || !springs || !dofs
+    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !springs || !dofs
         || mb_fault ("statics"))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for the static stage (n = %d)", n);
   }
@@ -271,7 +288,7 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     /* 3. step limit and line search (rank 0: evaluations only) */
     if (rank == 0) {
       double phi0 = statics_norm_2 (F, n) + kmax * (m > 0 ? statics_norm_2 (e.c, m) : 0.0);
-      rc = line_search (p, x, phi0, kmax, gamma, gtrial, F, &a, err);
+      rc = line_search (p, x, F, phi0, kmax, gamma, gtrial, Ft, &a, err);
       change = a * statics_norm_inf (x, n);
     }
     rc = mb_agree (comm, rc, err);
@@ -321,6 +338,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
              lin.analyses > 1 ? "es" : "is");
   res->analyses += lin.analyses, res->factorizations += lin.factorizations;
   statics_lin_clear (&lin);
-  free (F), free (x), free (gbest), free (gtrial), free (springs), free (dofs);
+  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (springs), free (dofs);
   return rc;
 }

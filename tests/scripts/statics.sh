@@ -9,6 +9,9 @@
 #     modal stage finds its 6 rigid-body modes.
 #  3. The tests/models/statics_*.yaml decks: their static reports against closed forms
 #     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability).
+#  4. A cantilever under large tip loads against Mattiasson's elastica table, converging
+#     with the mesh (tests/scripts/statics_cantilever.py).
+#  5. Not converged: exit 4 with the best state's report; allow_unconverged runs the modes.
 # usage: sh statics.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/statics"
@@ -85,5 +88,33 @@ for deck in "$top"/tests/models/statics_*.yaml; do
   done
 done
 /usr/bin/python3 "$top/tests/scripts/statics_check.py" "$dir/models" || fail "statics_check.py"
+# 4. a cantilever under a large tip load against Mattiasson's elastica table
+n=$((n + 1))
+/usr/bin/python3 "$top/tests/scripts/statics_cantilever.py" "$bin" "$dir" > "$dir/cantilever.log" 2>&1 \
+  || { fail "statics_cantilever.py"; cat "$dir/cantilever.log"; }
+tail -n 1 "$dir/cantilever.log"
+
+# 5. not converged (the cantilever at P L^2/EI = 10 with max_num_iter 3): exit 4, the static
+#    report says why, the modal stage is skipped; with allow_unconverged it runs (exit 4 still)
+for allow in false true; do
+  nc="$dir/noconv_$allow.yaml"
+  sed -e 's/^  method: fim$/  method: fim\n  max_num_iter: 3\n  allow_unconverged: '$allow'/' \
+      -e 's/^  enabled: false$/  enabled: true\n  modes: 2/' "$dir/cantilever/cant_10_8.yaml" > "$nc"
+  for np in 1 2; do
+    n=$((n + 1))
+    $mpirun -np $np "$bin" -q "$nc" -o "$dir/nc$np" > "$dir/nc.out" 2> "$dir/nc.err"
+    st=$?
+    [ $st -eq 4 ] || fail "noconv $allow np $np: exit $st, wanted 4"
+    grep -q "static equilibrium not reached (FIM): max_num_iter = 3" "$dir/nc.err" \
+      || fail "noconv $allow np $np: message: $(cat "$dir/nc.err")"
+    grep -q '^  converged: false$' "$dir/nc$np/noconv_$allow.static.yaml" \
+      || fail "noconv $allow np $np: static report"
+    if [ $allow = false ]; then
+      [ ! -f "$dir/nc$np/noconv_$allow.modal.yaml" ] || fail "noconv np $np: modal ran"
+    else
+      [ -f "$dir/nc$np/noconv_$allow.modal.yaml" ] || fail "noconv allow np $np: modal skipped"
+    fi
+  done
+done
 echo "statics.sh: $n runs, $fails failures"
 [ $fails -eq 0 ]
