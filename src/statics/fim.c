@@ -182,7 +182,7 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
   if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, springs, err);
   double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0;
   double bestF = 0, bestC = 0, bestchange = 0;
-  int k = 0, have_step = 0, stop = 0, nsprings = 0;
+  int k = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
   while (rc == 0) {
     /* 1. residual at the current state; converged? */
     statics_eval e;
@@ -221,7 +221,8 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     if ((stop = flags[0])) break;
 
     /* 2. J [dq; dgamma] = -[F; C], refactored on the first analysis */
-    int sym = !flags[1];
+    general |= flags[1];  /* once K was non-symmetric, LU from then on: one analysis */
+    int sym = !general;
     long nnz = 0;
     int *ir = NULL, *jc = NULL;
     double *av = NULL, kmax = 1;

@@ -13,7 +13,7 @@ enum {
   SLOT_START = 0,        /* the state at the start of the iteration */
   SLOT_PREV = 1,         /* slots 1, 2: the states two steps back, alternating */
   MIN_STEPS = 8,         /* a peak found sooner: the step was too coarse, halve it */
-  GROW_STEPS = 400,      /* no peak after this many steps: double the step */
+  GROW_STEPS = 100,      /* no peak after this many steps: double the step */
   MAX_STEPS = 4000,      /* steps in one iteration */
   POLISH_ITER = 10       /* FIM iterations after convergence */
 };
@@ -30,7 +30,8 @@ typedef struct mk {
 } mk;
 
 /* Collective. One constrained midpoint step of length h from the current (q, u)
-   (seed 004, eqs. 50-52, with A = M + (h/2)^2 K for the stiff modes):
+   (seed 004, eqs. 50-52, with A = M + (h/2)^2 Ks for the stiff modes, Ks the symmetric
+   part of K):
      q_mid = q (+) h/2 u,
      [A Cq^T; Cq 0] [u_new; mu] = [A u - h (f_int - f_ext); -2 C(q_mid) / h],
      q_new = q_mid (+) h/2 u_new,   gamma = mu / h,
@@ -41,7 +42,7 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, static
 {
   int rank;
   MPI_Comm_rank (comm, &rank);
-  int n = w->n, m = w->m, rc = 0, sym = 1;
+  int n = w->n, m = w->m, rc = 0, sym = 2;
   long nnz = 0;
   int *ir = NULL, *jc = NULL;
   double *av = NULL;
@@ -51,9 +52,9 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, static
     p->step (p->ctx, w->u, 0.5 * h);
     rc = p->eval (p->ctx, gamma, &e, err);
     if (rc == 0) {
-      sym = !e.nonsymmetric;
-      rc = statics_jacobian (&e, n, m, 0.25 * h * h, 1.0, NULL, sym, &nnz, &ir, &jc, &av,
-                             err);
+      /* the symmetric part of K in A: A only steers the implicit update (the forces are
+         exact), and one kind keeps one MUMPS analysis for the whole integration */
+      rc = statics_jacobian (&e, n, m, 0.25 * h * h, 1.0, NULL, 2, &nnz, &ir, &jc, &av, err);
     }
     if (rc == 0) {  /* rhs: A u - h r, with A u = M u + (h/2)^2 K u */
       spm_matvec (e.M, w->u, w->x);
@@ -63,7 +64,6 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, static
     }
   }
   rc = mb_agree (comm, rc, err);
-  MPI_Bcast (&sym, 1, MPI_INT, 0, comm);
   if (rc < 0) return rc;
   rc = statics_lin_factor (comm, L, sym, n + m, nnz, ir, jc, av, 0.0,
                            "MKEAM midpoint matrix [M + (h/2)^2 K, Cq^T; Cq, 0]", err);

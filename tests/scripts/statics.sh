@@ -11,7 +11,10 @@
 #     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability).
 #  4. A cantilever under large tip loads against Mattiasson's elastica table, converging
 #     with the mesh (tests/scripts/statics_cantilever.py).
+#     A rod under axial tension and compression: bending frequencies against the closed
+#     form of a beam with axial force (tests/scripts/statics_tension.py).
 #  5. Not converged: exit 4 with the best state's report; allow_unconverged runs the modes.
+#  6. Fault injection (MBMODAL_FAULT) in the stage and its report: exit 7, no hang.
 # usage: sh statics.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/statics"
@@ -94,6 +97,13 @@ n=$((n + 1))
   || { fail "statics_cantilever.py"; cat "$dir/cantilever.log"; }
 tail -n 1 "$dir/cantilever.log"
 
+# 4b. a pinned-pinned rod under axial tension and compression: its bending frequencies
+#     follow the closed form of a beam with axial force
+n=$((n + 1))
+/usr/bin/python3 "$top/tests/scripts/statics_tension.py" "$bin" "$dir" > "$dir/tension.log" 2>&1 \
+  || { fail "statics_tension.py"; cat "$dir/tension.log"; }
+tail -n 1 "$dir/tension.log"
+
 # 5. not converged (the cantilever at P L^2/EI = 10 with max_num_iter 3): exit 4, the static
 #    report says why, the modal stage is skipped; with allow_unconverged it runs (exit 4 still)
 for allow in false true; do
@@ -114,6 +124,17 @@ for allow in false true; do
     else
       [ -f "$dir/nc$np/noconv_$allow.modal.yaml" ] || fail "noconv allow np $np: modal skipped"
     fi
+  done
+done
+# 6. out of memory in the static stage (fault injection) and in its report: a clean exit 7,
+#    no hang, on 1 and 2 ranks
+for site in statics report; do
+  for np in 1 2; do
+    n=$((n + 1))
+    MBMODAL_FAULT="*:$site" $mpirun -np $np "$bin" -q "$top/tests/models/statics_pendulum_fim.yaml" \
+      -o "$dir/fault" > /dev/null 2> "$dir/fault.err"
+    st=$?
+    [ $st -eq 7 ] || fail "fault $site np $np: exit $st, wanted 7: $(head -c 300 "$dir/fault.err")"
   done
 done
 echo "statics.sh: $n runs, $fails failures"
