@@ -21,6 +21,7 @@ struct assemble_map {
   int opts;          /* ASM_* the pattern was built with */
   long nt[4];        /* triplets per matrix */
   long *slot[4];     /* nt[i] slots, owned */
+  long *tslot;       /* per compressed entry (i, j) of K: the slot of (j, i), or -1 */
 };
 
 /* Where values go: building (slot NULL: spm_add, later compressed) or refilling
@@ -160,15 +161,25 @@ static int assemble_emit (const model *mdl, const model_state *s, int opts, sink
   return assemble_joints (mdl, s, opts, k, a);
 }
 
-/* Position of (i, j) in compressed A (sorted by row, then column), or -1. */
-static long find_slot (const spm *A, int i, int j)
+/* Row starts of compressed A (sorted by row, then column): ptr[i] .. ptr[i + 1] - 1.
+   Returns a new array of nrows + 1 (caller frees), NULL when out of memory. */
+static long *row_starts (const spm *A)
 {
-  long lo = 0, hi = A->nnz - 1;
+  long *ptr = mb_calloc ((size_t) A->nrows + 2, sizeof *ptr);
+  if (!ptr) return NULL;
+  for (long k = 0; k < A->nnz; k++) ptr[A->row[k] + 1]++;
+  for (int i = 0; i < A->nrows; i++) ptr[i + 1] += ptr[i];
+  return ptr;
+}
+
+/* Position of (i, j) in compressed A with row starts ptr, or -1 (binary search in row i). */
+static long find_slot (const spm *A, const long *ptr, int i, int j)
+{
+  long lo = ptr[i], hi = ptr[i + 1] - 1;
   while (lo <= hi) {
     long mid = lo + (hi - lo) / 2;
-    int c = A->row[mid] != i ? (A->row[mid] < i ? -1 : 1) : (A->col[mid] < j ? -1 : A->col[mid] > j);
-    if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
+    if (A->col[mid] == j) return mid;
+    if (A->col[mid] < j) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
@@ -178,7 +189,7 @@ static long find_slot (const spm *A, int i, int j)
    *slot is new (caller frees). Returns 0 or MB_ENOMEM. */
 static int compress_map (spm *A, long **slot, long *nt)
 {
-  long n = A->nnz;
+  long n = A->nnz, *ptr = NULL;
   int *r = mb_calloc ((size_t) n + 1, sizeof *r), *c = mb_calloc ((size_t) n + 1, sizeof *c);
   *slot = mb_calloc ((size_t) n + 1, sizeof **slot);
   *nt = n;
@@ -188,10 +199,27 @@ static int compress_map (spm *A, long **slot, long *nt)
     memcpy (c, A->col, (size_t) n * sizeof *c);
     rc = spm_compress (A);
   }
-  for (long t = 0; t < n && !rc; t++) (*slot)[t] = find_slot (A, r[t], c[t]);
+  if (!rc && !(ptr = row_starts (A))) rc = MB_ENOMEM;
+  for (long t = 0; t < n && !rc; t++) (*slot)[t] = find_slot (A, ptr, r[t], c[t]);
+  free (ptr);
   free (r);
   free (c);
   return rc;
+}
+
+/* 1 when K is not symmetric to SYM_RTOL max |K|: with the map's transposed slots (one
+   pass), else spm_is_symmetric. */
+static int k_nonsymmetric (const assembly *a)
+{
+  if (!a->map || !a->map->tslot) return !spm_is_symmetric (a->K, SYM_RTOL);
+  const spm *K = a->K;
+  double tol = SYM_RTOL * spm_max_abs (K);
+  for (long k = 0; k < K->nnz; k++) {
+    long t = a->map->tslot[k];
+    double v = t >= 0 ? K->val[t] : 0.0;
+    if (fabs (K->val[k] - v) > tol) return 1;
+  }
+  return 0;
 }
 
 /* The vectors and matrices of a new assembly with opts; builds the pattern (map) when
@@ -226,6 +254,12 @@ static int assemble_build (const model *mdl, const model_state *s, int opts, int
   a->map->opts = opts;
   for (int t = 0; t < 4; t++)
     if (mats[t]) MB_TRY (compress_map (mats[t], &a->map->slot[t], &a->map->nt[t]));
+  a->map->tslot = mb_calloc ((size_t) a->K->nnz + 1, sizeof *a->map->tslot);
+  long *ptr = row_starts (a->K);
+  if (!a->map->tslot || !ptr || mb_fault ("assemble")) { free (ptr); return MB_ENOMEM; }
+  for (long k = 0; k < a->K->nnz; k++)
+    a->map->tslot[k] = find_slot (a->K, ptr, a->K->col[k], a->K->row[k]);
+  free (ptr);
   return 0;
 }
 
@@ -244,7 +278,8 @@ static int assemble_refill (const model *mdl, const model_state *s, assembly *a)
   return 0;
 }
 
-/* The deck configuration (s NULL), no gravity, no Kc blocks: today's matrices. */
+/* The deck configuration (s NULL), no gravity, no Kc blocks: today's matrices. Without
+   force elements K is a sum of symmetric beam blocks, so the symmetry pass is skipped. */
 int assemble_system (const model *mdl, assembly *a, mb_err *err)
 {
   int rc = assemble_build (mdl, NULL, 0, 0, a);
@@ -252,7 +287,7 @@ int assemble_system (const model *mdl, assembly *a, mb_err *err)
     assembly_clear (a);
     return mb_fail (err, MB_ENOMEM, "out of memory while assembling the model's matrices");
   }
-  a->nonsymmetric = !spm_is_symmetric (a->K, SYM_RTOL);
+  a->nonsymmetric = mdl->nforces > 0 && k_nonsymmetric (a);
   return 0;
 }
 
@@ -272,7 +307,7 @@ int assemble_at (const model *mdl, const model_state *s, assembly *a, mb_err *er
                       "state");
     return mb_fail (err, MB_ENOMEM, "out of memory while assembling the model at a state");
   }
-  a->nonsymmetric = !spm_is_symmetric (a->K, SYM_RTOL);
+  a->nonsymmetric = k_nonsymmetric (a);
   return 0;
 }
 
@@ -289,6 +324,7 @@ void assembly_clear (assembly *a)
   free (a->c);
   if (a->map)
     for (int t = 0; t < 4; t++) free (a->map->slot[t]);
+  if (a->map) free (a->map->tslot);
   free (a->map);
   memset (a, 0, sizeof *a);
 }

@@ -1,5 +1,7 @@
-/* assemble.h: the model's sparse matrices M, K, R, Cq in the 6-DOF-per-node space, the
-   check that Cq has full row rank, and energies per part for the reports. */
+/* assemble.h: the model's system at a state: sparse M, K, R, Cq in the 6-DOF-per-node
+   space (a fixed pattern refilled at each state), internal and applied forces and the
+   constraint residuals. The Cq rank check (constraint_check.h) and the parts' energy
+   shares (energy.h) are included here for their callers. */
 #ifndef MB_ASSEMBLE_H
 #define MB_ASSEMBLE_H
 
@@ -36,8 +38,12 @@ typedef struct assembly {
                         node) and beam mass (consistent load), point forces and torques
                         (fixed or follower) */
   double *c;         /* m: joint residuals C(q) (0 at the deck configuration) */
-  int nonsymmetric;  /* 1: K is not symmetric (follower loads, body-fixed torques,
-                        lever arms or moments away from equilibrium) */
+  int nonsymmetric;  /* 1: K is not symmetric to 1e-9 max |K|: follower forces,
+                        body-fixed or fixed torques (not conservative), or any state
+                        away from equilibrium (the increment-space Hessian has a part
+                        skew in the nodal moments). At an equilibrium of conservative
+                        loads (gravity, springs, bushings, joints, beams, fixed forces) K
+                        is symmetric. */
   assemble_map *map; /* the fixed pattern (NULL for assemble_system's one-shot matrices) */
 } assembly;
 
@@ -48,6 +54,10 @@ typedef struct assembly {
 int assemble_system (const model *mdl, assembly *a, mb_err *err);
 
 /* Everything above at state s (s->gamma gives the multipliers; gravity included).
+   At the deck configuration with gamma = 0 and no gravity the values are
+   assemble_system's, except for a rotational spring's preload: assemble_system keeps the
+   deck-only preload stiffness of before, assemble_at the derivative of its torque
+   (force.c); and K's pattern has the joints' blocks as stored zeros.
    The first call needs *a zeroed (assembly a = { 0 }): it builds the pattern (element
    blocks, plus the joints' node blocks for Kc), allocates and fills. Later calls with the
    same model refill the values in the same pattern (no triplet sort, no allocation).

@@ -266,10 +266,14 @@ static void beam_corotational (const model *m, const model_state *s, int na, int
 }
 
 /* Element k of beam ib at s: linear at the deck pose, corotational elsewhere; Rayleigh
-   C = alpha M + beta K (tangent without the load stiffness of gravity); gravity's
-   consistent load f_a = (m g / 2, c (xb - xa) x g), f_b = (m g / 2, -c (xb - xa) x g),
-   m = rho A L0, c = m / 12 (at the deck: the fixed-end moments rho A g L^2 / 12 of the
-   cubic element), and K -= d f_ext / dq. */
+   C = alpha M + beta K (tangent without the load stiffness of gravity). Gravity: the
+   potential V = -rho A g . integral of x(s) ds over the cubic Hermite centre line through
+   the nodes with end tangents ta, tb (the deck element axis e1 turned by each node):
+   integral = L0 ((xa + xb) / 2 + L0 (ta - tb) / 12), so with m = rho A L0, c = m L0 / 12:
+   f_a = (m g / 2, c ta x g), f_b = (m g / 2, -c tb x g) (at the deck the fixed-end moments
+   rho A g L0^2 / 12 of the cubic element) and K(a_r, a_r) = -c skew(g) skew(ta),
+   K(b_r, b_r) = c skew(g) skew(tb): a conservative load, so K is symmetric at an
+   equilibrium. */
 void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e)
 {
   const model_beam *b = &m->beams[ib];
@@ -292,18 +296,19 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
   if (e->has_C)
     for (int i = 0; i < 144; i++) e->C[i] = b->alpha * e->M[i] + b->beta * e->K[i];
   if (!(flags & EVAL_GRAVITY)) return;
-  const double *g = m->gravity, *xa = node_xs (m, s, na), *xb = node_xs (m, s, nb);
-  double mass = b->rho * b->A * L0, c = mass / 12.0, dv[3], mg[3], S[9];
-  vec_sub (xb, xa, dv);
-  vec_cross (dv, g, mg);
-  for (int i = 0; i < 3; i++) {
-    e->f_ext[i] = e->f_ext[6 + i] = 0.5 * mass * g[i];
-    e->f_ext[3 + i] = c * mg[i];
-    e->f_ext[9 + i] = -c * mg[i];
+  const double *g = m->gravity;
+  double mass = b->rho * b->A * L0, c = mass * L0 / 12.0, t[2][3], Sg[9], St[9], P[9];
+  mat_skew (g, Sg);
+  for (int nd = 0; nd < 2; nd++) {
+    double mg[3];
+    node_dir (m, s, nd ? nb : na, Lam0, t[nd]);     /* Lam0 row 0 = e1 at the deck */
+    vec_cross (t[nd], g, mg);
+    for (int i = 0; i < 3; i++) {
+      e->f_ext[6 * nd + i] = 0.5 * mass * g[i];
+      e->f_ext[6 * nd + 3 + i] = (nd ? -c : c) * mg[i];
+    }
+    mat_skew (t[nd], St);
+    mat_mul (Sg, St, P);
+    blk_add (e->K, 2 * nd + 1, 2 * nd + 1, nd ? c : -c, P);
   }
-  mat_skew (g, S);                             /* d(dv x g) = -skew(g) (dxb - dxa) */
-  blk_add (e->K, 1, 2, c, S);
-  blk_add (e->K, 1, 0, -c, S);
-  blk_add (e->K, 3, 2, -c, S);
-  blk_add (e->K, 3, 0, c, S);
 }

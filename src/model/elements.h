@@ -70,8 +70,8 @@ void body_element (const model *m, const model_state *s, int i, int flags, elem 
    f_int = B^T k_def d_def, K = B^T k_def B + d(B^T)/dq f_def (geometric part by central
    differences of B^T f_def at fixed f_def, h = 1e-6), M = consistent mass in the current
    frame, C = alpha M + beta K when either is non-zero. Both nodes at their deck pose: the
-   linear element exactly (K = T^T k T, f_int = 0). EVAL_GRAVITY: consistent load of
-   rho A g: (rho A L0 g / 2, +-(rho A L0 / 12) (xb - xa) x g) and its load stiffness. */
+   linear element exactly (K = T^T k T, f_int = 0). EVAL_GRAVITY: the consistent,
+   conservative load of rho A g (beam.c) and its load stiffness. */
 void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e);
 
 /* Local axes of a beam element from node xa to xb: rows of L are ex (along the element),

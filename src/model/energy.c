@@ -60,27 +60,27 @@ int model_parts (const model *mdl, model_part **parts)
 /* Re(x^H M x) and Re(x^H K x) of every element, once: added to the totals *tk, *ts and,
    when the element belongs to a requested part (pb, pm, pf: part index of each body, beam
    and force, or -1), to that part's kin[] and str[]. */
-static void element_energies (const model *mdl, const int *pb, const int *pm, const int *pf,
-                              const double complex *x, double *kin, double *str, double *tk,
-                              double *ts)
+static void element_energies (const model *mdl, const model_state *st, const int *pb,
+                              const int *pm, const int *pf, const double complex *x,
+                              double *kin, double *str, double *tk, double *ts)
 {
   elem e;
   for (int i = 0; i < mdl->nbodies; i++) {
-    body_element (mdl, NULL, i, 0, &e);
+    body_element (mdl, st, i, 0, &e);
     double k = elem_energy (&e, e.M, x);
     *tk += k;
     if (pb[i] >= 0) kin[pb[i]] += k;
   }
   for (int ib = 0; ib < mdl->nbeams; ib++)
     for (int q = 0; q < mdl->beams[ib].nelements; q++) {
-      beam_element (mdl, NULL, ib, q, 0, &e);
+      beam_element (mdl, st, ib, q, 0, &e);     /* no load stiffness */
       double k = elem_energy (&e, e.M, x), st = elem_energy (&e, e.K, x);
       *tk += k;
       *ts += st;
       if (pm[ib] >= 0) { kin[pm[ib]] += k; str[pm[ib]] += st; }
     }
   for (int f = 0; f < mdl->nforces; f++) {
-    force_element (mdl, NULL, f, &e);
+    force_element (mdl, st, f, &e);
     double st = e.has_K ? elem_energy (&e, e.K, x) : 0.0;
     *ts += st;
     if (pf[f] >= 0) str[pf[f]] += st;
@@ -102,6 +102,14 @@ int model_energy_shares (const model *mdl, const model_part *parts, int nparts,
                          const double complex *x, double *kinetic, double *strain,
                          mb_err *err)
 {
+  return model_energy_shares_at (mdl, NULL, parts, nparts, x, kinetic, strain, err);
+}
+
+/* As model_energy_shares with the element matrices at state st (NULL: the deck). */
+int model_energy_shares_at (const model *mdl, const model_state *st, const model_part *parts,
+                            int nparts, const double complex *x, double *kinetic,
+                            double *strain, mb_err *err)
+{
   if (nparts <= 0) return 0;
   double *kin = mb_calloc ((size_t) nparts, sizeof *kin);
   double *str = mb_calloc ((size_t) nparts, sizeof *str);
@@ -122,7 +130,7 @@ int model_energy_shares (const model *mdl, const model_part *parts, int nparts,
     if (parts[i].kind == PART_FORCE && k >= 0 && k < mdl->nforces) pf[k] = i;
   }
   double tk = 0.0, ts = 0.0;
-  element_energies (mdl, pb, pm, pf, x, kin, str, &tk, &ts);
+  element_energies (mdl, st, pb, pm, pf, x, kin, str, &tk, &ts);
   shares (kin, nparts, tk, kinetic);
   shares (str, nparts, ts, strain);
   free (kin); free (str); free (pb); free (pm); free (pf);

@@ -5,6 +5,7 @@
 #include <complex.h>
 #include "../error.h"
 #include "model.h"
+#include "state.h"
 
 /* A part of the model for energy shares: bodies (kinetic), beams (kinetic and strain),
    springs, rotational springs and bushings (strain). */
@@ -30,5 +31,11 @@ int model_parts (const model *mdl, model_part **parts);
 int model_energy_shares (const model *mdl, const model_part *parts, int nparts,
                          const double complex *x, double *kinetic, double *strain,
                          mb_err *err);
+
+/* model_energy_shares with the element matrices (tangent stiffness, mass) at state st, for
+   modes about a static equilibrium; st NULL: the deck configuration. */
+int model_energy_shares_at (const model *mdl, const model_state *st, const model_part *parts,
+                            int nparts, const double complex *x, double *kinetic,
+                            double *strain, mb_err *err);
 
 #endif

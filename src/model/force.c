@@ -241,17 +241,16 @@ static void spring_element (const model *m, const model_state *s, const model_fo
 
 /* The rotation phi of b relative to a about the axis (attached to a): u0 a unit normal of
    the axis a0, uA = dRa u0, uB = dRb u0, wA = aA x uA; x = uA . uB, y = wA . uB,
-   phi = atan2(y, x), and dphi = ga . (dthb - dtha)... precisely dphi = -ga . dtha
-   + ga . dthb with ga = -(x (wA x uB) - y (uA x uB)) / (x^2 + y^2). */
-static double rot_angle (const model *m, const model_state *s, const model_force *f,
-                         const double dRa[9], const double dRb[9], double ga[3])
+   phi = atan2(y, x) in (-pi, pi], and dphi = ga . (dthb - dtha) with
+   ga = -(x (wA x uB) - y (uA x uB)) / (x^2 + y^2) (ga = axis at the deck pose). */
+static double rot_angle (const model_force *f, const double dRa[9], const double dRb[9],
+                         double ga[3])
 {
   double u0[3], t[3], uA[3], uB[3], aA[3], wA[3], c1[3], c2[3];
   beam_default_y (f->axis, t);
   vec_cross (f->axis, t, u0);
   double nu = vec_norm (u0);
   for (int i = 0; i < 3; i++) u0[i] /= nu;
-  (void) m; (void) s;
   mat_vec (dRa, u0, uA);
   mat_vec (dRb, u0, uB);
   mat_vec (dRa, f->axis, aA);
@@ -288,7 +287,7 @@ static void rotational_element (const model *m, const model_state *s, const mode
     double dR[2][9], ga[3];
     node_drot (m, s, f->a, dR[0]);
     node_drot (m, s, f->b, dR[1]);
-    double phi = rot_angle (m, s, f, dR[0], dR[1], ga), tau = f->k * phi - f->preload;
+    double phi = rot_angle (f, dR[0], dR[1], ga), tau = f->k * phi - f->preload;
     for (int i = 0; i < 3; i++) { G[3 + i] = -ga[i]; G[9 + i] = ga[i]; }
     congruence (G, 1, &k1, e->K);
     for (int i = 0; i < 12; i++) e->f_int[i] = tau * G[i];
@@ -302,7 +301,7 @@ static void rotational_element (const model *m, const model_state *s, const mode
           model_rot_exp (w, X);
           mat_mul (X, dR[nd], Rs);
           memcpy (R2[nd], Rs, sizeof Rs);
-          rot_angle (m, s, f, R2[0], R2[1], sg > 0 ? gp : gm);
+          rot_angle (f, R2[0], R2[1], sg > 0 ? gp : gm);
         }
         int col = 6 * nd + 3 + comp;
         for (int i = 0; i < 3; i++) {
@@ -540,7 +539,7 @@ int model_spring_at (const model *mdl, const model_state *s, int fi, double *ext
     double dRa[9], dRb[9], ga[3];
     node_drot (mdl, s, f->a, dRa);
     node_drot (mdl, s, f->b, dRb);
-    *extension = rot_angle (mdl, s, f, dRa, dRb, ga);
+    *extension = rot_angle (f, dRa, dRb, ga);
     *force = f->k * *extension - f->preload;
     return 0;
   }

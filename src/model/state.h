@@ -35,8 +35,9 @@ void model_state_assign (model_state *dst, const model_state *src);
 void model_state_clear (model_state *s);
 
 /* q <- q (+) a dq, dq of 6 nnodes increments: x_i += a dx_i,
-   R_i = exp(skew(a dtheta_i)) R_i (Rodrigues' formula), then R_i re-orthonormalized
-   (one polar/Gram-Schmidt pass against drift). gamma is not changed. */
+   R_i = exp(skew(a dtheta_i)) R_i (Rodrigues' formula), then one Newton step of the polar
+   decomposition R (3 I - R^T R) / 2 against drift (nodes with dtheta_i = 0 keep R_i
+   bitwise). gamma is not changed. */
 void model_state_step (model_state *s, const double *dq, double a);
 
 /* R = exp(skew(w)) (Rodrigues: I + sin t/t S + (1 - cos t)/t^2 S^2, t = |w|, with series

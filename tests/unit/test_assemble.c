@@ -918,6 +918,7 @@ static void test_rigid_beam (void)
   for (int i = 0; i < a.n; i++) fm = fmax (fm, fabs (a.f_int[i]));
   CHECK ("beam rotated rigidly by 2.3 rad: zero internal force (|f| < 1e-12 max |K|)",
          fm < 1e-12 * km);
+  CHECK ("beam rotated rigidly: K symmetric (flag 0)", a.nonsymmetric == 0);
   free (dq);
   assembly_clear (&a);
   model_state_clear (&s);
@@ -1013,6 +1014,8 @@ static void test_deck_and_refill (void)
          compare_dense (a1.K, a0.K) == 0 && compare_dense (a1.M, a0.M) == 0 &&
          compare_dense (a1.R, a0.R) == 0 && compare_dense (a1.Cq, a0.Cq) == 0);
   CHECK ("deck state: K pattern has the joint blocks too", a1.K->nnz >= a0.K->nnz);
+  CHECK ("deck state with a follower force: K flagged non-symmetric",
+         a0.nonsymmetric == 1 && a1.nonsymmetric == 1);
   long nnz = a1.K->nnz;
   model_state_copy (&s, &s2, &e);
   double *dq = calloc ((size_t) a1.n, sizeof *dq);
@@ -1053,12 +1056,262 @@ static void test_faults (void)
   mb_fault_set ("*:model");
   model_part *parts = NULL;
   int np = model_parts (&m, &parts);
+  model m2;
+  model_state s2 = { 0 };
+  int rc3 = model_build_deck (&t->dm, "deck.yaml", &m2, &e);
+  int rc4 = model_state_init (&m, &s2, &e);
   mb_fault_set (NULL);
   CHECK ("out of memory: assemble_at, assemble_system, model_parts give MB_ENOMEM",
          rc1 == MB_ENOMEM && rc2 == MB_ENOMEM && np == MB_ENOMEM && a.K == NULL);
+  CHECK ("out of memory: model_build, model_state_init give MB_ENOMEM, cleared",
+         rc3 == MB_ENOMEM && m2.nodes == NULL && rc4 == MB_ENOMEM && s2.x == NULL);
   model_state_clear (&s);
   model_clear (&m);
   free (t);
+}
+
+/* model_spring_at and model_joint_frame_at: at the deck, the spring's force is its
+   preload plus k (L - L0) (hand numbers), the joint frame is the deck's; after a rigid
+   rotation of node a by w, the frame turns by exp(w) about the node. */
+static void test_queries (void)
+{
+  tdeck *t = fd_model (0, 0, 1);
+  model m;
+  model_state s = { 0 };
+  mb_err e;
+  mb_err_init (&e);
+  if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("model builds", 0); free (t); return; }
+  double ext, force;
+  /* "sp": points (0.1 0.2 0) - (2.1 -0.2 0.4): L = sqrt(4 + 0.16 + 0.16), L0 1.5, k 300,
+     preload 40 */
+  double L = sqrt (4.32);
+  int rc = model_spring_at (&m, &s, 0, &ext, &force);
+  CHECK ("spring at the deck: extension L - L0, force preload + k (L - L0)",
+         rc == 0 && fabs (ext - (L - 1.5)) < 1e-14 && fabs (force - (40 + 300 * (L - 1.5))) < 1e-11);
+  rc = model_spring_at (&m, &s, 2, &ext, &force);
+  CHECK ("rotational spring at the deck: angle 0, torque -preload", rc == 0 && ext == 0 &&
+         force == -5);
+  CHECK ("a bushing is not a spring", model_spring_at (&m, &s, 3, &ext, &force) == -1);
+  double x[3], R[9], w[3] = { 0, 0, 0.3 }, Q[9];
+  model_joint_frame_at (&m, &s, 0, x, R);
+  int same = 1;
+  for (int i = 0; i < 3; i++) same = same && x[i] == m.joints[0].x[i];
+  for (int i = 0; i < 9; i++) same = same && R[i] == m.joints[0].R[i];
+  CHECK ("joint frame at the deck", same);
+  double *dq = calloc ((size_t) 6 * m.nnodes, sizeof *dq);
+  int na = m.joints[0].a;
+  dq[6 * na + 5] = w[2];
+  model_state_step (&s, dq, 1.0);
+  model_joint_frame_at (&m, &s, 0, x, R);
+  rodrigues (w, Q);
+  double r0[3], r1[3], worst = 0;
+  for (int i = 0; i < 3; i++) r0[i] = m.joints[0].x[i] - m.nodes[na].x[i];
+  matvec3 (Q, r0, r1);
+  for (int i = 0; i < 3; i++) worst = fmax (worst, fabs (x[i] - (m.nodes[na].x[i] + r1[i])));
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++) v += Q[3 * r + k] * m.joints[0].R[3 * k + c];
+      worst = fmax (worst, fabs (R[3 * r + c] - v));
+    }
+  CHECK ("joint frame turns with node a", worst < 1e-14);
+  free (dq);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
+/* Physical pendulum on a revolute hinge (axis y through the origin), centre of mass at
+   (0, 0, -+L) under gravity -z: at the deck (an equilibrium) the reaction gamma solves
+   Cq^T gamma = f_ext - f_int (least squares, LAPACK dgels); along the hinge's motion
+   n = (dx, dtheta) = (e_y x c, e_y), c the centre of mass (Cq n = 0), K = Kc(gamma) gives
+   omega^2 = n^T K n / n^T M n = +-m g L / (J_yy + m L^2) (closed form; inverted: unstable). */
+static void test_pendulum (void)
+{
+  for (int up = 0; up < 2; up++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    double m0 = 2.0, L = 1.5, g = 9.81, Jy = 0.3, zc = up ? L : -L;
+    td_body (t, "bob", m0, (double[3]) { 0.2, Jy, 0.25 }, (double[3]) { 0, 0, zc }, NULL);
+    deck_joint *j = td_joint (t, "hinge", JOINT_REVOLUTE, "ground", "bob");
+    const double Rh[9] = { 0, 1, 0, 0, 0, 1, 1, 0, 0 };   /* e1 = z, e2 = x, e3 = y */
+    memcpy (j->R, Rh, sizeof Rh);
+    j->has_at = 1;
+    t->dm.gravity[2] = -g;
+    model m;
+    model_state s = { 0 };
+    mb_err e;
+    mb_err_init (&e);
+    if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("pendulum builds", 0); free (t); return; }
+    assembly a = { 0 };
+    assemble_at (&m, &s, &a, &e);
+    int n = a.n, mm = a.m;
+    double *C = dense_of (a.Cq), rhs[6];
+    for (int i = 0; i < n; i++) rhs[i] = a.f_ext[i] - a.f_int[i];
+    double *At = calloc ((size_t) n * mm, sizeof *At);        /* Cq^T, n x m col-major */
+    for (int r = 0; r < mm; r++)
+      for (int c = 0; c < n; c++) At[(size_t) r * n + c] = C[(size_t) c * mm + r];
+    LAPACKE_dgels (LAPACK_COL_MAJOR, 'N', n, mm, 1, At, n, rhs, n);
+    for (int r = 0; r < mm; r++) s.gamma[r] = rhs[r];
+    assemble_at (&m, &s, &a, &e);
+    double *K = dense_of (a.K), *M = dense_of (a.M);
+    double nv[6] = { zc, 0, 0, 0, 1, 0 };      /* dx = e_y x (0, 0, zc) = (zc, 0, 0) */
+    double cn = 0, kn = 0, mn = 0, F[6];
+    for (int r = 0; r < mm; r++) {
+      double v = 0;
+      for (int c = 0; c < n; c++) v += C[(size_t) c * mm + r] * nv[c];
+      cn = fmax (cn, fabs (v));
+    }
+    residual (&a, s.gamma, F);
+    double res = 0;
+    for (int i = 0; i < n; i++) res = fmax (res, fabs (F[i]));
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < n; c++) {
+        kn += nv[i] * K[(size_t) c * n + i] * nv[c];
+        mn += nv[i] * M[(size_t) c * n + i] * nv[c];
+      }
+    double w2 = kn / mn, ref = (up ? -1 : 1) * m0 * g * L / (Jy + m0 * L * L);
+    char what[200];
+    snprintf (what, sizeof what, "%s pendulum: equilibrium, Cq n = 0, omega^2 = %s m g L / "
+              "(J + m L^2) from Kc (%.12g vs %.12g)", up ? "inverted" : "hanging",
+              up ? "-" : "", w2, ref);
+    CHECK (what, res < 1e-12 && cn < 1e-15 && fabs (w2 - ref) < 1e-12 * fabs (ref));
+    free (C); free (At); free (K); free (M);
+    assembly_clear (&a);
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+}
+
+/* Newton on F = 0, C = 0 with dense KKT solves from state s: returns the iterations used
+   (maxit + 1 when it did not reach |F|, |C| <= tol). */
+static int newton (const model *m, model_state *s, int maxit, double tol)
+{
+  mb_err e;
+  mb_err_init (&e);
+  assembly a = { 0 };
+  int n = 6 * m->nnodes, mm = m->nconstraints, it;
+  double *rhs = calloc ((size_t) (n + mm), sizeof *rhs);
+  for (it = 0; it <= maxit; it++) {
+    assemble_at (m, s, &a, &e);
+    residual (&a, s->gamma, rhs);
+    double res = 0;
+    for (int i = 0; i < n; i++) { rhs[i] = -rhs[i]; res = fmax (res, fabs (rhs[i])); }
+    for (int r = 0; r < mm; r++) { rhs[n + r] = -a.c[r]; res = fmax (res, fabs (a.c[r])); }
+    if (res <= tol) break;
+    if (it == maxit || solve_kkt (&a, rhs)) { it = maxit + 1; break; }
+    model_state_step (s, rhs, 1.0);
+    for (int r = 0; r < mm; r++) s->gamma[r] += rhs[n + r];
+  }
+  free (rhs);
+  assembly_clear (&a);
+  return it;
+}
+
+/* Cantilever (clamped at x = 0, length L, along x) under a tip moment M_z = phi E I / L,
+   phi = pi/2, in 8 load steps: the elastica is a circular arc of radius EI / M, so the
+   tip reaches (R sin phi, R (1 - cos phi)) = (2L/pi, 2L/pi) and turns by phi (closed
+   form); with ne elements the corotational chords err by O((phi/ne)^2): the error falls
+   ~4x when the mesh doubles. Newton needs few iterations per step (consistent tangent). */
+static void test_elastica_moment (void)
+{
+  double err[2] = { 0, 0 };
+  int maxits = 0;
+  const int nes[2] = { 10, 20 };
+  for (int c = 0; c < 2; c++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    double E = 1e7, Iz = 1e-6, L = 1.0, phi = 2 * atan (1.0);
+    td_material (t, "m", E, 4e6, 100);
+    td_section (t, "s", 1e-3, Iz, Iz, 2e-6);
+    double p[6] = { 0, 0, 0, L, 0, 0 };
+    td_beam (t, "bm", "m", "s", 2, p, (int[1]) { nes[c] }, NULL);
+    td_joint (t, "clamp", JOINT_WELD, "ground", "bm.start");
+    td_force (t, "moment", FORCE_TORQUE, "bm.end", NULL);
+    model m;
+    model_state s = { 0 };
+    if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("elastica builds", 0); free (t); return; }
+    double Mz = phi * E * Iz / L;
+    int ok = 1;
+    for (int step = 1; step <= 8 && ok; step++) {
+      m.forces[0].value[2] = Mz * step / 8.0;
+      int it = newton (&m, &s, 20, 1e-9 * Mz);
+      maxits = it > maxits ? it : maxits;
+      ok = it <= 20;
+    }
+    int tip = m.nnodes - 1;
+    double R = L / phi, w[3];
+    model_rot_log (s.R + 9 * tip, w);
+    err[c] = fmax (fabs (s.x[3 * tip] - R * sin (phi)), fabs (s.x[3 * tip + 1] - R * (1 - cos (phi))));
+    err[c] = ok ? fmax (err[c], fabs (w[2] - phi)) : 1.0;
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
+  char what[220];
+  snprintf (what, sizeof what, "cantilever under a tip moment, a quarter circle: tip error %.2e "
+            "(10 elements), %.2e (20), at most %d Newton iterations per load step",
+            err[0], err[1], maxits);
+  printf ("  %s\n", what);
+  CHECK (what, err[1] < 1e-3 && err[0] / err[1] > 3.5 && maxits <= 6);
+}
+
+/* Cantilever under its own weight q = rho A g: small sag (g / 100): the tip deflection q L^4 / (8 E I)
+   (Euler-Bernoulli closed form; cubic elements with the consistent load are exact at the
+   nodes); large sag (gravity 2000 x, load steps): at the equilibrium K is symmetric
+   (gravity, joints and the corotational beam are conservative). */
+static void test_self_weight (void)
+{
+  for (int big = 0; big < 2; big++) {
+    tdeck *t = calloc (1, sizeof *t);
+    td_init (t);
+    double E = 2e11, Iz = 8e-9, A = 1e-4, rho = 7800, L = 2.0, g = 9.81;
+    td_material (t, "m", E, 8e10, rho);
+    td_section (t, "s", A, Iz, Iz, 1.6e-8);
+    double p[6] = { 0, 0, 0, L, 0, 0 };
+    td_beam (t, "bm", "m", "s", 2, p, (int[1]) { 8 }, NULL);
+    td_joint (t, "clamp", JOINT_WELD, "ground", "bm.start");
+    model m;
+    model_state s = { 0 };
+    mb_err e;
+    mb_err_init (&e);
+    if (state_setup (t, &m, &s, 0, 0, 0, 1u)) { CHECK ("self weight builds", 0); free (t); return; }
+    int nsteps = big ? 10 : 1, maxit = 0;
+    for (int k = 1; k <= nsteps; k++) {
+      m.gravity[2] = -g * (big ? 2000.0 : 0.01) * k / nsteps;
+      int it = newton (&m, &s, 30, 1e-6 * rho * A * L * fabs (m.gravity[2]));
+      maxit = it > maxit ? it : maxit;
+    }
+    double w = s.x[3 * (m.nnodes - 1) + 2], wref = -rho * A * 0.01 * g * L * L * L * L / (8 * E * Iz);
+    if (!big) {
+      char what[200];
+      snprintf (what, sizeof what, "cantilever, small self-weight sag: w = q L^4 / (8 E I) "
+                "(%.10g vs %.10g)", w, wref);
+      printf ("  %s\n", what);
+      CHECK (what, maxit <= 4 && fabs (w - wref) < 1e-6 * fabs (wref));
+    } else {
+      assembly a = { 0 };
+      assemble_at (&m, &s, &a, &e);
+      double *K = dense_of (a.K), asym = 0, kmax = 0;
+      for (int i = 0; i < a.n; i++)
+        for (int j = 0; j < a.n; j++) {
+          asym = fmax (asym, fabs (K[(size_t) j * a.n + i] - K[(size_t) i * a.n + j]));
+          kmax = fmax (kmax, fabs (K[(size_t) j * a.n + i]));
+        }
+      char what[200];
+      snprintf (what, sizeof what, "cantilever, large self-weight sag (tip %.3f m down, %d "
+                "Newton iterations at most): K symmetric at the equilibrium (%.1e)", -w, maxit,
+                asym / kmax);
+      printf ("  %s\n", what);
+      CHECK (what, maxit <= 8 && -w > 0.2 * L && asym < 1e-9 * kmax && a.nonsymmetric == 0);
+      free (K);
+      assembly_clear (&a);
+    }
+    model_state_clear (&s);
+    model_clear (&m);
+    free (t);
+  }
 }
 
 int main (void)
@@ -1075,5 +1328,9 @@ int main (void)
   test_cantilever_newton ();
   test_deck_and_refill ();
   test_faults ();
+  test_queries ();
+  test_pendulum ();
+  test_elastica_moment ();
+  test_self_weight ();
   return CHECK_DONE ();
 }
