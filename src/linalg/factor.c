@@ -695,6 +695,7 @@ void factor_get_phases (const factor *f, factor_phases *p)
   p->time_solve = f->t_solve_max;
   p->null_detection = f->opts.null_pivots != 0;
   p->null_pivots = f->opts.null_pivots ? f->nnull : -1;
+  p->ordering = (int) INFOG (f, 7);
 }
 
 factor *factor_free (factor *f)

@@ -45,6 +45,7 @@ typedef struct factor_phases {
   double time_solve;       /* [s] every solve */
   int null_detection;      /* 1: null pivots detected (ICNTL(24) = 1) */
   long null_pivots;        /* INFOG(28) of the last factorization with detection, else -1 */
+  int ordering;            /* INFOG(7): the ordering the analysis used (ICNTL(7) codes) */
 } factor_phases;
 
 /* How a factorization is set up. Fill with factor_opts_default, then change fields. The

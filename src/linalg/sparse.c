@@ -387,8 +387,9 @@ int spm_add_block (spm *T, int r0, int c0, double alpha, const spm *A, int trans
   int h = transpose ? A->ncols : A->nrows, w = transpose ? A->nrows : A->ncols;
   if (r0 < 0 || c0 < 0 || (long) r0 + h > T->nrows || (long) c0 + w > T->ncols)
     return MB_EUSAGE;
-  MB_TRY (spm_reserve (T, T->nnz + A->nnz));
-  for (long k = 0; k < A->nnz; k++) {
+  long nz = A->nnz;                        /* A may be T itself: its entries so far */
+  MB_TRY (spm_reserve (T, T->nnz + nz));  /* no reallocation below */
+  for (long k = 0; k < nz; k++) {
     int i = transpose ? A->col[k] : A->row[k], j = transpose ? A->row[k] : A->col[k];
     MB_TRY (spm_add (T, r0 + i, c0 + j, alpha * A->val[k]));
   }

@@ -334,6 +334,12 @@ static void test_add_block (void)
   CHECK ("add_block: the pencil equals dense", valid_csr (T) && diff_dense (T, D, N, N) < 1e-14);
   CHECK ("add_block outside the target: MB_EUSAGE", spm_add_block (T, n + 1, 0, 1.0, C.S, 0)
          == MB_EUSAGE && spm_add_block (T, 0, n + 1, 1.0, C.S, 1) == MB_EUSAGE);
+  /* T += 2 T (the block is the target itself): 3 T */
+  spm *U = spm_copy (T);
+  for (size_t k = 0; k < (size_t) N * N; k++) D[k] *= 3.0;
+  CHECK ("add_block of a matrix onto itself: 3 T", spm_add_block (U, 0, 0, 2.0, U, 0) == 0
+         && spm_compress (U) == 0 && diff_dense (U, D, N, N) < 1e-13);
+  spm_free (U);
   double *cm = malloc ((size_t) n * sizeof *cm);
   spm *Cc = spm_copy (C.S);
   spm_compress (Cc);
