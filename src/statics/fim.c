@@ -160,7 +160,7 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
   MPI_Bcast (nm, 2, MPI_INT, 0, comm);
   int n = nm[0], m = nm[1], N = n + m, rc = 0;
   double t0 = MPI_Wtime ();
-  double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *springs = NULL;
+  double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *ones = NULL;
   statics_lin lin;
   memset (&lin, 0, sizeof lin);
   int *dofs = NULL;
@@ -171,15 +171,15 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     x = mb_calloc ((size_t) N, sizeof *x);
     gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gbest);
     gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gtrial);
-    springs = mb_calloc ((size_t) n, sizeof *springs);
+    ones = mb_calloc ((size_t) n, sizeof *ones);
     dofs = mb_calloc ((size_t) n, sizeof *dofs);
-    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !springs || !dofs
+    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !ones || !dofs
         || mb_fault ("statics"))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for the static stage (n = %d)", n);
   }
   rc = mb_agree (comm, rc, err);
   double *gamma = rank == 0 ? res->gamma : NULL;
-  if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, springs, err);
+  if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, ones, err);
   double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0;
   double bestF = 0, bestC = 0, bestchange = 0;
   int k = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
@@ -339,6 +339,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
              lin.analyses > 1 ? "es" : "is");
   res->analyses += lin.analyses, res->factorizations += lin.factorizations;
   statics_lin_clear (&lin);
-  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (springs), free (dofs);
+  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (ones), free (dofs);
   return rc;
 }

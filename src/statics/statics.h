@@ -77,17 +77,21 @@ typedef struct statics_result {
 } statics_result;
 
 /* Collective. Newton on F(q, gamma) = f_int - f_ext + Cq^T gamma = 0, C(q) = 0 from the
-   problem's current state (gamma from res->gamma when not NULL, else 0): each iteration
-   factors J = [K + sqrt(stability) M, Cq^T; Cq, 0] with MUMPS on every rank, solves
-   J [dq; dgamma] = -[F; C], limits rotations to STATICS_MAX_ROTATION and backtracks
-   (halving, up to 1/64) while the merit ||F||_2 + kmax ||C||_2 does not decrease.
-   Converged when ||F||_inf <= max_imbalance and the last ||a dq||_inf and ||C||_inf are
-   <= max_error (at least one solve). A singular J: with p_f > 0, grounded springs
-   p_f |k_max| on the DOFs of its null space (seed 000) and the step is redone; without,
-   MB_ESOLVE naming the DOFs of the null space and suggesting p_f. Not converged after
-   max_iter: MB_ENOCONV with the best state (lowest ||F||_inf) loaded. The problem's state
-   is the result; res (caller clears with statics_result_clear) keeps the history, phase
-   tags it. log (rank 0, may be NULL) gets one line per iteration. */
+   problem's current state (gamma from res->gamma when not NULL and not all zero, else the
+   least-squares multipliers Cq Cq^T gamma = -Cq (f_int - f_ext) there): each iteration
+   factors J = [K + sqrt(stability) M, Cq^T; Cq, 0] with MUMPS on every rank (LDL^T, or LU
+   once K came out non-symmetric; refactored on the first analysis), solves
+   J [dq; dgamma] = -[F; C], scales the step so that no rotation exceeds
+   STATICS_MAX_ROTATION and halves it only while the residual diverges (not finite, or its
+   merit grown 1e4 times). Converged when ||F||_inf <= max_imbalance and the last
+   ||a dq||_inf and ||C||_inf are <= max_error (at least one solve). With p_f > 0, MUMPS's
+   null-pivot detection (threshold 100 DBL_EPSILON (n + m), fixation p_f: grounded springs,
+   seed 000); without, a singular J is MB_ESOLVE naming the DOFs of its null pivots and
+   suggesting p_f. Not converged after max_iter: MB_ENOCONV with the best state (lowest
+   ||F||_inf + ||C||_inf) loaded and res->reason saying which tolerance failed. After it, the
+   inertia of the symmetric tangent at the returned state gives res->negative. The
+   problem's state is the result; res (caller clears with statics_result_clear) keeps the
+   history, phase tags it. log (rank 0, may be NULL) gets one line per iteration. */
 int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err);
 
