@@ -187,6 +187,7 @@ static void test_pendulum (MPI_Comm comm)
   statics_result_clear (&res);
 
   /* MKEAM from the same start */
+  toy_clear (&t);
   t = pendulum (m, L, 30 * PI / 180);
   p = toy_problem (&t);
   par = defaults (STATICS_MKEAM);
@@ -222,6 +223,7 @@ static void test_inverted (MPI_Comm comm)
   CHECK ("inverted: two unstable directions (x and y swings)", res.negative == 2);
   statics_result_clear (&res);
 
+  toy_clear (&t);
   t = pendulum (m, L, 175 * PI / 180);
   p = toy_problem (&t);
   par = defaults (STATICS_MKEAM);
