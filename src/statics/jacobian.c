@@ -103,7 +103,7 @@ int statics_singular_error (const statics_problem *p, const int *dofs, int ndofs
   if (ndofs > 0)
     return mb_fail (err, MB_ESOLVE, "the static tangent [K Cq^T; Cq 0] is singular: %d "
                     "free direction%s (a free body or a mechanism without stiffness), "
-                    "moving mostly %s; hold %s, or set 'p_f' in the statics section "
+                    "null pivots at %s; hold %s, or set 'p_f' in the statics section "
                     "(e.g. p_f: 1e-8) to add grounded springs there (seed 000), or a "
                     "larger 'stability'", nnull, nnull > 1 ? "s" : "", list,
                     nnull > 1 ? "them" : "it");

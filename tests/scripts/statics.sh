@@ -7,6 +7,8 @@
 #  2. A free body without loads, stability 0: the singular tangent is an error (exit 3)
 #     that names the body and p_f; with p_f it converges (MUMPS null pivots fixed), and the
 #     modal stage finds its 6 rigid-body modes.
+#     A free-floating pair on a spring pulled apart by self-equilibrated forces: the error
+#     names both bodies; with p_f the spring stretches by F / k.
 #  3. The tests/models/statics_*.yaml decks: their static reports against closed forms
 #     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability).
 #  4. A cantilever under large tip loads against Mattiasson's elastica table, converging
@@ -80,6 +82,40 @@ for np in 1 2; do
   rigid=$(grep -c '^    kind: rigid-body$' "$dir/np$np/free_p_f.modal.yaml")
   [ "$rigid" = 6 ] || fail "free body p_f np $np: $rigid rigid-body modes, wanted 6"
 done
+# 2b. a free-floating pair (two bodies on a spring) pulled apart by equal and opposite
+#     forces of 10 N: singular without p_f (both bodies named); with p_f the spring
+#     stretches by F / k = 0.01 m (k = 1000 N/m)
+pair="$dir/free_pair.yaml"
+cat > "$pair" <<'DECK'
+units: SI
+bodies:
+  left: {mass: 1.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, 0]}
+  right: {mass: 2.0, inertia: [0.02, 0.02, 0.02], position: [1, 0, 0]}
+forces:
+  link: {type: spring, nodes: [left, right], points: [[0, 0, 0], [1, 0, 0]], k: 1000}
+  pull_left: {type: force, node: left, value: [-10, 0, 0]}
+  pull_right: {type: force, node: right, value: [10, 0, 0]}
+modal:
+  enabled: false
+statics:
+  stability: 0
+DECK
+sed 's/^  stability: 0$/  stability: 0\n  p_f: 1.0e-8/' "$pair" > "$dir/free_pair_p_f.yaml"
+for np in 1 2; do
+  n=$((n + 1))
+  $mpirun -np $np "$bin" -q "$pair" -o "$dir/pair" > /dev/null 2> "$dir/pair.err"
+  st=$?
+  [ $st -eq 3 ] || fail "free pair np $np: exit $st, wanted 3"
+  { grep -q "body 'left' d" "$dir/pair.err" && grep -q "body 'right' d" "$dir/pair.err"; } \
+    || fail "free pair np $np: bodies not named: $(cat "$dir/pair.err")"
+  n=$((n + 1))
+  if $mpirun -np $np "$bin" -q "$dir/free_pair_p_f.yaml" -o "$dir/pair$np" > /dev/null 2>&1; then
+    el=$(sed -n 's/^    elongation: //p' "$dir/pair$np/free_pair_p_f.static.yaml")
+    /usr/bin/python3 -c "import sys; sys.exit(abs($el - 0.01) > 1e-9)" \
+      || fail "free pair p_f np $np: elongation $el, wanted 0.01"
+  else fail "free pair p_f np $np: exit $?"; fi
+done
+
 # 3. the statics decks of tests/models: static reports against closed forms
 for deck in "$top"/tests/models/statics_*.yaml; do
   case "$deck" in *.ref.*) continue ;; esac
