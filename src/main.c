@@ -22,9 +22,13 @@ static void print_usage (FILE *f)
     "\n"
     "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
     "system, M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units), about the\n"
-    "configuration of the deck. The deck describes a model (rigid bodies, beams, joints,\n"
-    "forces: assembled with 6 DOFs per node) or names Matrix Market files for K, M, R, Cq.\n"
-    "Shift-invert Krylov-Schur with MUMPS on all MPI ranks; writes\n"
+    "configuration of the deck or, when the deck has a statics section, about its static\n"
+    "equilibrium (FIM: Newton on the force imbalance, or MKEAM: kinetic energy attrition)\n"
+    "under gravity, loads and preloads. The deck describes a model (rigid bodies, beams,\n"
+    "joints, forces: assembled with 6 DOFs per node) or names Matrix Market files for K, M,\n"
+    "R, Cq. Shift-invert Krylov-Schur with MUMPS on all MPI ranks; writes\n"
+    "  OUTDIR/NAME.static.yaml   the equilibrium: positions, rotations, joint reactions,\n"
+    "                            spring forces, convergence history\n"
     "  OUTDIR/NAME.modal.yaml    undamped modes (eigenvalue omega^2 [rad^2/s^2], f [Hz])\n"
     "  OUTDIR/NAME.complex.yaml  damped modes (eigenvalue lambda [1/s], f, zeta, f_d)\n"
     "  OUTDIR/NAME.*.vtu         model decks: mode shapes for ParaView (Warp By Vector)\n"
@@ -44,9 +48,10 @@ static void print_usage (FILE *f)
     "vectors are absent) and checks eigenvalues (--rtol, default 1e-6) and MAC (--mac,\n"
     "default 0.99); exit 6 on a regression.\n"
     "\n"
-    "exit status: 0 ok; 1 usage; 2 bad deck or matrix file; 3 linear solver failure (MUMPS);\n"
-    "4 eigen solver did not converge; 5 cannot write a report; 6 compare found a\n"
-    "regression; 7 out of memory.\n");
+    "exit status: 0 ok; 1 usage; 2 bad deck or input file (also a model that is singular\n"
+    "at every shift); 3 linear solver failure (MUMPS, LAPACK); 4 the static or an eigen\n"
+    "stage did not converge (what converged is still reported); 5 cannot write an output;\n"
+    "6 compare found a regression; 7 out of memory. A stop signal gives 128 + signal.\n");
 }
 
 /* Parses argv (identical on every rank). Returns 0, 1 for --help/--version (done), or

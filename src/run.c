@@ -17,7 +17,10 @@
 #include "report/export.h"
 #include "report/outputs.h"
 #include "report/report.h"
+#include "report/static_report.h"
 #include "report/vtk.h"
+#include "statics/statics.h"
+#include "statics/statics_model.h"
 
 /* Everything one run holds. run_clear frees it: the one cleanup path. */
 typedef struct run {
@@ -179,10 +182,93 @@ static int setup_model (run *r, mb_err *err)
 static void note_gravity (const run *r)
 {
   const double *g = r->d.model.gravity;
-  if (!r->log || !r->is_model || (g[0] == 0 && g[1] == 0 && g[2] == 0)) return;
+  if (!r->log || !r->is_model || r->d.statics.present || (g[0] == 0 && g[1] == 0 && g[2] == 0))
+    return;
   fprintf (r->log, "note: gravity (%g, %g, %g) m/s^2 has no effect on the modes without a "
            "statics section: they are computed about the deck configuration\n",
            g[0], g[1], g[2]);
+}
+
+/* Rank 0: the log lines of a finished static stage. */
+static void log_statics (FILE *log, const statics_result *res, const char *path, int written)
+{
+  fprintf (log, "statics: %s after %d iteration%s (%.2f s)\n", res->converged ?
+           "converged" : "NOT converged", res->iterations, res->iterations == 1 ? "" : "s",
+           res->time);
+  fprintf (log, "statics: %s\n", res->reason);
+  if (res->negative > 0)
+    fprintf (log, "statics: the equilibrium is UNSTABLE: the tangent has %d negative "
+             "eigenvalue%s on the constraint manifold (the modal stage lists them as "
+             "'unstable')\n", res->negative, res->negative > 1 ? "s" : "");
+  else if (res->negative == 0) fprintf (log, "statics: the equilibrium is stable\n");
+  if (written) fprintf (log, "statics: report written to %s\n", path);
+}
+
+/* Collective. The static stage of a model deck (d.statics.present): rank 0 makes the model
+   at its deck configuration a static problem, every rank runs the deck's method
+   (statics_solve), rank 0 writes OUTDIR/NAME.static.yaml (also when not converged: the
+   best state) and logs a summary. When it converged, or did not and the deck allows it
+   (allow_unconverged), rank 0's r->as is replaced by the system at the equilibrium
+   (q*, gamma*) for the eigen stages: K with the reactions' geometric stiffness, M, R, Cq;
+   *proceed = 1. Returns 0, MB_ENOCONV (*proceed says whether the eigen stages may still
+   run) or another error (*proceed = 0), the same on every rank. */
+static int run_statics (run *r, int *proceed, mb_err *err)
+{
+  const deck *d = &r->d;
+  const deck_statics *par = &d->statics;
+  statics_model *sm = NULL;
+  statics_result res;
+  memset (&res, 0, sizeof res);
+  *proceed = 0;
+  int rc = 0;
+  if (r->rank == 0) {
+    sm = mb_calloc (1, sizeof *sm);
+    rc = sm ? statics_model_init (&r->mdl, sm, err)
+            : mb_fail (err, MB_ENOMEM, "out of memory for the static stage");
+    if (rc == 0 && r->log)
+      fprintf (r->log, "statics: %s, max_imbalance %g, max_error %g, stability %g, "
+               "max_num_iter %d%s\n", par->method == STATICS_MKEAM ? "MKEAM (then FIM polish)"
+               : "FIM (Newton-Raphson)", par->max_imbalance, par->max_error, par->stability,
+               par->max_num_iter, par->p_f > 0 ? ", singularity removal p_f on" : "");
+  }
+  rc = mb_agree (r->comm, rc, err);
+  if (rc == 0) rc = statics_solve (r->comm, sm ? &sm->p : NULL, par, r->log, &res, err);
+  int go = rc == 0 || (rc == MB_ENOCONV && par->allow_unconverged);
+  int wrc = 0;
+  mb_err werr;
+  mb_err_init (&werr);
+  if ((rc == 0 || rc == MB_ENOCONV) && r->rank == 0) {
+    if (r->mdl.nconstraints > 0)
+      memcpy (sm->s.gamma, res.gamma, (size_t) r->mdl.nconstraints * sizeof *res.gamma);
+    char *path = outputs_path (r->outdir, d->output.name, "static", "yaml");
+    wrc = path ? static_report_write (path, &r->mdl, &sm->s, par, &res, d->path, d->title,
+                                      &werr)
+               : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
+    if (r->log) log_statics (r->log, &res, path, wrc == 0);
+    free (path);
+    if (wrc == 0 && go) {  /* the eigen stages linearize about (q*, gamma*) */
+      wrc = statics_model_assemble (sm, res.gamma, &werr);
+      if (wrc == 0) {
+        assembly_clear (&r->as);
+        r->as = sm->a;
+        memset (&sm->a, 0, sizeof sm->a);
+        r->K = r->as.K, r->M = r->as.M, r->R = r->as.R, r->Cq = r->as.Cq;
+      }
+    }
+    if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
+  }
+  if (rc == 0 || rc == MB_ENOCONV) {
+    int w = mb_agree (r->comm, wrc, &werr);
+    if (w < 0 && rc == 0) {
+      *err = werr;
+      rc = w;
+    } else if (w < 0) go = 0;
+  }
+  *proceed = rc == 0 || (rc == MB_ENOCONV && go);
+  if (sm) statics_model_clear (sm);
+  free (sm);
+  statics_result_clear (&res);
+  return rc;
 }
 
 /* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
@@ -295,13 +381,21 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
   if (rc == 0 && r.rank == 0) note_gravity (&r);
 
+  mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
+  mb_err_init (&serr);
+  int static_rc = 0, go = 1;
+  if (rc == 0 && r.is_model && r.d.statics.present) {
+    static_rc = run_statics (&r, &go, &serr);
+    if (!go) rc = static_rc, *err = serr;
+  }
+
   gep_system sys = { r.n, r.m, r.K, r.M, r.R, r.Cq };
   int final = rc;
   if (rc == 0 && r.d.modal.enabled) {
     rc = run_stage (&r, 0, &sys, err);
     if (rc < 0) final = rc;
   }
-  if ((final == 0 || final == MB_ENOCONV) && r.d.damped.enabled) {
+  if ((final == 0 || (final == MB_ENOCONV && go)) && r.d.damped.enabled) {
     mb_err cerr;
     mb_err_init (&cerr);
     rc = run_stage (&r, 1, &sys, &cerr);
@@ -310,6 +404,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
       *err = cerr;
     } else if (rc < 0 && r.rank == 0) mb_err_print (&cerr);
   }
+  if (final == 0 && static_rc < 0) final = static_rc, *err = serr;  /* allow_unconverged */
   if (r.rank == 0) {
     if (final < 0) mb_err_print (err);
     else if (r.log) fprintf (r.log, "\ndone in %.2f s\n", MPI_Wtime () - t0);

@@ -5,7 +5,8 @@
 
      deck     := { title?: text, units?: SI, gravity?: vec3, materials?, sections?, bodies?,
                    beams?, joints?, forces?, matrices?: matrices, modal?: stage,
-                   complex?: stage, output?: output }
+                   complex?: stage, output?: output,
+                   statics?: statics (model decks only; schema in deck_statics.c) }
                  A deck is either a matrix deck (matrices given) or a model deck (any of
                  units, gravity, materials, sections, bodies, beams, joints, forces given);
                  not both, not neither. A model deck needs 'units: SI' and at least one
@@ -206,7 +207,7 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, NF = 13 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, NF = 14 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -221,6 +222,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "modal", .type = F_MAP, .section = modal_section },
     { .key = "complex", .type = F_MAP, .section = complex_section },
     { .key = "output", .type = F_MAP, .section = output_section },
+    { .key = "statics", .type = F_MAP, .section = deck_statics_section },
   };
   if (!r || deck_is_null (r))
     return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
@@ -241,6 +243,7 @@ static int root (ctx *c, const yaml_node_t *r)
     return deck_fail_at (c, r, "missing required key 'matrices': the deck needs either"
                          " 'matrices' or a model (bodies/beams)");
   if (model_key) MB_TRY (deck_model_finish (c, r, f[1].k));
+  if (f[STATICS].k) MB_TRY (deck_statics_finish (c, f[STATICS].k, model_key != NULL));
   if (!c->cplx_key)  /* default */
     d->damped.enabled = model_key ? d->model.has_damping : d->matrices.R != NULL;
   else if (d->damped.enabled && !model_key && !d->matrices.R)

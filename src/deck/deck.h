@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "../error.h"
 #include "deck_model.h"
+#include "deck_statics.h"
 
 /* Caps on a stage's counts, checked by deck_parse: the eigen stages form modes + modes/10,
    2 modes, 2 nev and ncv + 2 in int, which these keep far from overflow. The stages
@@ -55,6 +56,7 @@ typedef struct deck {
   deck_stage damped;    /* the deck's "complex" section; defaults: enabled when R is given
                            (matrix deck) or when the model has damping (model deck) */
   deck_output output;
+  deck_statics statics; /* model deck: the static equilibrium stage (deck_statics.h) */
 } deck;
 
 /* The most bytes a deck file may hold: 64 MiB (a model deck of a million beam elements

@@ -19,7 +19,7 @@ char *outputs_path (const char *outdir, const char *name, const char *stage, con
   return path;
 }
 
-/* Adds NAME.STAGE.EXT to names (room for 4); the strings are new (caller frees). */
+/* Adds NAME.STAGE.EXT to names (room for 5); the strings are new (caller frees). */
 static int add_name (char **names, int *n, const char *name, const char *stage,
                      const char *ext, mb_err *err)
 {
@@ -40,10 +40,12 @@ int outputs_prepare (const deck *d, const char *deck_path, const char *outdir,
   MB_TRY (writer_protect (dm->R, "matrix R", err));
   MB_TRY (writer_protect (dm->Cq, "matrix Cq", err));
 
-  char *names[4];
+  char *names[5];
   int n = 0, rc = 0, vtk = d->model.present && d->output.vtk;
   const char *name = d->output.name ? d->output.name : "mbmodal";
-  if (d->modal.enabled) {
+  if (d->model.present && d->statics.present)
+    rc = add_name (names, &n, name, "static", "yaml", err);
+  if (rc == 0 && d->modal.enabled) {
     rc = add_name (names, &n, name, "modal", "yaml", err);
     if (rc == 0 && vtk) rc = add_name (names, &n, name, "modal", "vtu", err);
   }

@@ -9,7 +9,8 @@
 /* Before any stage of a run: records the run's inputs as protected (writer_protect): the
    deck file deck_path and, for a matrix deck, its K, M, R and Cq files; then checks
    (writer_check_folder) the output folder outdir for the reports of the enabled stages,
-   NAME.modal.yaml and NAME.complex.yaml (NAME = d->output.name), with NAME.STAGE.vtu
+   NAME.static.yaml (a model deck with a statics section), NAME.modal.yaml and
+   NAME.complex.yaml (NAME = d->output.name), with NAME.STAGE.vtu
    for a model deck with output.vtk, and, when export_dir is not NULL, the export folder
    for K.mtx, M.mtx, R.mtx, Cq.mtx, dofs.csv, constraints.csv and deck.yaml. Each folder
    is created (mkdir -p), must take a new file, and no output may be an input. Ignores

@@ -1,0 +1,186 @@
+/* static_report.c: the static equilibrium report, YAML, same conventions as the eigen
+   reports (format mbmodal-report, format_version 1, stage: static). */
+#include "static_report.h"
+
+#include "writer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void num (FILE *f, double v) { writer_put_real (f, v, WRITER_YAML); }
+
+static void vec (FILE *f, const double *v, int n)
+{
+  fputc ('[', f);
+  for (int k = 0; k < n; k++) {
+    if (k) fputs (", ", f);
+    num (f, v[k]);
+  }
+  fputc (']', f);
+}
+
+static void key_num (FILE *f, int indent, const char *key, double v)
+{
+  fprintf (f, "%*s%s: ", indent, "", key);
+  num (f, v);
+  fputc ('\n', f);
+}
+
+static void quoted (FILE *f, const char *s) { writer_put_quoted (f, s, NULL); }
+
+static const char *phase_name (int phase)
+{
+  return phase == 1 ? "mkeam" : phase == 2 ? "polish" : "newton";
+}
+
+static void put_nodes (FILE *f, const model *mdl, const model_state *s)
+{
+  fputs ("nodes:\n", f);
+  for (int i = 0; i < mdl->nnodes; i++) {
+    const model_node *nd = &mdl->nodes[i];
+    const double *x = s->x + 3 * i, *R = s->R + 9 * i;
+    double d[3], dR[9], w[3];
+    for (int k = 0; k < 3; k++) d[k] = x[k] - nd->x[k];
+    for (int a = 0; a < 3; a++)  /* dR = R R0^T: the rotation from the deck pose */
+      for (int b = 0; b < 3; b++) {
+        dR[3 * a + b] = 0;
+        for (int k = 0; k < 3; k++) dR[3 * a + b] += R[3 * a + k] * nd->R[3 * b + k];
+      }
+    model_rot_log (dR, w);
+    fprintf (f, "  - node: %d\n    name: ", i + 1);
+    quoted (f, nd->name);
+    fputs ("\n    position: ", f);
+    vec (f, x, 3);
+    fputs ("\n    displacement: ", f);
+    vec (f, d, 3);
+    fputs ("\n    rotation: ", f);
+    vec (f, w, 3);
+    fputs ("\n    orientation: ", f);
+    vec (f, R, 9);
+    fputc ('\n', f);
+  }
+}
+
+static void put_joints (FILE *f, const model *mdl, const model_state *s)
+{
+  fprintf (f, "joints:%s\n", mdl->njoints ? "" : " []");
+  for (int j = 0; j < mdl->njoints; j++) {
+    const model_joint *jt = &mdl->joints[j];
+    double x[3], R[9], force[3] = { 0, 0, 0 }, torque[3] = { 0, 0, 0 };
+    model_joint_frame_at (mdl, s, j, x, R);
+    fputs ("  - name: ", f);
+    quoted (f, jt->name);
+    fprintf (f, "\n    type: %s\n    origin: ", model_joint_type_name (jt->type));
+    vec (f, x, 3);
+    fputs ("\n    axes: ", f);
+    vec (f, R, 9);
+    fputs ("\n    rows:\n", f);
+    for (int k = 0; k < jt->nrows; k++) {
+      char row[64];
+      double g = s->gamma ? s->gamma[jt->first_row + k] : 0;
+      model_joint_row_name (jt, k, row, sizeof row);
+      fprintf (f, "      - {row: \"%s\", multiplier: ", row);
+      num (f, g);
+      fputs ("}\n", f);
+      int ax = jt->frame_axis[k];
+      if (ax < 0) ax = 0;  /* distance: along its line, shown as force[0] */
+      if (jt->is_rotation[k]) torque[ax] += g;
+      else force[ax] += g;
+    }
+    fputs ("    force: ", f);
+    vec (f, force, 3);
+    fputs ("\n    torque: ", f);
+    vec (f, torque, 3);
+    fputc ('\n', f);
+  }
+}
+
+static void put_springs (FILE *f, const model *mdl, const model_state *s)
+{
+  int any = 0;
+  for (int i = 0; i < mdl->nforces; i++) {
+    double ext, force;
+    if (model_spring_at (mdl, s, i, &ext, &force) != 0) continue;
+    if (!any) fputs ("springs:\n", f);
+    any = 1;
+    int rot = mdl->forces[i].type == FORCE_ROTATIONAL_SPRING;
+    fputs ("  - name: ", f);
+    quoted (f, mdl->forces[i].name);
+    fprintf (f, "\n    kind: %s\n", rot ? "rotational_spring" : "spring");
+    key_num (f, 4, rot ? "rotation" : "elongation", ext);
+    key_num (f, 4, rot ? "torque" : "force", force);
+  }
+  if (!any) fputs ("springs: []\n", f);
+}
+
+static void put_report (FILE *f, const model *mdl, const model_state *s,
+                        const deck_statics *par, const statics_result *res,
+                        const char *deck_path, const char *title)
+{
+  fprintf (f, "# mbmodal report: static equilibrium (%s)\n",
+           par->method == STATICS_MKEAM ? "MKEAM, then FIM polish" : "FIM, Newton-Raphson");
+  fputs ("format: mbmodal-report\nformat_version: 1\nstage: static\n", f);
+  if (deck_path) fputs ("deck: ", f), quoted (f, deck_path), fputc ('\n', f);
+  if (title) fputs ("title: ", f), quoted (f, title), fputc ('\n', f);
+  fputs ("units: {length: m, angle: rad, force: N, torque: N m, energy: J, time: s}\n", f);
+  fprintf (f, "problem: {dofs: %d, constraints: %d}\n", 6 * mdl->nnodes, mdl->nconstraints);
+  fprintf (f, "settings:\n  method: %s\n", deck_statics_method_name (par->method));
+  key_num (f, 2, "max_imbalance", par->max_imbalance);
+  key_num (f, 2, "max_error", par->max_error);
+  key_num (f, 2, "stability", par->stability);
+  fprintf (f, "  max_num_iter: %d\n", par->max_num_iter);
+  key_num (f, 2, "max_ke_tol", par->max_ke_tol);
+  key_num (f, 2, "max_dq_tol", par->max_dq_tol);
+  if (par->p_f > 0) key_num (f, 2, "p_f", par->p_f);
+  else fputs ("  p_f: null\n", f);
+  fprintf (f, "  allow_unconverged: %s\n", par->allow_unconverged ? "true" : "false");
+  fprintf (f, "convergence:\n  converged: %s\n  reason: ", res->converged ? "true" : "false");
+  quoted (f, res->reason);
+  fprintf (f, "\n  iterations: %d\n", res->iterations);
+  if (par->method == STATICS_MKEAM)
+    fprintf (f, "  peaks: %d\n  polish_iterations: %d\n", res->peaks, res->polish);
+  key_num (f, 2, "imbalance", res->imbalance);
+  key_num (f, 2, "constraint", res->constraint);
+  key_num (f, 2, "change", res->change);
+  fprintf (f, "  grounded_springs: %d\n", res->nsprings);
+  fprintf (f, "  analyses: %d\n  factorizations: %d\n", res->analyses, res->factorizations);
+  fprintf (f, "  tangent: %s\n", res->nonsymmetric ? "non-symmetric (non-conservative "
+           "loads: follower forces or body-fixed torques)" : "symmetric");
+  if (res->negative >= 0)
+    fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n", res->negative,
+             res->negative > 0 ? "unstable" : "stable");
+  else fputs ("  unstable_directions: null\n  equilibrium: unknown\n", f);
+  key_num (f, 2, "time", res->time);
+  fprintf (f, "history:%s\n", res->nhist ? "" : " []");
+  for (int i = 0; i < res->nhist; i++) {
+    const statics_iter *it = &res->hist[i];
+    fprintf (f, "  - {line: %d, phase: %s, imbalance: ", i, phase_name (it->phase));
+    num (f, it->imbalance);
+    fputs (", constraint: ", f);
+    num (f, it->constraint);
+    fputs (", change: ", f);
+    num (f, it->change);
+    fputs (it->phase == 1 ? ", time_step: " : ", step: ", f);
+    num (f, it->step);
+    if (it->phase == 1) fputs (", kinetic_energy: ", f), num (f, it->energy);
+    fputs (", time: ", f);
+    num (f, it->time);
+    fputs ("}\n", f);
+  }
+  put_nodes (f, mdl, s);
+  put_joints (f, mdl, s);
+  put_springs (f, mdl, s);
+}
+
+int static_report_write (const char *path, const model *mdl, const model_state *s,
+                         const deck_statics *par, const statics_result *res,
+                         const char *deck_path, const char *title, mb_err *err)
+{
+  if (mb_fault ("report")) return mb_fail (err, MB_ENOMEM, "out of memory for the report");
+  writer w;
+  MB_TRY (writer_open (&w, path, "the static report", err));
+  put_report (w.f, mdl, s, par, res, deck_path, title);
+  return writer_commit (&w, err);
+}

@@ -1,0 +1,25 @@
+/* static_report.h: the static equilibrium report (OUTDIR/NAME.static.yaml) and its log
+   summary. */
+#ifndef MB_STATIC_REPORT_H
+#define MB_STATIC_REPORT_H
+
+#include "../deck/deck_statics.h"
+#include "../error.h"
+#include "../model/model.h"
+#include "../model/state.h"
+#include "../statics/statics.h"
+
+/* Writes the static report of model mdl at state s (its gamma: the multipliers) to path,
+   whole under a temporary name and then renamed (never over an input, writer.h):
+   method and parameters (par), convergence (converged, reason,
+   iterations, final norms, grounded springs, stability from the tangent's inertia), the
+   residual history, nodes (position, displacement from the deck, rotation vector log(R R0^T)
+   and orientation matrix), joints (frame at s, the multiplier of each row, force and torque
+   in the joint frame) and springs (elongation, force). Numbers round-trip (shortest of
+   %.15g..%.17g); non-finite values are null. deck_path and title may be NULL.
+   All arguments borrowed. Returns 0, MB_EIO naming path, or MB_ENOMEM. Rank 0 only. */
+int static_report_write (const char *path, const model *mdl, const model_state *s,
+                         const deck_statics *par, const statics_result *res,
+                         const char *deck_path, const char *title, mb_err *err);
+
+#endif

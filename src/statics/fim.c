@@ -1,0 +1,344 @@
+/* fim.c: the force imbalance method: Newton-Raphson on F(q, gamma) = 0, C(q) = 0 with the
+   Jacobian factored by MUMPS on every rank, a rotation step limit and a backtracking line
+   search (seed 002, "The Force Imbalance Method"). */
+#include "statics_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../linalg/factor.h"
+
+enum { SLOT_BEST = 0, SLOT_BASE = 3, MAX_HALVINGS = 6 };
+#define DIVERGE 1e4
+
+/* Rank 0. At the current q with multipliers gamma: evaluates, F = r + Cq^T gamma, the
+   merit ||F||_2 + kmax ||C||_2 and the work of F along the step, dq^T F. */
+static int merit (const statics_problem *p, const double *gamma, double kmax, const double *dq,
+                  double *F, double *phi, double *work, mb_err *err)
+{
+  statics_eval e;
+  MB_TRY (p->eval (p->ctx, gamma, &e, err));
+  statics_residual (&e, p->n, p->m, gamma, F);
+  *phi = statics_norm_2 (F, p->n) + kmax * (p->m > 0 ? statics_norm_2 (e.c, p->m) : 0.0);
+  double w = 0;
+  for (int i = 0; i < p->n; i++) w += dq[i] * F[i];
+  *work = w;
+  return 0;
+}
+
+/* Rank 0. The step: a = min (1, STATICS_MAX_ROTATION / max |dtheta|) (large rotations
+   never overshoot by more than that), halved (up to MAX_HALVINGS times) only while the
+   residual at the trial is not finite or its merit ||F||_2 + kmax ||C||_2 grows beyond
+   DIVERGE times the current one (divergence). Not a merit line search: after a bending
+   step of a slender beam the stiff axial residual grows for one iteration and a merit or
+   energy test would take tiny steps (a cantilever at P L^2 / EI = 1 then stalls; full
+   steps converge in 6 iterations). x = [dq; dgamma]. On return the state and gamma are
+   moved by a x. */
+static int line_search (const statics_problem *p, const double *x, const double *F0,
+                        double phi0, double kmax, double *gamma, double *gtrial, double *F,
+                        double *a_out, mb_err *err)
+{
+  int n = p->n, m = p->m;
+  double a = 1.0;
+  (void) F0;
+  if (p->is_rotation) {
+    double rot = 0;
+    for (int i = 0; i < n; i++)
+      if (p->is_rotation[i] && fabs (x[i]) > rot) rot = fabs (x[i]);
+    if (rot > STATICS_MAX_ROTATION) a = STATICS_MAX_ROTATION / rot;
+  }
+  p->save (p->ctx, SLOT_BASE);
+  double best_a = a, best_w = HUGE_VAL;
+  for (int h = 0; h <= MAX_HALVINGS; h++, a *= 0.5) {
+    for (int i = 0; i < m; i++) gtrial[i] = gamma[i] + a * x[n + i];
+    p->step (p->ctx, x, a);
+    double phi, work;
+    MB_TRY (merit (p, gtrial, kmax, x, F, &phi, &work, err));
+    p->load (p->ctx, SLOT_BASE);
+    if (!isfinite (phi)) continue;
+    if (fabs (work) < best_w) best_w = fabs (work), best_a = a;
+    if (phi <= DIVERGE * phi0 || phi0 == 0) {
+      best_a = a;
+      break;
+    }
+  }
+  p->step (p->ctx, x, best_a);
+  for (int i = 0; i < m; i++) gamma[i] += best_a * x[n + i];
+  *a_out = best_a;
+  return 0;
+}
+
+/* Collective. Least-squares multipliers at the current state when gamma is all zero:
+   [I Cq^T; Cq 0] [y; gamma] = [-r; 0], i.e. Cq Cq^T gamma = -Cq r, so that the first
+   Newton tangent holds the reactions' geometric stiffness Kc (a pendulum started off its
+   rest position gets its swing stiffness at the first step, not only stability M). A
+   singular Cq Cq^T (redundant rows) leaves gamma at zero. */
+static int initial_gamma (MPI_Comm comm, const statics_problem *p, int n, int m,
+                          double *gamma, double *x, double *ones, mb_err *err)
+{
+  int rank, rc = 0, zero = 1;
+  MPI_Comm_rank (comm, &rank);
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  if (rank == 0) {
+    for (int i = 0; i < m; i++) zero = zero && gamma[i] == 0;
+    statics_eval e;
+    if (zero) rc = p->eval (p->ctx, gamma, &e, err);
+    if (zero && rc == 0) {
+      for (int i = 0; i < n; i++) ones[i] = 1.0, x[i] = -e.r[i];
+      for (int i = 0; i < m; i++) x[n + i] = 0;
+      rc = statics_jacobian (&e, n, m, 0.0, 0.0, ones, 1, &nnz, &ir, &jc, &av, err);
+      for (int i = 0; i < n; i++) ones[i] = 0.0;
+    }
+  }
+  rc = mb_agree (comm, rc, err);
+  MPI_Bcast (&zero, 1, MPI_INT, 0, comm);
+  if (rc < 0 || !zero || m == 0) {
+    free (ir), free (jc), free (av);
+    return rc;
+  }
+  mb_err e2;
+  mb_err_init (&e2);
+  factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir, jc,
+                             av, "[I Cq^T; Cq 0]", &e2);
+  free (ir), free (jc), free (av);
+  if (!f) return e2.code == MB_ENOMEM ? (*err = e2, MB_ENOMEM) : 0;
+  rc = factor_solve (f, rank == 0 ? x : NULL, err);
+  factor_free (f);
+  if (rc == 0 && rank == 0 && statics_norm_inf (x + n, m) < 1e300)
+    for (int i = 0; i < m; i++) gamma[i] = x[n + i];
+  return rc;
+}
+
+/* Collective. At the current state: res->negative = negative eigenvalues of the symmetric
+   part of K + sqrt(stability) M on the constraint manifold, from the inertia of
+   [Ks, Cq^T; Cq, 0] (LDL^T, INFOG(12) minus m); res->nonsymmetric from K. A failed
+   factorization (singular) leaves negative = -1 and is not an error. */
+static int inertia (MPI_Comm comm, const statics_problem *p, const deck_statics *par, int n,
+                    int m, const double *gamma, statics_result *res, mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  if (rank == 0) {
+    statics_eval e;
+    rc = p->eval (p->ctx, gamma, &e, err);
+    if (rc == 0) {
+      res->nonsymmetric = e.nonsymmetric;
+      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, 2, &nnz, &ir, &jc,
+                             &av, err);
+    }
+  }
+  rc = mb_agree (comm, rc, err);
+  res->negative = -1;
+  if (rc == 0) {
+    mb_err e2;
+    mb_err_init (&e2);
+    factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir,
+                               jc, av, "symmetric tangent at the equilibrium", &e2);
+    if (f) {
+      factor_stats st;
+      factor_get_stats (f, &st);
+      if (st.negative_pivots >= 0) res->negative = (int) (st.negative_pivots - m);
+      factor_free (f);
+    } else if (e2.code == MB_ENOMEM) rc = (*err = e2, MB_ENOMEM);
+  }
+  free (ir), free (jc), free (av);
+  return rc;
+}
+
+int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                 int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int nm[2] = { p ? p->n : 0, p ? p->m : 0 };
+  MPI_Bcast (nm, 2, MPI_INT, 0, comm);
+  int n = nm[0], m = nm[1], N = n + m, rc = 0;
+  double t0 = MPI_Wtime ();
+  double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *ones = NULL;
+  statics_lin lin;
+  memset (&lin, 0, sizeof lin);
+  int *dofs = NULL;
+  if (rank == 0) {
+    if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
+    F = mb_calloc ((size_t) n, sizeof *F);
+    Ft = mb_calloc ((size_t) n, sizeof *Ft);
+    x = mb_calloc ((size_t) N, sizeof *x);
+    gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gbest);
+    gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gtrial);
+    ones = mb_calloc ((size_t) n, sizeof *ones);
+    dofs = mb_calloc ((size_t) n, sizeof *dofs);
+    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !ones || !dofs
+        || mb_fault ("statics"))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for the static stage (n = %d)", n);
+  }
+  rc = mb_agree (comm, rc, err);
+  double *gamma = rank == 0 ? res->gamma : NULL;
+  if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, ones, err);
+  double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0;
+  double bestF = 0, bestC = 0, bestchange = 0;
+  int k = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
+  while (rc == 0) {
+    /* 1. residual at the current state; converged? */
+    statics_eval e;
+    memset (&e, 0, sizeof e);
+    int flags[2] = { 0, 0 };  /* stop (1 converged, 2 out of iterations), nonsymmetric */
+    if (rank == 0) {
+      rc = p->eval (p->ctx, gamma, &e, err);
+      if (rc == 0) {
+        statics_residual (&e, n, m, gamma, F);
+        nF = statics_norm_inf (F, n);
+        nC = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
+        statics_iter it = { nF, nC, have_step ? change : 0.0, have_step ? a : 0.0, 0.0,
+                            MPI_Wtime () - t0, phase };
+        rc = statics_push (res, &it, err);
+        if (log)
+          fprintf (log, "statics: %s %3d  |F|inf %.3e  |C|inf %.3e  |dq|inf %.3e  step %.3g"
+                   "  %.2f s\n", phase == 2 ? "polish" : "newton", k, nF, nC,
+                   have_step ? change : 0.0, have_step ? a : 0.0, it.time);
+        if (nF + nC < best) {  /* keep the best state */
+          best = nF + nC, bestF = nF, bestC = nC, bestchange = change;
+          p->save (p->ctx, SLOT_BEST);
+          if (m > 0) memcpy (gbest, gamma, (size_t) m * sizeof *gbest);
+        }
+        if (!(nF == nF) || !(nC == nC))
+          rc = mb_fail (err, MB_ESOLVE, "the static residual is not finite at Newton "
+                        "iteration %d", k);
+        else if (have_step && nF <= par->max_imbalance && change <= par->max_error
+                 && nC <= par->max_error) flags[0] = 1;
+        else if (k >= max_iter) flags[0] = 2;
+        flags[1] = e.nonsymmetric;
+      }
+    }
+    rc = mb_agree (comm, rc, err);
+    if (rc < 0) break;
+    MPI_Bcast (flags, 2, MPI_INT, 0, comm);
+    if ((stop = flags[0])) break;
+
+    /* 2. J [dq; dgamma] = -[F; C], refactored on the first analysis */
+    general |= flags[1];  /* once K was non-symmetric, LU from then on: one analysis */
+    int sym = !general;
+    long nnz = 0;
+    int *ir = NULL, *jc = NULL;
+    double *av = NULL, kmax = 1;
+    if (rank == 0) {
+      kmax = statics_kmax (&e, n);
+      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, sym, &nnz, &ir,
+                             &jc, &av, err);
+    }
+    rc = mb_agree (comm, rc, err);
+    if (rc < 0) break;
+    rc = statics_lin_factor (comm, &lin, sym, N, nnz, ir, jc, av, par->p_f,
+                             "static Jacobian [K + sqrt(stability) M, Cq^T; Cq, 0]", err);
+    int singular = 0;
+    if (rc < 0) {
+      if (!statics_is_singular (err)) {
+        free (ir), free (jc), free (av);
+        break;
+      }
+      singular = 1;
+    } else {
+      if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
+        int count = 0;
+        factor_null_pivots (lin.f, &count, NULL);
+        if (count > 0 && count != nsprings && log)
+          fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
+                   "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "",
+                   par->p_f);
+        if (count > 0) nsprings = count;
+      }
+      if (rank == 0) {
+        for (int i = 0; i < n; i++) x[i] = -F[i];
+        for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
+      }
+      rc = factor_solve (lin.f, rank == 0 ? x : NULL, err);
+      if (rc < 0) {
+        free (ir), free (jc), free (av);
+        break;
+      }
+      if (rank == 0 && !(statics_norm_inf (x, n) < 1e8)) singular = 1;  /* tiny pivots */
+      MPI_Bcast (&singular, 1, MPI_INT, 0, comm);
+    }
+    if (singular) {  /* name the DOFs of the null space (MUMPS null pivots) */
+      mb_err_init (err);
+      int count = -1, *rows = NULL, ndofs = 0;
+      rc = factor_deficiency (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
+                              rank == 0 ? N : 0, nnz, ir, jc, av, "static Jacobian", &count,
+                              &rows, err);
+      if (rc == 0 && rank == 0) {
+        for (int i = 0; i < count; i++)
+          if (rows[i] < n) dofs[ndofs++] = rows[i];
+        if (par->p_f > 0)
+          rc = mb_fail (err, MB_ESOLVE, "the static tangent stays singular with p_f = %g "
+                        "(%d null pivots)", par->p_f, count);
+        else rc = statics_singular_error (p, dofs, ndofs, count > 0 ? count : 1, err);
+      }
+      free (rows);
+      if (rc == 0) rc = mb_fail (err, MB_ESOLVE, "the static tangent is singular");
+      rc = mb_agree (comm, rc, err);
+      free (ir), free (jc), free (av);
+      break;
+    }
+    free (ir), free (jc), free (av);
+
+    /* 3. step limit and line search (rank 0: evaluations only) */
+    if (rank == 0) {
+      double phi0 = statics_norm_2 (F, n) + kmax * (m > 0 ? statics_norm_2 (e.c, m) : 0.0);
+      rc = line_search (p, x, F, phi0, kmax, gamma, gtrial, Ft, &a, err);
+      change = a * statics_norm_inf (x, n);
+    }
+    rc = mb_agree (comm, rc, err);
+    have_step = 1;
+    k++;
+  }
+
+  if (rc == 0) rc = inertia (comm, p, par, n, m, gamma, res, err);
+  res->nsprings += nsprings;
+  res->time += MPI_Wtime () - t0;
+  if (rc == 0 && rank == 0) {
+    res->iterations += k;
+    if (phase == 2) res->polish += k;
+    if (stop == 1) {
+      res->converged = 1;
+      res->imbalance = nF, res->constraint = nC, res->change = change;
+      snprintf (res->reason, sizeof res->reason, "converged: |F|inf = %.3e <= max_imbalance "
+                "%.3g and |dq|inf = %.3e, |C|inf = %.3e <= max_error %.3g", nF,
+                par->max_imbalance, change, nC, par->max_error);
+    } else {
+      res->converged = 0;
+      p->load (p->ctx, SLOT_BEST);
+      if (m > 0) memcpy (gamma, gbest, (size_t) m * sizeof *gamma);
+      res->imbalance = bestF, res->constraint = bestC, res->change = bestchange;
+      snprintf (res->reason, sizeof res->reason, "max_num_iter = %d Newton iterations "
+                "reached: %s%s%s; the best state (|F|inf = %.3e, |C|inf = %.3e) is kept",
+                max_iter, nF > par->max_imbalance ? "|F|inf above max_imbalance" : "",
+                nF > par->max_imbalance && (change > par->max_error || nC > par->max_error)
+                  ? ", " : "",
+                change > par->max_error || nC > par->max_error
+                  ? "|dq|inf or |C|inf above max_error" : "", bestF, bestC);
+    }
+  }
+  if (rc == 0) {
+    MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
+    if (stop != 1) {  /* rank 0's reason on every rank */
+      if (rank == 0)
+        mb_fail (err, MB_ENOCONV, "static equilibrium not reached (%s): %s",
+                 phase == 2 ? "FIM polish after MKEAM" : "FIM", res->reason);
+      MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+      rc = MB_ENOCONV;
+    }
+  }
+  if (log && rank == 0 && lin.factorizations > 0)
+    fprintf (log, "statics: %d factorization%s of the Newton Jacobian on %d analys%s\n",
+             lin.factorizations, lin.factorizations > 1 ? "s" : "", lin.analyses,
+             lin.analyses > 1 ? "es" : "is");
+  res->analyses += lin.analyses, res->factorizations += lin.factorizations;
+  statics_lin_clear (&lin);
+  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (ones), free (dofs);
+  return rc;
+}

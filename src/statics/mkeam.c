@@ -1,0 +1,256 @@
+/* mkeam.c: maximum kinetic energy attrition (seed 002): the undamped model integrated from
+   rest with the constrained midpoint scheme of seed 004, kinetic energy peaks located and
+   velocities zeroed until the peaks vanish; then a FIM polish gives gamma. */
+#include "statics_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../linalg/factor.h"
+
+enum {
+  SLOT_START = 0,        /* the state at the start of the iteration */
+  SLOT_PREV = 1,         /* slots 1, 2: the states two steps back, alternating */
+  MIN_STEPS = 8,         /* a peak found sooner: the step was too coarse, halve it */
+  GROW_STEPS = 100,      /* no peak after this many steps: double the step */
+  MAX_STEPS = 4000,      /* steps in one iteration */
+  POLISH_ITER = 10       /* FIM iterations after convergence */
+};
+
+/* Work arrays of rank 0 (n or n + m entries). */
+typedef struct mk {
+  int n, m;
+  double *u;         /* n: velocity at the current time */
+  double *x;         /* n + m: [A u - h r; -2 c / h], then [u_new; mu] */
+  double *uprev[2];  /* velocities at the saved states */
+  double *dprev[2];  /* accumulated increments at the saved states */
+  double *acc;       /* n: increment accumulated over the iteration */
+  double *Mu;        /* n: M u */
+} mk;
+
+/* Collective. One constrained midpoint step of length h from the current (q, u)
+   (seed 004, eqs. 50-52, with A = M + (h/2)^2 Ks for the stiff modes, Ks the symmetric
+   part of K):
+     q_mid = q (+) h/2 u,
+     [A Cq^T; Cq 0] [u_new; mu] = [A u - h (f_int - f_ext); -2 C(q_mid) / h],
+     q_new = q_mid (+) h/2 u_new,   gamma = mu / h,
+   at q_mid (the constraint row asks C(q_new) = 0 to first order). On rank 0 w->u becomes
+   u_new, w->acc grows by h/2 (u + u_new) and *ke = u_new^T M u_new / 2. */
+static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, statics_lin *L,
+                          double h, double *gamma, double *ke, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int n = w->n, m = w->m, rc = 0, sym = 2;
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  statics_eval e;
+  memset (&e, 0, sizeof e);
+  if (rank == 0) {
+    p->step (p->ctx, w->u, 0.5 * h);
+    rc = p->eval (p->ctx, gamma, &e, err);
+    if (rc == 0) {
+      /* the symmetric part of K in A: A only steers the implicit update (the forces are
+         exact), and one kind keeps one MUMPS analysis for the whole integration */
+      rc = statics_jacobian (&e, n, m, 0.25 * h * h, 1.0, NULL, 2, &nnz, &ir, &jc, &av, err);
+    }
+    if (rc == 0) {  /* rhs: A u - h r, with A u = M u + (h/2)^2 K u */
+      spm_matvec (e.M, w->u, w->x);
+      spm_matvec (e.K, w->u, w->Mu);
+      for (int i = 0; i < n; i++) w->x[i] += 0.25 * h * h * w->Mu[i] - h * e.r[i];
+      for (int i = 0; i < m; i++) w->x[n + i] = -2.0 * e.c[i] / h;
+    }
+  }
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) return rc;
+  rc = statics_lin_factor (comm, L, sym, n + m, nnz, ir, jc, av, 0.0,
+                           "MKEAM midpoint matrix [M + (h/2)^2 K, Cq^T; Cq, 0]", err);
+  free (ir), free (jc), free (av);
+  if (rc < 0) return rc;
+  rc = factor_solve (L->f, rank == 0 ? w->x : NULL, err);
+  if (rc < 0) return rc;
+  if (rank == 0) {
+    for (int i = 0; i < n; i++) w->acc[i] += 0.5 * h * (w->u[i] + w->x[i]);
+    memcpy (w->u, w->x, (size_t) n * sizeof *w->u);
+    for (int i = 0; i < m; i++) gamma[i] = w->x[n + i] / h;
+    p->step (p->ctx, w->u, 0.5 * h);
+    spm_matvec (e.M, w->u, w->Mu);  /* M at q_mid */
+    double s = 0;
+    for (int i = 0; i < n; i++) s += w->u[i] * w->Mu[i];
+    *ke = 0.5 * s;
+    if (!(*ke == *ke) || *ke > 1e300)
+      rc = mb_fail (err, MB_ESOLVE, "MKEAM: the kinetic energy is not finite (time step "
+                    "%.3g s)", h);
+  }
+  return mb_agree (comm, rc, err);
+}
+
+/* Rank 0: a first time step from the stiffest diagonal ratio: 0.3 / omega with
+   omega^2 = max K_jj / M_jj, 1e-2 s when K has nothing on it yet. */
+static double first_step (const statics_problem *p, const double *gamma, mb_err *err)
+{
+  statics_eval e;
+  if (p->eval (p->ctx, gamma, &e, err) < 0) return 1e-2;
+  double *kd = mb_calloc ((size_t) p->n, sizeof *kd), *md = mb_calloc ((size_t) p->n, sizeof *md);
+  double w2 = 0;
+  if (kd && md) {
+    for (long t = 0; t < e.K->nnz; t++)
+      if (e.K->row[t] == e.K->col[t]) kd[e.K->row[t]] += e.K->val[t];
+    for (long t = 0; t < e.M->nnz; t++)
+      if (e.M->row[t] == e.M->col[t]) md[e.M->row[t]] += e.M->val[t];
+    for (int i = 0; i < p->n; i++)
+      if (md[i] > 0 && kd[i] / md[i] > w2) w2 = kd[i] / md[i];
+  }
+  free (kd), free (md);
+  return w2 > 0 ? 0.3 / sqrt (w2) : 1e-2;
+}
+
+int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                   FILE *log, statics_result *res, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int nm[2] = { p ? p->n : 0, p ? p->m : 0 };
+  MPI_Bcast (nm, 2, MPI_INT, 0, comm);
+  int n = nm[0], m = nm[1], rc = 0;
+  double t0 = MPI_Wtime ();
+  mk w;
+  memset (&w, 0, sizeof w);
+  statics_lin lin;
+  memset (&lin, 0, sizeof lin);
+  w.n = n, w.m = m;
+  double h = 1e-2;
+  if (rank == 0) {
+    size_t sn = (size_t) (n > 0 ? n : 1);
+    if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
+    w.u = mb_calloc (sn, sizeof *w.u);
+    w.x = mb_calloc ((size_t) (n + m + 1), sizeof *w.x);
+    w.acc = mb_calloc (sn, sizeof *w.acc);
+    w.Mu = mb_calloc (sn, sizeof *w.Mu);
+    for (int i = 0; i < 2; i++) {
+      w.uprev[i] = mb_calloc (sn, sizeof *w.u);
+      w.dprev[i] = mb_calloc (sn, sizeof *w.u);
+    }
+    if (!res->gamma || !w.u || !w.x || !w.acc || !w.Mu || !w.uprev[0] || !w.uprev[1]
+        || !w.dprev[0] || !w.dprev[1] || mb_fault ("statics"))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for MKEAM (n = %d)", n);
+    else h = first_step (p, res->gamma, err);
+  }
+  rc = mb_agree (comm, rc, err);
+  MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+  double *gamma = rank == 0 ? res->gamma : NULL;
+  int iter = 0, converged = 0;
+  double last_ke = 0, last_dq = 0;
+  while (rc == 0 && iter < par->max_num_iter && !converged) {
+    /* one iteration: from rest to the next kinetic energy peak */
+    if (rank == 0) {
+      p->save (p->ctx, SLOT_START);
+      memset (w.u, 0, (size_t) n * sizeof *w.u);
+      memset (w.acc, 0, (size_t) n * sizeof *w.acc);
+    }
+    double ke[3] = { 0, 0, 0 };  /* at t_{s-1}, t_s, t_{s+1} */
+    int s = 0, outcome = 0;  /* 1 peak located, 2 at rest, 3 restart finer, 4 too many */
+    for (; rc == 0 && !outcome; s++) {
+      if (rank == 0) {  /* keep (q, u, acc) at t_s for the backtracking */
+        p->save (p->ctx, SLOT_PREV + s % 2);
+        memcpy (w.uprev[s % 2], w.u, (size_t) n * sizeof *w.u);
+        memcpy (w.dprev[s % 2], w.acc, (size_t) n * sizeof *w.u);
+      }
+      double k1;
+      rc = midpoint_step (comm, p, &w, &lin, h, gamma, &k1, err);
+      if (rc < 0) break;
+      if (rank == 0) {
+        ke[0] = ke[1], ke[1] = ke[2], ke[2] = k1;
+        if (s >= 1 && ke[2] < ke[1] && ke[1] >= ke[0]) outcome = s + 1 < MIN_STEPS ? 3 : 1;
+        else if (s + 1 >= MIN_STEPS && ke[2] <= 1e-6 * par->max_ke_tol && ke[2] >= ke[1])
+          outcome = 2;  /* nothing moves: already at rest */
+        else if (s + 1 >= MAX_STEPS) outcome = 4;
+        else if ((s + 1) % GROW_STEPS == 0) h *= 2;
+      }
+      MPI_Bcast (&outcome, 1, MPI_INT, 0, comm);
+      MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+    }
+    if (rc < 0) break;
+    if (outcome == 3) {  /* too coarse to locate the peak: again from the start, h / 2 */
+      if (rank == 0) p->load (p->ctx, SLOT_START);
+      h *= 0.5;
+      if (h < 1e-12) rc = mb_fail (err, MB_ENOCONV, "MKEAM: the time step fell below 1e-12 s");
+      continue;
+    }
+    if (outcome == 4) {
+      rc = mb_fail (err, MB_ENOCONV, "MKEAM: no kinetic energy peak in %d time steps "
+                    "(last step %.3g s)", MAX_STEPS, h);
+      break;
+    }
+    double peak = ke[2];
+    if (outcome == 1) {  /* peak in [t_{s-2}, t_s] of this loop's last s: parabola */
+      int back = (s - 2) % 2;  /* slot of t_{s-2}, two steps before the last state */
+      double a = ke[0], b = ke[1], c = ke[2], den = a - 2 * b + c;
+      double tau = den < 0 ? 0.5 * h * (a - c) / den : 0.0;
+      if (tau > h) tau = h;
+      if (tau < -h) tau = -h;
+      double hb = h + tau;  /* from t_{s-2} to the vertex */
+      if (rank == 0) {
+        p->load (p->ctx, SLOT_PREV + back);
+        memcpy (w.u, w.uprev[back], (size_t) n * sizeof *w.u);
+        memcpy (w.acc, w.dprev[back], (size_t) n * sizeof *w.u);
+      }
+      if (hb > 1e-12 * h) rc = midpoint_step (comm, p, &w, &lin, hb, gamma, &peak, err);
+      else peak = a;
+      if (rc < 0) break;
+    }
+    iter++;
+    int done = 0;
+    if (rank == 0) {  /* velocities to zero (the next iteration starts from rest) */
+      last_ke = peak;
+      last_dq = statics_norm_inf (w.acc, n);
+      statics_iter it = { 0, 0, last_dq, h, peak, MPI_Wtime () - t0, 1 };
+      statics_eval e;
+      rc = p->eval (p->ctx, gamma, &e, err);
+      if (rc == 0) {
+        double *F = w.x;
+        statics_residual (&e, n, m, gamma, F);
+        it.imbalance = statics_norm_inf (F, n);
+        it.constraint = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
+        rc = statics_push (res, &it, err);
+      }
+      if (log)
+        fprintf (log, "statics: mkeam peak %3d  KE %.3e J  |dq|inf %.3e  h %.3g s  "
+                 "%d steps  |F|inf %.3e  %.2f s\n", iter, peak, last_dq, h, s,
+                 it.imbalance, it.time);
+      done = peak < par->max_ke_tol && last_dq < par->max_dq_tol;
+    }
+    rc = mb_agree (comm, rc, err);
+    MPI_Bcast (&done, 1, MPI_INT, 0, comm);
+    MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+    converged = done;
+  }
+  res->peaks = iter;
+  res->time += MPI_Wtime () - t0;
+  if (rc == 0 && !converged) {
+    if (rank == 0) {
+      snprintf (res->reason, sizeof res->reason, "max_num_iter = %d kinetic energy peaks "
+                "reached: the last peak %.3e J (max_ke_tol %.3g), state change %.3e "
+                "(max_dq_tol %.3g)", par->max_num_iter, last_ke, par->max_ke_tol, last_dq,
+                par->max_dq_tol);
+      mb_fail (err, MB_ENOCONV, "static equilibrium not reached (MKEAM): %s", res->reason);
+    }
+    MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+    rc = MB_ENOCONV;
+    res->iterations = iter;
+  }
+  if (log && rank == 0)
+    fprintf (log, "statics: mkeam: %d time steps, %d analys%s\n", lin.factorizations,
+             lin.analyses, lin.analyses == 1 ? "is" : "es");
+  res->analyses += lin.analyses, res->factorizations += lin.factorizations;
+  statics_lin_clear (&lin);
+  for (int i = 0; i < 2; i++) free (w.uprev[i]), free (w.dprev[i]);
+  free (w.u), free (w.x), free (w.acc), free (w.Mu);
+  if (rc < 0) return rc;
+  if (log) fprintf (log, "statics: mkeam converged after %d peaks (KE %.3e J, |dq|inf "
+                    "%.3e); FIM polish\n", iter, last_ke, last_dq);
+  res->iterations = iter;
+  return statics_fim (comm, p, par, POLISH_ITER, 2, log, res, err);
+}

@@ -1,0 +1,115 @@
+/* statics.h: the static equilibrium stage: FIM (Newton on the force imbalance) and MKEAM
+   (kinetic energy attrition) on an abstract problem, and its result. */
+#ifndef MB_STATICS_H
+#define MB_STATICS_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+#include "../deck/deck_statics.h"
+#include "../error.h"
+#include "../linalg/sparse.h"
+
+/* What a problem gives at its current state q and multipliers gamma (borrowed: valid
+   until the next eval or step). n = DOFs (increments, 6 per node), m = constraint rows. */
+typedef struct statics_eval {
+  const spm *K;        /* n x n tangent dF/dq at (q, gamma): material + geometric + Kc(gamma)
+                          + load stiffness; compressed */
+  const spm *M;        /* n x n mass at q */
+  const spm *Cq;       /* m x n constraint Jacobian at q; NULL when m = 0 */
+  const double *r;     /* n: f_int - f_ext at q [N, N m] */
+  const double *c;     /* m: C(q) [m, rad] */
+  int nonsymmetric;    /* 1: K is not symmetric (follower loads): LU instead of LDL^T */
+} statics_eval;
+
+/* The problem the solvers work on, rank 0 only (the other ranks pass NULL). Its state is
+   held by ctx; slots are saved copies of it (at least STATICS_SLOTS). */
+enum { STATICS_SLOTS = 4 };
+typedef struct statics_problem {
+  int n, m;
+  void *ctx;
+  /* evaluates at the current state with multipliers gamma (m): fills *e. 0 or MB_ENOMEM */
+  int (*eval) (void *ctx, const double *gamma, statics_eval *e, mb_err *err);
+  /* current state q <- q (+) a dq (exponential map on rotations) */
+  void (*step) (void *ctx, const double *dq, double a);
+  /* slot (0 .. STATICS_SLOTS-1) <- current state; current <- slot */
+  void (*save) (void *ctx, int slot);
+  void (*load) (void *ctx, int slot);
+  /* names DOF i for messages: "body 'b' dx", "beam 'arm' node 3 rz" */
+  void (*dof_name) (void *ctx, int i, char *buf, size_t size);
+  const unsigned char *is_rotation;  /* n: 1 for rotation DOFs (step limit), may be NULL */
+} statics_problem;
+
+/* Largest rotation increment of one Newton step [rad]: longer steps are scaled down. */
+#define STATICS_MAX_ROTATION 0.5
+
+/* One line of the residual history. */
+typedef struct statics_iter {
+  double imbalance;   /* ||F||_inf at the start of the iteration [N, N m] */
+  double constraint;  /* ||C||_inf [m, rad] */
+  double change;      /* ||a dq||_inf of the step taken (0 before the first) [m, rad] */
+  double step;        /* a: line-search / step-limit factor; MKEAM: time step [s] */
+  double energy;      /* MKEAM: kinetic energy at the peak [J]; FIM: 0 */
+  double time;        /* wall time since the stage started [s] */
+  int phase;          /* 0: FIM (Newton), 1: MKEAM peak, 2: FIM polish after MKEAM */
+} statics_iter;
+
+typedef struct statics_result {
+  int converged;        /* 1: both tolerances met */
+  char reason[256];     /* why it stopped, in words */
+  int iterations;       /* Newton iterations (FIM) or peaks (MKEAM) + polish iterations */
+  int peaks;            /* MKEAM: kinetic energy peaks located */
+  int polish;           /* MKEAM: Newton iterations of the polish */
+  int nhist;
+  statics_iter *hist;   /* nhist lines, rank 0 (NULL elsewhere) */
+  double imbalance, constraint, change;  /* at the returned state */
+  double *gamma;        /* m multipliers at the returned state, rank 0; caller frees */
+  int nsprings;         /* p_f: grounded springs added to the Jacobian (seed 000) */
+  int negative;         /* negative eigenvalues of the symmetric part of the tangent
+                           K + sqrt(stability) M on the constraint manifold at the returned
+                           state (MUMPS inertia of the saddle-point matrix minus m): > 0 an
+                           unstable equilibrium; -1 when unknown */
+  int nonsymmetric;     /* 1: K at the returned state is not symmetric (follower loads,
+                           body-fixed torques: non-conservative) */
+  int analyses;         /* MUMPS analyses of the Newton / midpoint matrices */
+  int factorizations;   /* their numerical factorizations (refactorizations included) */
+  double time;          /* [s] */
+} statics_result;
+
+/* Collective. Newton on F(q, gamma) = f_int - f_ext + Cq^T gamma = 0, C(q) = 0 from the
+   problem's current state (gamma from res->gamma when not NULL and not all zero, else the
+   least-squares multipliers Cq Cq^T gamma = -Cq (f_int - f_ext) there): each iteration
+   factors J = [K + sqrt(stability) M, Cq^T; Cq, 0] with MUMPS on every rank (LDL^T, or LU
+   once K came out non-symmetric; refactored on the first analysis), solves
+   J [dq; dgamma] = -[F; C], scales the step so that no rotation exceeds
+   STATICS_MAX_ROTATION and halves it only while the residual diverges (not finite, or its
+   merit grown 1e4 times). Converged when ||F||_inf <= max_imbalance and the last
+   ||a dq||_inf and ||C||_inf are <= max_error (at least one solve). With p_f > 0, MUMPS's
+   null-pivot detection (threshold 100 DBL_EPSILON (n + m), fixation p_f: grounded springs,
+   seed 000); without, a singular J is MB_ESOLVE naming the DOFs of its null pivots and
+   suggesting p_f. Not converged after max_iter: MB_ENOCONV with the best state (lowest
+   ||F||_inf + ||C||_inf) loaded and res->reason saying which tolerance failed. After it, the
+   inertia of the symmetric tangent at the returned state gives res->negative. The
+   problem's state is the result; res (caller clears with statics_result_clear) keeps the
+   history, phase tags it. log (rank 0, may be NULL) gets one line per iteration. */
+int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                 int max_iter, int phase, FILE *log, statics_result *res, mb_err *err);
+
+/* Collective. MKEAM (seed 002): the undamped model integrated from rest with the
+   constrained midpoint scheme of seed 004 (A = M + (h/2)^2 K, reactions from
+   [A Cq^T; Cq 0] solved with MUMPS), the kinetic energy watched, each peak located by a
+   parabola through the last three energies and reached again from the state two steps
+   back, velocities zeroed, restart. Converged when a peak's energy < max_ke_tol and the
+   state changed by < max_dq_tol over the iteration; then up to 10 FIM iterations polish
+   the state and give gamma. Returns 0, MB_ENOCONV (best state loaded), MB_ESOLVE,
+   MB_ENOMEM. */
+int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                   FILE *log, statics_result *res, mb_err *err);
+
+/* Collective. The method of par on p. */
+int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                   FILE *log, statics_result *res, mb_err *err);
+
+void statics_result_clear (statics_result *res);
+
+#endif
