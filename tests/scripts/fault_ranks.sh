@@ -3,8 +3,13 @@
 # mb_fault in src/error.h), at each collective step, must end the run on both ranks with
 # exit status 7 and an "out of memory" message within the timeout: never a hang (issue 7).
 # usage: sh fault_ranks.sh MBMODAL OUTDIR
-# Sites: append the ones your stage checks (deck, model, assemble, report, ...) to SITES.
-SITES="pencil krylov modes check"
+# SITES: steps where every rank allocates (or takes part in the step's status); a fault on
+# either rank must give exit 7. SITES_RANK0: work that only rank 0 does (assembly, the
+# matrix copy for MUMPS, the Schur step); a fault there on rank 0 gives exit 7, and on
+# rank 1 (which allocates nothing there) the run must end normally. The static stage's
+# sites are exercised by tests/scripts/statics.sh.
+SITES="blas deck model pencil krylov modes check"
+SITES_RANK0="assemble factor schur"
 DECK=${FAULT_DECK:-decks/cantilever.yaml}   # small, both stages
 bin=$1
 out="$2/fault"
@@ -16,8 +21,17 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversub
 export OPENBLAS_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
 passed=0
 failed=0
-for site in $SITES; do
+for spec in $SITES $(for s in $SITES_RANK0; do echo "$s@0"; done); do
+  site=${spec%@0}
   for rank in 0 1; do
+    if [ "$spec" != "$site" ] && [ $rank = 1 ]; then   # rank 1 has nothing to fail there
+      MBMODAL_FAULT=1:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$DECK" \
+        -o "$out" > "$out/$site.1.out" 2> "$out/$site.1.err"
+      st=$?
+      if [ $st -eq 0 ]; then passed=$((passed + 1)); echo "  1:$site: runs to the end"
+      else failed=$((failed + 1)); echo "FAIL 1:$site: exit status $st, wanted 0"; fi
+      continue
+    fi
     MBMODAL_FAULT=$rank:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$DECK" \
       -o "$out" > "$out/$site.$rank.out" 2> "$out/$site.$rank.err"
     st=$?
@@ -32,5 +46,5 @@ for site in $SITES; do
     fi
   done
 done
-echo "fault_ranks: $passed passed, $failed failed (sites: $SITES; 2 ranks, fault on rank 0 then 1)"
+echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0; 2 ranks, fault on rank 0 then 1)"
 [ "$failed" = 0 ]
