@@ -82,6 +82,8 @@ static const char model[] =
   "  stop: {type: lock, nodes: [arm.3, ground], dofs: [rz, x], at: [0, 0, 1],"
   " frame: {x: [1, 0, 0], y: [0, 1, 1]}}\n"
   "  fix: {type: weld, nodes: [f4, ground], frame: {z: [0, 0, 1], x: [1, 0, 0]}}\n"
+  "statics: {method: mkeam, max_imbalance: 1e-4, max_error: 1e-4, stability: 1e-10,"
+  " max_num_iter: 80, max_ke_tol: 1e-5, max_dq_tol: 1e-3, p_f: 1e-6, allow_unconverged: true}\n"
   "forces:\n"
   "  s1: {type: spring, nodes: [tip, ground], points: [[0, 0, 2], [0, 1, 2]], k: 1e4,"
   " c: 10, free_length: 1.0, preload: 5}\n"
