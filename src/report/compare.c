@@ -22,8 +22,8 @@
            - {re: [..], im: [..]}  order (value: real; re and im: complex)
 
    Before loading, an event pass applies the deck reader's limits (nesting, anchors) and
-   bounds alias expansion (prescan). Pairing and checks: see compare.h and README
-   "Comparing reports (CI)". */
+   bounds alias expansion (prescan). Pairing and checks: see compare.h and docs/compare.md
+   ("How modes are paired", "What is checked in each pair"). */
 #include "compare.h"
 
 #include <complex.h>

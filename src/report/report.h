@@ -18,7 +18,7 @@ void report_print_table (FILE *f, const eigen_result *r);
 
 /* Writes the YAML report of one eigen stage to path (its folder must exist), replacing
    it when complete (temporary file and rename, writer.c; never over an input of the run,
-   writer_protect). Schema, key order and units: README "Output reference". Numbers are written with
+   writer_protect). Schema, key order and units: docs/output.md "The YAML report". Numbers are written with
    the fewest of 15, 16 or 17 significant digits that read back to the same double
    (strtod), so every number round-trips exactly; a non-finite value is written as null.
    Eigenvectors and multipliers are written only when with_vectors (and x, xi != NULL).
