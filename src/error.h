@@ -9,10 +9,11 @@
 enum {
   MB_OK = 0,
   MB_EUSAGE = -1,   /* bad command line                         exit 1 */
-  MB_EDECK = -2,    /* deck or input file (YAML, Matrix Market)  exit 2 */
+  MB_EDECK = -2,    /* deck or input file (YAML, Matrix Market,  exit 2
+                       unreadable or missing) */
   MB_ESOLVE = -3,   /* linear solver failure (MUMPS, LAPACK)     exit 3 */
-  MB_ENOCONV = -4,  /* eigen solver did not converge             exit 4 */
-  MB_EIO = -5,      /* cannot write a report or read a file      exit 5 */
+  MB_ENOCONV = -4,  /* static or eigen stage did not converge    exit 4 */
+  MB_EIO = -5,      /* cannot write an output                    exit 5 */
   MB_EREGRESS = -6, /* compare found a regression                exit 6 */
   MB_ENOMEM = -7    /* out of memory                             exit 7 */
 };

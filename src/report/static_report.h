@@ -1,5 +1,4 @@
-/* static_report.h: the static equilibrium report (OUTDIR/NAME.static.yaml) and its log
-   summary. */
+/* static_report.h: the static equilibrium report (OUTDIR/NAME.static.yaml). */
 #ifndef MB_STATIC_REPORT_H
 #define MB_STATIC_REPORT_H
 

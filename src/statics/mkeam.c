@@ -241,6 +241,10 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
     rc = MB_ENOCONV;
     res->iterations = iter;
   }
+  if (rc == MB_ENOCONV && !res->reason[0]) {  /* the time-step control gave up: say why */
+    snprintf (res->reason, sizeof res->reason, "%.255s", err->msg);
+    res->iterations = iter;
+  }
   if (log && rank == 0)
     fprintf (log, "statics: mkeam: %d time steps, %d analys%s\n", lin.factorizations,
              lin.analyses, lin.analyses == 1 ? "is" : "es");

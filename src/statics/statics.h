@@ -101,8 +101,8 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
    parabola through the last three energies and reached again from the state two steps
    back, velocities zeroed, restart. Converged when a peak's energy < max_ke_tol and the
    state changed by < max_dq_tol over the iteration; then up to 10 FIM iterations polish
-   the state and give gamma. Returns 0, MB_ENOCONV (best state loaded), MB_ESOLVE,
-   MB_ENOMEM. */
+   the state and give gamma. Returns 0, MB_ENOCONV (the problem is left at its last
+   state; res->reason says why), MB_ESOLVE, MB_ENOMEM. */
 int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                    FILE *log, statics_result *res, mb_err *err);
 
