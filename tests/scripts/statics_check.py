@@ -64,6 +64,14 @@ for meth in ("fim", "mkeam"):
     for i in range(3):
         p = pos(r, "b%d" % (i + 1))
         check(near(p, [0, 0, want[i]], 2e-7), "chain %s: b%d at z = %.9f, want %.9f" % (meth, i + 1, p[2], want[i]))
+    # the modes are drawn about the equilibrium: the modal report's nodes (and so the
+    # VTK mode shapes, built from the same model) stand at the closed-form sags
+    with open("%s/np1/statics_chain_%s.modal.yaml" % (D, meth)) as f:
+        modal = yaml.safe_load(f)
+    for i, nd in enumerate(modal["model"]["nodes"]):
+        check(near(nd["position"], [0, 0, want[i]], 2e-7),
+              "chain %s: modal report node %s at z = %g, want the equilibrium %g" %
+              (meth, nd["name"], nd["position"][2], want[i]))
     for s, sp in enumerate(r["springs"]):
         f = G * sum(m[s:])
         check(abs(sp["force"] - f) <= 2e-4 and abs(sp["elongation"] - f / k[s]) <= 2e-7,
