@@ -140,6 +140,7 @@ static int setup_model (run *r, mb_err *err)
     assembly *a = &r->as;
     int skipped = 0;
     rc = assemble_system (&r->mdl, a, err);
+    if (rc == 0) rc = assemble_check_finite (&r->mdl, a, d->path, err);
     if (rc == 0 && a->Cq)
       rc = assemble_check_constraints (&r->mdl, a->Cq, d->path, &skipped, err);
     if (rc == 0 && log) {

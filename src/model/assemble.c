@@ -329,3 +329,49 @@ void assembly_clear (assembly *a)
   memset (a, 0, sizeof *a);
 }
 
+
+/* The first non-finite stored entry of A: 0-based row into *row; 1 when found. */
+static int first_nonfinite (const spm *A, int *row)
+{
+  if (!A) return 0;
+  for (long k = 0; k < A->nnz; k++)
+    if (!isfinite (A->val[k])) {
+      *row = A->row[k];
+      return 1;
+    }
+  return 0;
+}
+
+int assemble_check_finite (const model *mdl, const assembly *a, const char *deck_path,
+                           mb_err *err)
+{
+  static const char *const names[3] = { "stiffness", "mass", "damping" };
+  const spm *mats[3] = { a->K, a->M, a->R };
+  for (int t = 0; t < 3; t++) {
+    int row;
+    if (!first_nonfinite (mats[t], &row)) continue;
+    const model_node *nd = &mdl->nodes[row / 6];
+    if (nd->beam >= 0) {
+      const model_beam *b = &mdl->beams[nd->beam];
+      int e = nd->beam_index < b->nelements ? nd->beam_index : nd->beam_index - 1;
+      const double *xa = mdl->nodes[b->first_node + e].x, *xb = mdl->nodes[b->first_node + e + 1].x;
+      double d[3] = { xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2] };
+      return mb_fail_at (err, MB_EDECK, deck_path, b->pos.line, b->pos.col,
+                         "beam '%s': element %d (length %.3g m) gives a %s matrix that is "
+                         "not finite: its geometry or section is out of the range of double "
+                         "precision (check the points, the number of elements and the "
+                         "section)", b->name, e + 1, sqrt (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]),
+                         names[t]);
+    }
+    if (nd->body >= 0) {
+      const model_body *b = &mdl->bodies[nd->body];
+      return mb_fail_at (err, MB_EDECK, deck_path, b->pos.line, b->pos.col,
+                         "body '%s': its %s matrix (with the forces on it) is not finite: a "
+                         "position, mass, inertia or force value is out of the range of "
+                         "double precision", b->name, names[t]);
+    }
+    return mb_fail (err, MB_EDECK, "the %s matrix has a non-finite entry at row %d (node "
+                    "'%s')", names[t], row + 1, nd->name);
+  }
+  return 0;
+}

@@ -65,6 +65,15 @@ int assemble_system (const model *mdl, assembly *a, mb_err *err);
 int assemble_at (const model *mdl, const model_state *s, assembly *a, mb_err *err);
 
 /* Frees the matrices, vectors and pattern; a may be NULL. */
+/* Checks that every entry of K, M and R (as assemble_system built them) is finite. A
+   geometry or section out of the range of double precision (a beam element of length
+   1e-150 m, coordinates near 1e308) gives infinite or NaN entries; the first one found is
+   traced to its part (a beam element, or a body with the forces on its node) and reported
+   as MB_EDECK at that part's deck position in deck_path, with the element's length.
+   Returns 0 or MB_EDECK. Rank 0 (no MPI). */
+int assemble_check_finite (const model *mdl, const assembly *a, const char *deck_path,
+                           mb_err *err);
+
 void assembly_clear (assembly *a);
 
 #endif

@@ -201,6 +201,7 @@ static int build_bodies (const deck_model *dm, model *m)
     nd->name = copy_string (db->name);
     if (!b->name || !nd->name) return MB_ENOMEM;
     b->node = i;
+    b->pos = db->pos;
     b->mass = db->mass;
     double RJ[9], Rt[9];
     for (int r = 0; r < 3; r++)
@@ -319,6 +320,7 @@ static int build_beams (const deck_model *dm, const char *path, model *m, mb_err
     model_beam *b = &m->beams[ib];
     b->name = copy_string (db->name);
     if (!b->name) return MB_ENOMEM;
+    b->pos = db->pos;
     MB_TRY (beam_properties (dm, db, path, b, err));
     int ne = 0;
     for (int s = 0; s + 1 < db->npoints; s++) ne += db->elements[s];

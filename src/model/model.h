@@ -37,6 +37,7 @@ typedef struct model_body {
   int node;
   double mass;       /* [kg] */
   double J[9];       /* inertia about the centre of mass, global axes: R J_body R^T */
+  deck_pos pos;      /* deck position of its name, for messages */
 } model_body;
 
 typedef struct model_beam {
@@ -49,6 +50,7 @@ typedef struct model_beam {
                                       default normal of its first element (beam_default_y) */
   int y_given;                     /* 1: y_axis came from the deck; 0: each element picks
                                       a global axis not parallel to it (Iy == Iz only) */
+  deck_pos pos;                    /* deck position of its name, for messages */
 } model_beam;
 
 /* A joint resolved: a and b node indices (MODEL_GROUND allowed for one), frame at x with
