@@ -62,6 +62,7 @@ struct stage {
   spm *A;                     /* undamped pencil */
   ztrip t;                    /* damped pencil */
   missed_check mc;            /* undamped: the interval of the missed-mode check */
+  int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
 };
 
 /* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
