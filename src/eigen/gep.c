@@ -64,7 +64,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 
 static int modal_check (stage *st, mb_err *err)
 {
-  return missed_check_run (st->comm, st->sys, &st->mc, st->log, st->out, err);
+  return missed_check_run (st->comm, st->sys, &st->mc, st->symmetric ? st->f : NULL,
+                           st->nnz_factored, st->log, st->out, err);
 }
 
 /* Rank 0. A tenth of the lowest elastic eigenvalue below zero, when that is further from

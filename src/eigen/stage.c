@@ -57,15 +57,16 @@ static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result 
 }
 
 /* Collective. The end of the Krylov phase: the status agreed (mb_agree), the iteration
-   time and convergence flag on every rank, the factors and the shift-invert buffers
-   freed. Returns the agreed status. */
-static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, shift_invert *si,
-                       eigen_result *out, mb_err *err)
+   time and convergence flag on every rank, the shift-invert buffers freed; the factors
+   too when the stage has no check (the check reuses their analysis). Returns the agreed
+   status. */
+static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, int keep,
+                       shift_invert *si, eigen_result *out, mb_err *err)
 {
   rc = mb_agree (comm, rc, err);
   out->time_iterate = now () - t0;
   MPI_Bcast (&out->converged, 1, MPI_INT, 0, comm);
-  *f = factor_free (*f);
+  if (rc < 0 || !keep) *f = factor_free (*f);
   shift_invert_clear (si);
   return rc;
 }
@@ -99,6 +100,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   snprintf (name, sizeof name, "A - sigma B (%s stage, sigma = %s)", ops->label, shift);
   factor *f = factor_create (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val, name,
                              err);
+  st->nnz_factored = st->nnz;
   ops->pencil_clear (st);
   if (!f) { *rc = err->code ? err->code : MB_ESOLVE; return NULL; }
   factor_get_stats (f, &out->factor);
@@ -193,7 +195,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   if (st->rank == 0) record_krylov (out, &o, &ks);
   double ks_worst = ks.worst, t_solve = si.t_solve;
   int solves = si.solves;
-  rc = end_krylov (st->comm, rc, t0, &f, &si, out, err);
+  rc = end_krylov (st->comm, rc, t0, &f, ops->check != NULL, &si, out, err);
   if (rc < 0) { ks_result_clear (&ks); return rc; }
 
   double t_post = now ();
@@ -207,10 +209,17 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   }
   ks_result_clear (&ks);
   rc = mb_agree (st->comm, rc, err);
+  st->f = f;
   if (rc == 0 && ops->check) rc = ops->check (st, err);
+  st->f = NULL;
+  factor_free (f);
   if (rc < 0) return rc;
   out->time_post = now () - t_post;
   out->time_total = now () - t_start;
+  if (ops->check && out->sturm_done)
+    stage_log (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
+               ops->label, out->time_check, 100.0 * out->time_check
+               / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
   int bad = st->rank == 0 ? out->n_above_tol : 0;
   MPI_Bcast (&bad, 1, MPI_INT, 0, st->comm);
   if (bad > 0) return residual_failure (ops, st, err);

@@ -62,6 +62,8 @@ struct stage {
   spm *A;                     /* undamped pencil */
   ztrip t;                    /* damped pencil */
   missed_check mc;            /* undamped: the interval of the missed-mode check */
+  factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
+  long nnz_factored;          /* entries of the factored pencil (its pattern's size) */
   int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
 };
 
