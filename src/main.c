@@ -203,6 +203,14 @@ static int make_dirs (const char *dir, mb_err *err)
   return 0;
 }
 
+/* The name of DOF i of a model (ctx: the model): "node NAME dx" (gep_system.label). */
+static void dof_label (const void *ctx, int i, char *buf, size_t len)
+{
+  const model *m = ctx;
+  if (i / 6 < m->nnodes) snprintf (buf, len, "node %s %s", m->nodes[i / 6].name, model_dof_label (i % 6));
+  else snprintf (buf, len, "DOF %d", i + 1);
+}
+
 /* Runs one stage on every rank; rank 0 prints its table (and, for a model, the parts that
    move most in each mode) and writes its YAML report (and, for a model, its VTK mode
    shapes). mdl is NULL for a matrix deck. Returns the
@@ -382,7 +390,8 @@ int main (int argc, char **argv)
     rc = mb_agree (comm, drc, &err);
   }
 
-  gep_system sys = { shape[0], shape[1], K, M, R, Cq };
+  gep_system sys = { .n = shape[0], .m = shape[1], .K = K, .M = M, .R = R, .Cq = Cq,
+                     .label = is_model ? dof_label : NULL, .label_ctx = &mdl };
   int final = rc;
   if (rc == 0 && d.modal.enabled) {
     rc = run_stage (comm, 0, &sys, &d, is_model ? &mdl : NULL, &c, outdir, log, &err);

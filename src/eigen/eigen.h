@@ -16,6 +16,11 @@
 typedef struct gep_system {
   int n, m;                /* DOFs, constraint rows (Cq is m x n) */
   const spm *K, *M, *R, *Cq;
+  /* Optional (NULL: "row i+1 of K and M"): writes the name of DOF i (0-based, i < n) into
+     buf (len bytes), e.g. a model's node and dx..rz, for messages about singular pencils.
+     Called on rank 0 only, with label_ctx. */
+  void (*label) (const void *ctx, int i, char *buf, size_t len);
+  const void *label_ctx;
 } gep_system;
 
 /* Settings of one eigen stage, filled by the caller (the pipeline turns a deck's stage

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shift_invert.h"
+#include "singular.h"
 
 static double now (void) { return MPI_Wtime (); }
 
@@ -71,6 +72,59 @@ static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, int keep,
   return rc;
 }
 
+/* Collective. A - sigma B (st's triplets, rank 0) failed to factor: its null pivots
+   (factor_deficiency) say where; the pencil at a second, unrelated shift says whether it
+   is singular at every shift (the model is at fault: MB_EDECK, naming the DOFs and
+   constraint rows) or only at this one (an eigenvalue at the shift: MB_ESOLVE, try another
+   shift). The triplets stay st's. Returns the agreed status, err set. */
+static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind, mb_err *err)
+{
+  int count = -1, count2 = -1, *rows = NULL, *rows2 = NULL;
+  mb_err e2;
+  mb_err_init (&e2);
+  int rc = factor_deficiency (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val,
+                              "A - sigma B", &count, &rows, &e2);
+  if (rc < 0 || count <= 0) {  /* no null pivot found: MUMPS's own message stands */
+    free (rows);
+    return MB_ESOLVE;
+  }
+  /* the same at sigma2 = sigma + 0.618 max(1, |sigma|) (and + 0.3 i in the damped stage) */
+  double complex sigma = st->sigma, step = 0.6180339887498949 * fmax (1.0, cabs (sigma));
+  st->sigma = sigma + (ops->complex_arith ? step * (1.0 + 0.3 * I) : step);
+  int fail = 0;
+  if (st->rank == 0) {
+    ops->pencil_clear (st);
+    fail = ops->pencil (st) < 0;
+  }
+  rc = mb_agree (st->comm, fail ? mb_fail (&e2, MB_ENOMEM, "out of memory") : 0, &e2);
+  if (rc == 0)
+    rc = factor_deficiency (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val,
+                            "A - sigma2 B", &count2, &rows2, &e2);
+  st->sigma = sigma;
+  char where[1200] = "", shift[96];
+  shift_text (ops, sigma, shift, sizeof shift);
+  if (rc == 0) mb_err_init (err);  /* the diagnosis replaces MUMPS's message */
+  if (rc == 0 && count2 > 0) {
+    if (st->rank == 0)
+      singular_describe (st->sys, ops->complex_arith, count2, rows2, 0, where, sizeof where);
+    rc = mb_fail (err, MB_EDECK, "%s stage: A - sigma B is singular at every shift (%d null "
+                  "pivot%s at %s and at a second shift): %s. The model is at fault: give "
+                  "those DOFs mass or stiffness, remove redundant constraint rows",
+                  ops->label, count2, count2 > 1 ? "s" : "", shift, where);
+  } else if (rc == 0) {
+    if (st->rank == 0)
+      singular_describe (st->sys, ops->complex_arith, count, rows, 1, where, sizeof where);
+    rc = mb_fail (err, MB_ESOLVE, "%s stage: A - sigma B is singular at the shift %s: an "
+                  "eigenvalue lies there (%d null pivot%s, at %s; none at a second shift): "
+                  "try another shift", ops->label, shift, count, count > 1 ? "s" : "", where);
+  } else {
+    rc = MB_ESOLVE;
+  }
+  free (rows);
+  free (rows2);
+  return mb_agree (st->comm, rc, err);
+}
+
 /* Collective. Steps 1-2: A - sigma B on rank 0 (fault site "pencil"), factored on every
    rank. Returns the factors (caller frees) or NULL with the agreed status in *rc. */
 static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_err *err)
@@ -101,6 +155,11 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   factor *f = factor_create (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val, name,
                              err);
   st->nnz_factored = st->nnz;
+  if (!f && err->code == MB_ESOLVE) {
+    *rc = diagnose_singular (ops, st, kind, err);
+    ops->pencil_clear (st);
+    return NULL;
+  }
   ops->pencil_clear (st);
   if (!f) { *rc = err->code ? err->code : MB_ESOLVE; return NULL; }
   factor_get_stats (f, &out->factor);
@@ -249,7 +308,14 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   st.sigma = sigma;
   st.N = N;
   st.out = out;
-  int rc = run_at_shift (ops, &st, err);
+  /* a zero row of A - sigma B by structure: refused before any analysis */
+  int rc = st.rank == 0 ? singular_structure (sys, ops->complex_arith, err) : 0;
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) {
+    memset (out, 0, sizeof *out);
+    return rc;
+  }
+  rc = run_at_shift (ops, &st, err);
   if ((rc < 0 && !st.residual_failed) || opts->has_shift || opts->has_target) return rc;
   /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
      when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
