@@ -734,6 +734,42 @@ static void test_rigid (void)
   check_modal ("rigid, shift -1", &p, &r, ref, nref, 6, 1, 1);
   check_sturm ("rigid, shift -1", &r, ref, nref, creal (r.shift));
   eigen_result_clear (&r);
+
+  /* issue 9: kinds decided from the eigenvalue, not from the shift: far below the spectrum
+     (-1e3 x the lowest elastic eigenvalue) the 2 rigid-body modes stay MODE_RIGID and the
+     elastic ones MODE_OSCILLATORY (check_modal: kind against dense dggev's eigenvalue);
+     far above (10 x the largest) the 6 highest modes are all oscillatory. */
+  double span[2] = { 0.0, 0.0 };  /* lowest elastic, largest eigenvalue (dggev) */
+  if (rank == 0) {
+    sort_by_real (ref, nref);
+    span[0] = creal (ref[2]);
+    span[1] = creal (ref[nref - 1]);
+  }
+  MPI_Bcast (span, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (int far = 0; far < 2; far++) {
+    const char *label = far ? "rigid, shift 10 x above" : "rigid, shift 1e3 x below";
+    st.shift = far ? 10.0 * span[1] : -1e3 * span[0];
+    rc = run_stage (0, &p, &st, 1, &r, &err);
+    check_ok (label, rc, &err, &r, &p, 0);
+    check_modal (label, &p, &r, ref, nref, 6, 1, 1);
+    if (rank == 0) {
+      int nrigid = 0;
+      for (int i = 0; i < r.nmodes; i++) nrigid += r.modes[i].kind == MODE_RIGID;
+      CHECK0 (nrigid == (far ? 0 : 2), "%s: %d modes of kind MODE_RIGID, expected %d", label,
+              nrigid, far ? 0 : 2);
+    }
+    eigen_result_clear (&r);
+  }
+  /* and 1e8 x below, where OP ~ 1/sigma on every mode: never exit 0 with the inaccurate
+     modes; MB_ENOCONV that names the far shift */
+  st.shift = -1e8 * span[0];
+  rc = run_stage (0, &p, &st, 1, &r, &err);
+  CHECK0 (rc == MB_ENOCONV && strstr (err.msg, "far from the modes"),
+          "rigid, shift 1e8 x below: status %d, expected MB_ENOCONV naming the far shift: %.300s",
+          rc, err.msg);
+  CHECK0 (!r.converged && r.n_above_tol > 0, "rigid, shift 1e8 x below: converged %d with %d "
+          "modes above the tolerance", r.converged, r.n_above_tol);
+  eigen_result_clear (&r);
   free (ref);
   problem_free (&p);
 }
