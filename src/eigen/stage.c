@@ -281,7 +281,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
   int bad = st->rank == 0 ? out->n_above_tol : 0;
   MPI_Bcast (&bad, 1, MPI_INT, 0, st->comm);
-  if (bad > 0) return residual_failure (ops, st, err);
+  if (bad > 0 && out->converged) return residual_failure (ops, st, err);
   if (!out->converged) {
     if (st->rank == 0)
       mb_fail (err, MB_ENOCONV, "%s stage did not converge: %d of %d eigenpairs within "
