@@ -63,10 +63,20 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *
     factor_stats fst;
     if (reuse) {
       rc = factor_refactor (f, As ? As->val : NULL, err);
-      spm_free (As);
-      if (rc < 0) return rc;  /* agreed by factor_refactor */
-      factor_get_stats (f, &fst);
-    } else {
+      if (rc == MB_ESOLVE) {  /* e.g. the analysis' scaling unfit for these values: anew */
+        mb_err_init (err);
+        reuse = 0;
+        if (log) fprintf (log, "modal: missed-mode check: refactorization on the stage's "
+                          "analysis failed; factoring anew\n");
+      } else if (rc < 0) {
+        spm_free (As);
+        return rc;  /* agreed by factor_refactor */
+      } else {
+        spm_free (As);
+        factor_get_stats (f, &fst);
+      }
+    }
+    if (!reuse) {
       factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
                                   As ? As->row : NULL, As ? As->col : NULL,
                                   As ? As->val : NULL, "A - s B (missed-mode check)", err);

@@ -47,7 +47,7 @@ deck free_above free free 4 shift 2100
 deck free_mid free free 5 shift 300
 deck fixed_near fixed fixed 6 shift 100
 for np in 1 2; do
-  run $np far_below 4 "far from the modes"
+  run $np far_below 4 "far from those modes"
   run $np far_above 4 "true residuals above"
   for c in eye_huge eye_neg eye_1e10 eye_m1e10 eye_target; do
     run $np $c 0 && checkrep $np $c eye

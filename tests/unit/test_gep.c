@@ -764,7 +764,7 @@ static void test_rigid (void)
      modes; MB_ENOCONV that names the far shift */
   st.shift = -1e8 * span[0];
   rc = run_stage (0, &p, &st, 1, &r, &err);
-  CHECK0 (rc == MB_ENOCONV && strstr (err.msg, "far from the modes"),
+  CHECK0 (rc == MB_ENOCONV && strstr (err.msg, "far from those modes"),
           "rigid, shift 1e8 x below: status %d, expected MB_ENOCONV naming the far shift: %.300s",
           rc, err.msg);
   CHECK0 (!r.converged && r.n_above_tol > 0, "rigid, shift 1e8 x below: converged %d with %d "
