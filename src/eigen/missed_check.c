@@ -8,14 +8,17 @@
 #include "pencil.h"
 
 /* Rank 0. lo = min lambda - delta, hi = max lambda + delta over out's modes, with
-   delta = 1e-6 max(|lo|, |hi|, rigid threshold); lo is raised to sigma when sigma is above
+   delta = 1e-6 max(|lo|, |hi|, rigid threshold, 100 tol |sigma|); lo is raised to sigma when sigma is above
    it (the stage's own factorization then counts below lo). */
 void missed_check_plan (const gep_system *sys, const eigen_result *out, const candidate *cand,
                         int ncand, double sigma, int symmetric, missed_check *mc)
 {
   memset (mc, 0, sizeof *mc);
   if (!symmetric || out->nmodes <= 0) return;
-  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 0);
+  /* the margin's floor: the rounding floor of rigid-body modes, or the Krylov-Schur noise
+     100 tol |sigma| (K = 0 has no rounding floor; a margin of zero would count at 0) */
+  double rigid_tol = fmax (modes_rigid_threshold (sys, out->tolerance, sigma, 0),
+                           100.0 * out->tolerance * fabs (sigma));
   double lo = creal (out->modes[0].lambda), hi = lo;
   for (int i = 0; i < out->nmodes; i++) {
     lo = fmin (lo, creal (out->modes[i].lambda));
