@@ -305,6 +305,16 @@ static int run_statics (run *r, int *proceed, mb_err *err)
   return rc;
 }
 
+/* The name of DOF i of a model (ctx: the model), for the eigen stages' diagnosis of a
+   singular pencil: "node NAME dx" (gep_system.label). */
+static void dof_label (const void *ctx, int i, char *buf, size_t len)
+{
+  const model *m = ctx;
+  if (i / 6 < m->nnodes)
+    snprintf (buf, len, "node %s %s", m->nodes[i / 6].name, model_dof_label (i % 6));
+  else snprintf (buf, len, "DOF %d", i + 1);
+}
+
 /* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
    that move most in each mode) and writes its YAML report (and, for a model, its VTK mode
    shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
@@ -423,7 +433,8 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
     if (!go) rc = static_rc, *err = serr;
   }
 
-  gep_system sys = { r.n, r.m, r.K, r.M, r.R, r.Cq };
+  gep_system sys = { .n = r.n, .m = r.m, .K = r.K, .M = r.M, .R = r.R, .Cq = r.Cq,
+                     .label = r.is_model ? dof_label : NULL, .label_ctx = &r.mdl };
   int final = rc;
   if (rc == 0 && r.d.modal.enabled) {
     rc = run_stage (&r, 0, &sys, err);

@@ -16,6 +16,11 @@
 typedef struct gep_system {
   int n, m;                /* DOFs, constraint rows (Cq is m x n) */
   const spm *K, *M, *R, *Cq;
+  /* Optional (NULL: "row i+1 of K and M"): writes the name of DOF i (0-based, i < n) into
+     buf (len bytes), e.g. a model's node and dx..rz, for messages about singular pencils.
+     Called on rank 0 only, with label_ctx. */
+  void (*label) (const void *ctx, int i, char *buf, size_t len);
+  const void *label_ctx;
 } gep_system;
 
 /* Settings of one eigen stage, filled by the caller (the pipeline turns a deck's stage
@@ -83,7 +88,22 @@ typedef struct eigen_result {
   /* modes, ascending natural frequency */
   int nmodes;
   mode *modes;               /* size nmodes */
+  /* checks of the results (issue 9) */
+  int n_above_tol;           /* reported modes whose true residual exceeds
+                                EIGEN_RESIDUAL_SAFETY x tolerance: not converged */
+  int finite_max;            /* upper bound on the pencil's finite eigenvalues (modal) or
+                                modes (complex) from its structure; -1 unknown */
+  int modes_asked;           /* modes the deck asked for (before capping at finite_max) */
+  double time_check;         /* [s] the missed-mode check */
 } eigen_result;
+
+/* A reported mode counts as converged when its true residual (mode.residual, on the
+   unscaled pencil) is at most EIGEN_RESIDUAL_SAFETY times the Krylov-Schur tolerance. The
+   tolerance bounds the operator's residual ||OP x - mu x|| / |mu|; the true residual is the
+   normwise backward error of the pencil, which differs from it by a factor of order one for
+   a shift near the modes (the factor 10 covers that), and by |lambda - sigma| / |lambda|
+   and more when the shift is far from them. */
+#define EIGEN_RESIDUAL_SAFETY 10.0
 
 /* Frees the modes and their vectors, zeroes *r; NULL is a no-op. */
 void eigen_result_clear (eigen_result *r);

@@ -2,13 +2,93 @@
    stage on GEP (18) and the damped stage on GEP (31) (seed 001), each an ops table. */
 #include "gep.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "modes.h"
 #include "stage.h"
 
 #define TWO_PI 6.283185307179586476925286766559
+
+/* Rank 0. DOFs with a nonzero entry in their row of M (*with_damping: the others with a
+   nonzero entry in their row of R). */
+static int mass_dofs (const gep_system *sys, int *with_damping)
+{
+  int n = sys->n, count = 0;
+  char *has = mb_calloc ((size_t) n + 1, 1);
+  if (with_damping) *with_damping = 0;
+  if (!has) return n;  /* the bound then falls back to n */
+  for (long k = 0; k < sys->M->nnz; k++) if (sys->M->val[k] != 0.0) has[sys->M->row[k]] = 1;
+  for (int i = 0; i < n; i++) count += has[i];
+  if (with_damping && sys->R) {
+    for (long k = 0; k < sys->R->nnz; k++)
+      if (sys->R->val[k] != 0.0 && !has[sys->R->row[k]]) has[sys->R->row[k]] = 2;
+    for (int i = 0; i < n; i++) *with_damping += has[i] == 2;
+  }
+  free (has);
+  return count;
+}
+
+/* Collective. An upper bound on the finite eigenvalues of the pencil from its structure
+   (rank 0, broadcast). The degree of a determinant is at most the sum of its rows' degrees:
+   undamped, det (K - lambda M) has degree <= r, the DOFs whose row of M is not zero; damped,
+   det (lambda^2 M + lambda R + K) has degree <= 2 r + d, d the massless DOFs with damping.
+   Constraints (Cq of full row rank in a regular pencil) leave n - m DOFs: at most n - m,
+   and 2 (n - m) damped. A damped mode is a pair or a real eigenvalue: modes <= the bound. */
+static int finite_bound (MPI_Comm comm, const gep_system *sys, int damped)
+{
+  int rank, b = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0) {
+    int d;
+    long r = mass_dofs (sys, &d), n = sys->n, m = sys->m;
+    long bound = damped ? (2 * r + d < 2 * (n - m) ? 2 * r + d : 2 * (n - m))
+                        : (r < n - m ? r : n - m);
+    b = bound < 0 ? 0 : bound > INT_MAX ? INT_MAX : (int) bound;
+  }
+  MPI_Bcast (&b, 1, MPI_INT, 0, comm);
+  return b;
+}
+
+/* Every rank (bound as finite_bound gives it, the same everywhere): caps o->modes at the
+   bound with a line in o->log (rank 0 only). Returns 0, or MB_EDECK (err set, the same on
+   every rank) when the pencil has no finite eigenvalue at all. */
+static int cap_modes (MPI_Comm comm, const gep_system *sys, int damped, int bound,
+                      eigen_opts *o, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  const char *label = damped ? "complex" : "modal";
+  if (bound == 0)
+    return mb_fail (err, MB_EDECK, "%s stage: the pencil has no finite eigenvalue (%s)", label,
+                    sys->m >= sys->n ? "as many constraint rows as DOFs" : "M is zero");
+  if (o->modes > bound) {
+    if (o->log && rank == 0)
+      fprintf (o->log, "%s: %d modes asked, but the pencil has at most %d finite eigenvalues "
+               "(%d DOFs, %d constraints, %d DOFs with mass; the others are infinite): "
+               "computing %d\n", label, o->modes, bound, sys->n, sys->m,
+               mass_dofs (sys, NULL), bound);
+    o->modes = bound;
+  }
+  return 0;
+}
+
+/* Rank 0 logs (every rank records): the bound in out, and why fewer modes came back. */
+static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int bound,
+                          eigen_result *out)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  out->finite_max = bound;
+  out->modes_asked = asked;
+  if (opts->log && rank == 0 && out->nmodes < asked)
+    fprintf (opts->log, "%s: %d of the %d modes asked were found; the pencil has at most %d "
+             "finite eigenvalues%s\n", out->stage == STAGE_COMPLEX ? "complex" : "modal",
+             out->nmodes, asked, bound, out->stage == STAGE_COMPLEX
+             ? " (a conjugate pair is one mode)" : out->nmodes < bound ? "" : ": that is why");
+}
 
 /* ---- undamped stage: GEP (18), real, LDL^T when symmetric, missed-mode check ---------- */
 
@@ -64,7 +144,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 
 static int modal_check (stage *st, mb_err *err)
 {
-  return missed_check_run (st->comm, st->sys, &st->mc, st->log, st->out, err);
+  return missed_check_run (st->comm, st->sys, &st->mc, st->symmetric ? st->f : NULL,
+                           st->nnz_factored, st->log, st->out, err);
 }
 
 /* Rank 0. A tenth of the lowest elastic eigenvalue below zero, when that is further from
@@ -94,7 +175,15 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
   double sigma = opts->has_shift ? creal (opts->shift)
                : opts->has_target ? pow (TWO_PI * opts->target_hz, 2) : -1e-3;
-  return stage_solve (&modal_ops, comm, sys, opts, sigma, sys->n + sys->m, out, err);
+  eigen_opts o = *opts;
+  int bound = finite_bound (comm, sys, 0);
+  if (cap_modes (comm, sys, 0, bound, &o, err) < 0) {
+    memset (out, 0, sizeof *out);
+    return MB_EDECK;
+  }
+  int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
+  record_bound (comm, &o, opts->modes, bound, out);
+  return rc;
 }
 
 /* ---- damped stage: GEP (31), balanced, complex LU -------------------------------------- */
@@ -171,5 +260,13 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
 {
   double complex sigma = opts->has_shift ? opts->shift
                        : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;
-  return stage_solve (&complex_ops, comm, sys, opts, sigma, 2 * sys->n + sys->m, out, err);
+  eigen_opts o = *opts;
+  int bound = finite_bound (comm, sys, 1);
+  if (cap_modes (comm, sys, 1, bound, &o, err) < 0) {
+    memset (out, 0, sizeof *out);
+    return MB_EDECK;
+  }
+  int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  record_bound (comm, &o, opts->modes, bound, out);
+  return rc;
 }

@@ -8,14 +8,17 @@
 #include "pencil.h"
 
 /* Rank 0. lo = min lambda - delta, hi = max lambda + delta over out's modes, with
-   delta = 1e-6 max(|lo|, |hi|, rigid threshold); lo is raised to sigma when sigma is above
+   delta = 1e-6 max(|lo|, |hi|, rigid threshold, 100 tol |sigma|); lo is raised to sigma when sigma is above
    it (the stage's own factorization then counts below lo). */
 void missed_check_plan (const gep_system *sys, const eigen_result *out, const candidate *cand,
                         int ncand, double sigma, int symmetric, missed_check *mc)
 {
   memset (mc, 0, sizeof *mc);
   if (!symmetric || out->nmodes <= 0) return;
-  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 0);
+  /* the margin's floor: the rounding floor of rigid-body modes, or the Krylov-Schur noise
+     100 tol |sigma| (K = 0 has no rounding floor; a margin of zero would count at 0) */
+  double rigid_tol = fmax (modes_rigid_threshold (sys, out->tolerance, sigma, 0),
+                           100.0 * out->tolerance * fabs (sigma));
   double lo = creal (out->modes[0].lambda), hi = lo;
   for (int i = 0; i < out->nmodes; i++) {
     lo = fmin (lo, creal (out->modes[i].lambda));
@@ -34,18 +37,22 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
 }
 
 /* Collective. Negative pivots of [K - s M, s_c Cq^T; s_c Cq, 0] = (eigenvalues below s) + m:
-   the count in (lo, hi) is below(hi) - below(lo). */
+   the count in (lo, hi) is below(hi) - below(lo). With f (the stage's LDL^T factors of the
+   same pattern, nnz entries) the pencil at s is refactored on f's analysis (factor_refactor:
+   numerical factorization only); without it, a new factorization from scratch. */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
-                      FILE *log, eigen_result *out, mb_err *err)
+                      factor *f, long nnz, FILE *log, eigen_result *out, mb_err *err)
 {
   int rank, m = sys->m, N = sys->n + sys->m;
   MPI_Comm_rank (comm, &rank);
+  double t0 = MPI_Wtime ();
   double at[3] = { rank == 0 && mc->run ? 1.0 : 0.0, mc->hi, mc->need_lo ? mc->lo : 0.0 };
   int do_lo = mc->need_lo;
   MPI_Bcast (at, 3, MPI_DOUBLE, 0, comm);
   MPI_Bcast (&do_lo, 1, MPI_INT, 0, comm);
   if (at[0] == 0.0) return 0;
   long below[2] = { 0, out->factor.negative_pivots - m };  /* [hi, lo] */
+  int reuse = f != NULL;
   for (int pass = 0; pass < 1 + do_lo; pass++) {
     int fail = mb_fault ("check");
     spm *As = rank == 0 && !fail ? pencil_undamped (sys, at[1 + pass], out->cq_scale, 1) : NULL;
@@ -54,16 +61,36 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *
                              "missed-mode check (order %d)", N) : 0;
     rc = mb_agree (comm, rc, err);
     if (rc < 0) { spm_free (As); return rc; }
-    factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
-                                As ? As->row : NULL, As ? As->col : NULL,
-                                As ? As->val : NULL, "A - s B (missed-mode check)", err);
-    spm_free (As);
-    if (!fs) return err->code ? err->code : MB_ESOLVE;  /* agreed by factor_create */
+    if (rank == 0 && As->nnz != nnz) reuse = 0;  /* not the same pattern: from scratch */
+    MPI_Bcast (&reuse, 1, MPI_INT, 0, comm);
     factor_stats fst;
-    factor_get_stats (fs, &fst);
+    if (reuse) {
+      rc = factor_refactor (f, As ? As->val : NULL, err);
+      if (rc == MB_ESOLVE) {  /* e.g. the analysis' scaling unfit for these values: anew */
+        mb_err_init (err);
+        reuse = 0;
+        if (log) fprintf (log, "modal: missed-mode check: refactorization on the stage's "
+                          "analysis failed; factoring anew\n");
+      } else if (rc < 0) {
+        spm_free (As);
+        return rc;  /* agreed by factor_refactor */
+      } else {
+        spm_free (As);
+        factor_get_stats (f, &fst);
+      }
+    }
+    if (!reuse) {
+      factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
+                                  As ? As->row : NULL, As ? As->col : NULL,
+                                  As ? As->val : NULL, "A - s B (missed-mode check)", err);
+      spm_free (As);
+      if (!fs) return err->code ? err->code : MB_ESOLVE;  /* agreed by factor_create */
+      factor_get_stats (fs, &fst);
+      factor_free (fs);
+    }
     below[pass] = fst.negative_pivots - m;
-    factor_free (fs);
   }
+  out->time_check = MPI_Wtime () - t0;
   if (rank == 0) {
     out->sturm_done = 1;
     out->sturm_lambda = at[1];
@@ -75,6 +102,10 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *
     else if (log)
       fprintf (log, "modal: missed-mode check: %ld eigenvalues below %.6g rad^2/s^2, "
                "all found\n", out->sturm_count, at[1]);
+    if (log)
+      fprintf (log, "modal: missed-mode check: %d factorization%s (%s) in %.2f s\n",
+               1 + do_lo, do_lo ? "s" : "", reuse ? "the stage's analysis reused" : "new analysis",
+               out->time_check);
     if (log) fflush (log);
   }
   return 0;

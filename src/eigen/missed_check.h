@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../error.h"
+#include "../linalg/factor.h"
 #include "eigen.h"
 #include "modes.h"
 
@@ -26,11 +27,14 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
 
 /* Collective. Counts the eigenvalues below hi (and lo) by factoring A - s B (LDL^T) at
    s = hi (and s = lo; below the shift the first factorization's inertia, in out->factor,
-   counts), with s scaled Cq as in the stage (out->cq_scale); fills out->sturm_* on rank 0
+   counts), with s scaled Cq as in the stage (out->cq_scale). f: the stage's LDL^T factors
+   of A - sigma B (nnz triplets from pencil_undamped), refactored at s on their analysis
+   (their values are lost: f is for nothing but this afterwards), or NULL: factor anew.
+   Fills out->time_check and out->sturm_* on rank 0
    and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL).
    mc is read on rank 0 only. Fault site "check". Returns 0, MB_ENOMEM or MB_ESOLVE, the
    same on every rank. */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
-                      FILE *log, eigen_result *out, mb_err *err);
+                      factor *f, long nnz, FILE *log, eigen_result *out, mb_err *err);
 
 #endif

@@ -31,15 +31,30 @@ void eigen_result_clear (eigen_result *r)
   memset (r, 0, sizeof *r);
 }
 
-/* The largest |lambda| (modal: omega^2; damped: |lambda|, so the square root of
-   the bound) that counts as a rigid-body mode, for tolerance tol and shift sigma. */
+/* The largest |lambda| (modal: omega^2; damped: |lambda|, so the square root of the bound)
+   that counts as a rigid-body mode before residuals are known. Undamped: the rounding floor
+   RIGID_RTOL max|K| / max|M| alone, the same at every shift (the modes' eigenvalues are
+   Rayleigh quotients, accurate whatever the shift; a mode's own residual widens it, see
+   modes_is_rigid). Damped: also 100 tol |sigma|, the Krylov-Schur noise of sigma + 1/mu. */
 double modes_rigid_threshold (const gep_system *sys, double tol, double complex sigma,
                               int damped)
 {
   double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
   double ratio = mmax > 0.0 ? kmax / mmax : kmax;
-  double floor_round = damped ? sqrt (RIGID_RTOL * ratio) : RIGID_RTOL * ratio;
-  return fmax (floor_round, 100.0 * tol * cabs (sigma));
+  if (!damped) return RIGID_RTOL * ratio;
+  return fmax (sqrt (RIGID_RTOL * ratio), 100.0 * tol * cabs (sigma));
+}
+
+/* Undamped: a mode is rigid-body when |lambda| is below the rounding floor, or below what
+   its own true residual rho allows lambda to be off by: for a symmetric pencil the
+   eigenvalue error is about rho (||A|| + |lambda| ||B||) / ||B|| (norms as in the
+   residual), so a mode with a poor residual and |lambda| within that of 0 cannot be told
+   from a rigid one. Neither term depends on the shift. */
+static int modes_is_rigid (double complex lambda, double rho, double floor_round, double anorm,
+                           double bnorm)
+{
+  double l = cabs (lambda);
+  return l <= floor_round || l <= rho * (anorm + l * bnorm) / bnorm;
 }
 
 static double inf_norm_c (int len, const double complex *x)
@@ -138,6 +153,27 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
   }
 }
 
+/* The Rayleigh quotient of candidate i of a symmetric pencil, lambda = x^T A x / x^T B x
+   = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi, into c[i].lambda (unchanged when
+   phi^T M phi is not positive). sigma + 1/mu loses eps |sigma| / |lambda| of relative
+   accuracy for a shift far from lambda; the quotient is accurate to the square of the
+   vector's error at any shift. work: 2n doubles. */
+static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s, double *work)
+{
+  int n = sys->n, m = sys->m;
+  double *phi = work, *t = work + n;
+  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  spm_matvec (sys->M, phi, t);
+  double q = 0.0, kq = 0.0, cq = 0.0;
+  for (int k = 0; k < n; k++) q += phi[k] * t[k];
+  spm_matvec (sys->K, phi, t);
+  for (int k = 0; k < n; k++) kq += phi[k] * t[k];
+  if (sys->Cq && m > 0)
+    for (long k = 0; k < sys->Cq->nnz; k++)
+      cq += creal (c[i].x[n + sys->Cq->row[k]]) * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
+  if (q > 0.0 && isfinite (kq + 2.0 * cq)) c[i].lambda = (kq + 2.0 * cq) / q;
+}
+
 /* Rank 0. Ritz pairs -> candidates (see modes.h): mu ~ 0 is an infinite eigenvalue
    (constraint or massless direction), the others give lambda = sigma + 1/mu. */
 int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
@@ -200,6 +236,7 @@ int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric
   if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
+    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, mwork);
     /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
        order is not guaranteed: use an index sort by lambda) */
     for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
@@ -244,11 +281,13 @@ int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric
     md->freq_hz = sqrt (cabs (c->lambda)) / TWO_PI;
     md->damped_freq_hz = md->freq_hz;
     md->zeta = 0.0;
-    md->kind = fabs (lr) <= rigid_tol && fabs (cimag (c->lambda)) <= rigid_tol ? MODE_RIGID
+    md->residual = pencil_residual_undamped (sys, c->lambda, phi, xi, anorm, bnorm, work);
+    if (!isfinite (md->residual)) md->residual = INFINITY;
+    md->kind = modes_is_rigid (c->lambda, md->residual, rigid_tol, anorm, bnorm) ? MODE_RIGID
              : (lr < 0.0 || fabs (cimag (c->lambda)) > 1e-8 * cabs (c->lambda)) ? MODE_UNSTABLE
              : MODE_OSCILLATORY;
-    md->residual = pencil_residual_undamped (sys, c->lambda, phi, xi, anorm, bnorm, work);
     out->max_residual = fmax (out->max_residual, md->residual);
+    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
     if (keep_vectors) {
       md->x = mb_calloc ((size_t) n, sizeof *md->x);
       md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
@@ -324,7 +363,9 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
              : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
+    if (!isfinite (md->residual)) md->residual = INFINITY;
     out->max_residual = fmax (out->max_residual, md->residual);
+    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
     if (keep_vectors) {
       md->x = mb_calloc ((size_t) n, sizeof *md->x);
       md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;

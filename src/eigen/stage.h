@@ -62,6 +62,9 @@ struct stage {
   spm *A;                     /* undamped pencil */
   ztrip t;                    /* damped pencil */
   missed_check mc;            /* undamped: the interval of the missed-mode check */
+  factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
+  long nnz_factored;          /* entries of the factored pencil (its pattern's size) */
+  int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
 };
 
 /* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when

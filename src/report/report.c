@@ -437,6 +437,9 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
            r->converged ? "true" : "false", r->restarts, r->op_applies, r->nconv,
            r->n_infinite);
   put_key_num (f, 2, "max_residual", r->max_residual);
+  if (r->finite_max > 0)  /* the structural bound, and the request it capped */
+    fprintf (f, "  finite_eigenvalues_max: %d\n  modes_asked: %d\n  modes_above_tolerance: %d\n",
+             r->finite_max, r->modes_asked, r->n_above_tol);
 
   fprintf (f, "factorization:\n  ranks: %d\n  method: %s\n  arithmetic: %s\n  order: %ld\n"
            "  entries: %ld\n  factor_entries: %ld\n", fs->ranks,
@@ -458,6 +461,7 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
     put_key_num (f, 2, "shift", r->sturm_lambda);
     fprintf (f, "  eigenvalues_below: %ld\n  modes_reported_below: %ld\n  status: %s\n",
              r->sturm_count, below, status);
+    put_key_num (f, 2, "time_s", r->time_check);
   }
 
   fputs ("timings_s: {assemble: ", f);

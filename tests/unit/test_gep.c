@@ -358,7 +358,7 @@ static int run_stage (int damped, const problem *p, const eigen_opts *st, int ke
     if (p->R) R = to_spm (p->n, p->n, p->R);
     if (p->m > 0) Cq = to_spm (p->m, p->n, p->Cq);
   }
-  gep_system sys = { p->n, p->m, K, M, R, Cq };
+  gep_system sys = { .n = p->n, .m = p->m, .K = K, .M = M, .R = R, .Cq = Cq };
   eigen_opts o = *st;  /* quiet log */
   o.keep_vectors = keep;
   o.log = NULL;
@@ -734,6 +734,42 @@ static void test_rigid (void)
   check_modal ("rigid, shift -1", &p, &r, ref, nref, 6, 1, 1);
   check_sturm ("rigid, shift -1", &r, ref, nref, creal (r.shift));
   eigen_result_clear (&r);
+
+  /* issue 9: kinds decided from the eigenvalue, not from the shift: far below the spectrum
+     (-1e3 x the lowest elastic eigenvalue) the 2 rigid-body modes stay MODE_RIGID and the
+     elastic ones MODE_OSCILLATORY (check_modal: kind against dense dggev's eigenvalue);
+     far above (10 x the largest) the 6 highest modes are all oscillatory. */
+  double span[2] = { 0.0, 0.0 };  /* lowest elastic, largest eigenvalue (dggev) */
+  if (rank == 0) {
+    sort_by_real (ref, nref);
+    span[0] = creal (ref[2]);
+    span[1] = creal (ref[nref - 1]);
+  }
+  MPI_Bcast (span, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (int far = 0; far < 2; far++) {
+    const char *label = far ? "rigid, shift 10 x above" : "rigid, shift 1e3 x below";
+    st.shift = far ? 10.0 * span[1] : -1e3 * span[0];
+    rc = run_stage (0, &p, &st, 1, &r, &err);
+    check_ok (label, rc, &err, &r, &p, 0);
+    check_modal (label, &p, &r, ref, nref, 6, 1, 1);
+    if (rank == 0) {
+      int nrigid = 0;
+      for (int i = 0; i < r.nmodes; i++) nrigid += r.modes[i].kind == MODE_RIGID;
+      CHECK0 (nrigid == (far ? 0 : 2), "%s: %d modes of kind MODE_RIGID, expected %d", label,
+              nrigid, far ? 0 : 2);
+    }
+    eigen_result_clear (&r);
+  }
+  /* and 1e8 x below, where OP ~ 1/sigma on every mode: never exit 0 with the inaccurate
+     modes; MB_ENOCONV that names the far shift */
+  st.shift = -1e8 * span[0];
+  rc = run_stage (0, &p, &st, 1, &r, &err);
+  CHECK0 (rc == MB_ENOCONV && strstr (err.msg, "far from those modes"),
+          "rigid, shift 1e8 x below: status %d, expected MB_ENOCONV naming the far shift: %.300s",
+          rc, err.msg);
+  CHECK0 (!r.converged && r.n_above_tol > 0, "rigid, shift 1e8 x below: converged %d with %d "
+          "modes above the tolerance", r.converged, r.n_above_tol);
+  eigen_result_clear (&r);
   free (ref);
   problem_free (&p);
 }
@@ -1068,9 +1104,62 @@ static void test_singular_shift (void)
     check_modal ("singular shift", &p, &r, ref, n, 3, 1, 1);
   } else {
     CHECK0 (r.nmodes == 0, "singular shift: %d modes reported with a failure", r.nmodes);
+    CHECK0 (strstr (err.msg, "an eigenvalue lies there") && strstr (err.msg, "row 2 of K and M")
+            && strstr (err.msg, "try another shift"),
+            "singular shift: the message names the eigenvalue and row 2: %.300s", err.msg);
   }
   eigen_result_clear (&r);
   problem_free (&p);
+}
+
+/* 11b: pencils singular at every shift (issue 9), known by construction: a 6-DOF grounded
+   chain with (a) a duplicated Cq row, (b) an all-zero Cq row, (c) DOF 4 with no mass, no
+   stiffness and no constraint, (d) DOFs 5 and 6 joined by a spring with no mass and no
+   ground (their common translation has neither mass nor stiffness). Each must give
+   MB_EDECK on every rank, both stages, with the row named; never "try another shift". */
+static void test_singular_every_shift (void)
+{
+  int n = 6;
+  const char *want[4] = { "a multiple of row", "constraint rows (Cq) 2 is empty",
+                          "row 4 of K and M has no mass", "neither mass nor stiffness" };
+  for (int c = 0; c < 4; c++) {
+    int m = c < 2 ? 2 : 0;
+    problem p = problem_new ("singular every shift", n, m, 0);
+    if (rank == 0) {
+      for (int i = 0; i + 1 < n; i++) spring (p.K, n, i, i + 1, 1e6);  /* grounded chain */
+      AT (p.K, n, 0, 0) += 1e6;
+      AT (p.K, n, n - 1, n - 1) += 1e6;
+      for (int i = 0; i < n; i++) AT (p.M, n, i, i) = 1.0;
+      if (c == 0) { AT (p.Cq, m, 0, 1) = 1.0; AT (p.Cq, m, 1, 1) = -3.0; }
+      if (c == 1) AT (p.Cq, m, 0, 1) = 1.0;
+      if (c == 2) {
+        for (int j = 0; j < n; j++) AT (p.K, n, 3, j) = AT (p.K, n, j, 3) = 0.0;
+        AT (p.M, n, 3, 3) = 0.0;
+      }
+      if (c == 3) {
+        for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) AT (p.K, n, i, j) = 0.0;
+        for (int i = 0; i + 1 < 4; i++) spring (p.K, n, i, i + 1, 1e6);
+        AT (p.K, n, 0, 0) += 1e6;
+        AT (p.K, n, 3, 3) += 1e6;
+        AT (p.K, n, 4, 4) = AT (p.K, n, 5, 5) = 1.0;
+        AT (p.K, n, 4, 5) = AT (p.K, n, 5, 4) = -1.0;
+        AT (p.M, n, 4, 4) = AT (p.M, n, 5, 5) = 0.0;
+      }
+    }
+    for (int damped = 0; damped < 2; damped++) {
+      eigen_result r;
+      mb_err err;
+      eigen_opts st = stage (2);
+      int rc = run_stage (damped, &p, &st, 0, &r, &err);
+      CHECK0 (rc == MB_EDECK, "singular case %d (%s): status %d, expected MB_EDECK", c,
+              damped ? "complex" : "modal", rc);
+      CHECK0 (strstr (err.msg, want[c]) && !strstr (err.msg, "another shift"),
+              "singular case %d (%s): message names '%s': %.300s", c, damped ? "complex" : "modal",
+              want[c], err.msg);
+      eigen_result_clear (&r);
+    }
+    problem_free (&p);
+  }
 }
 
 /* 12: an allocation failure on ONE rank (MBMODAL_FAULT's sites, mb_fault_set) at each
@@ -1138,6 +1227,7 @@ int main (int argc, char **argv)
   test_nonsymmetric ();
   test_noconv ();
   test_singular_shift ();
+  test_singular_every_shift ();
   test_faults ();
 
   int status = 0;

@@ -1,0 +1,26 @@
+/* singular.h: why A - sigma B is singular (rank 0 helpers of the stage skeleton): an empty
+   row by structure, a part with no mass and no stiffness, an empty or redundant constraint
+   row, or a true eigenvalue at the shift. */
+#ifndef MB_SINGULAR_H
+#define MB_SINGULAR_H
+
+#include <stddef.h>
+
+#include "../error.h"
+#include "eigen.h"
+
+/* Rank 0. The pencil's pattern: a DOF with no nonzero entry in its row or column of K and
+   M (and R when damped) and in its column of Cq, or an all-zero row of Cq, makes a zero
+   row of A - sigma B for every sigma. Returns 0, or MB_EDECK with err naming (up to 5 of)
+   the rows, or MB_ENOMEM. */
+int singular_structure (const gep_system *sys, int damped, mb_err *err);
+
+/* Rank 0. Writes into msg (len bytes) what the null pivots rows[0..count-1] (rows of the
+   pencil of GEP (18), or of GEP (31) when damped) point at: DOFs by their label (sys->label,
+   or their row), telling whether each has no mass and no stiffness at all, and constraint
+   rows, empty or a multiple of another row (named). At most 6 rows are described; with
+   names_only, only named. */
+void singular_describe (const gep_system *sys, int damped, int count, const int *rows,
+                        int names_only, char *msg, size_t len);
+
+#endif
