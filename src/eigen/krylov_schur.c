@@ -363,6 +363,49 @@ static void update2_c (int nl, int j, double complex *V, const double complex *Y
   }
 }
 
+/* One block Gram-Schmidt pass of the nb columns W (local rows, leading dimension ld)
+   against V(:, 0:q-1) with one collective: C (q x nb) = V^H W and, with nrm != NULL, the
+   squared column norms of W as given, summed over the ranks in one message; then
+   W -= V C (BLAS-3). red is workspace of KS_DOUBLES q nb + nb doubles. */
+static void block_pass_r (const ks_dist *d, int q, int nb, const double *V, double *W, double *C,
+                          double *nrm, double *red)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, cnt = q * nb + (nrm ? nb : 0);
+  memset (red, 0, (size_t) cnt * sizeof *red);
+  if (nl > 0) {
+    if (q > 0) cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, q, nb, nl, 1.0, V, ld, W, ld,
+                            0.0, red, q);
+    if (nrm) for (int i = 0; i < nb; i++) red[q * nb + i] = cblas_ddot (nl, W + (size_t) i * ld, 1,
+                                                                     W + (size_t) i * ld, 1);
+  }
+  allsum_one (d, red, cnt);
+  memcpy (C, red, (size_t) q * nb * sizeof *C);
+  if (nrm) memcpy (nrm, red + q * nb, (size_t) nb * sizeof *nrm);
+  if (nl > 0 && q > 0) cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, -1.0, V,
+                                    ld, C, q, 1.0, W, ld);
+}
+
+static void block_pass_c (const ks_dist *d, int q, int nb, const double complex *V,
+                          double complex *W, double complex *C, double *nrm, double *red)
+{
+  const double complex one = 1.0, zero = 0.0, mone = -1.0;
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, cnt = 2 * q * nb + (nrm ? nb : 0);
+  memset (red, 0, (size_t) cnt * sizeof *red);
+  if (nl > 0) {
+    if (q > 0) cblas_zgemm (CblasColMajor, CblasConjTrans, CblasNoTrans, q, nb, nl, &one, V, ld,
+                            W, ld, &zero, (double complex *) red, q);
+    if (nrm) for (int i = 0; i < nb; i++) {
+      double t = cblas_dznrm2 (nl, W + (size_t) i * ld, 1);
+      red[2 * q * nb + i] = t * t;
+    }
+  }
+  allsum_one (d, red, cnt);
+  memcpy (C, red, (size_t) q * nb * sizeof *C);
+  if (nrm) memcpy (nrm, red + 2 * q * nb, (size_t) nb * sizeof *nrm);
+  if (nl > 0 && q > 0) cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, &mone,
+                                    V, ld, C, q, &one, W, ld);
+}
+
 /* Complex conjugate in each arithmetic (the identity for real numbers). */
 #define KS_CONJ_r(x) (x)
 #define KS_CONJ_c(x) conj (x)
@@ -484,20 +527,43 @@ static int dense_eig_c (int n, double complex *A, double complex *mu, double com
   return LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, mu, NULL, 1, X, n);
 }
 
+/* The block size of a solve, the same on every rank: opts->block, or when 0 rank 0's
+   MBMODAL_KS_BLOCK (an integer), else KS_DEFAULT_BLOCK; clamped to 1..KS_MAX_BLOCK and to
+   n - m (the m + p basis vectors must fit the space) and m / 2. */
+static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m)
+{
+  double pd = opts->block;
+  if (opts->block <= 0) {
+    const char *e = is_root (d) ? getenv ("MBMODAL_KS_BLOCK") : NULL;
+    pd = e && *e ? atof (e) : KS_DEFAULT_BLOCK;
+    share (d, &pd, 1);
+  }
+  int p = pd < 1.0 ? 1 : pd > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) pd;
+  if (p > n - m) p = n - m;
+  if (p > m / 2) p = m / 2;
+  return p < 1 ? 1 : p;
+}
+
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */
 
 #define KS_SCALAR double
 #define KS_SUFFIX(name) name##_r
 #define KS_APPLY ks_apply_real
+#define KS_APPLY_BLOCK ks_apply_block_real
+#define KS_OPTS_BLOCK apply_block_real
 #define KS_ENTRY ks_solve_real
 #include "krylov_schur_impl.h"
 #undef KS_SCALAR
 #undef KS_SUFFIX
 #undef KS_APPLY
+#undef KS_APPLY_BLOCK
+#undef KS_OPTS_BLOCK
 #undef KS_ENTRY
 
 #define KS_SCALAR double complex
 #define KS_SUFFIX(name) name##_c
 #define KS_APPLY ks_apply_complex
+#define KS_APPLY_BLOCK ks_apply_block_complex
+#define KS_OPTS_BLOCK apply_block_complex
 #define KS_ENTRY ks_solve_complex
 #include "krylov_schur_impl.h"
