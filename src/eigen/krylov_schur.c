@@ -528,14 +528,18 @@ static int dense_eig_c (int n, double complex *A, double complex *mu, double com
 }
 
 /* The block size of a solve, the same on every rank: opts->block, or when 0 rank 0's
-   MBMODAL_KS_BLOCK (an integer), else KS_DEFAULT_BLOCK; clamped to 1..KS_MAX_BLOCK and to
-   n - m (the m + p basis vectors must fit the space) and m / 2. */
-static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m)
+   MBMODAL_KS_BLOCK (an integer), or else the default: KS_DEFAULT_BLOCK for operators of
+   order KS_BLOCK_MIN_ORDER or more (where a solve costs more than the Gram-Schmidt work it
+   brings), at most (m - nev) / 4 so that a restart expands by 4 blocks or more, and 1
+   (single vector) below. Clamped to 1..KS_MAX_BLOCK, to n - m (the m + p basis vectors
+   must fit the space) and to m / 2. */
+static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m, int nev)
 {
   double pd = opts->block;
   if (opts->block <= 0) {
     const char *e = is_root (d) ? getenv ("MBMODAL_KS_BLOCK") : NULL;
-    pd = e && *e ? atof (e) : KS_DEFAULT_BLOCK;
+    if (e && *e) pd = atof (e);
+    else pd = n >= KS_BLOCK_MIN_ORDER ? fmin (KS_DEFAULT_BLOCK, (m - nev) / 4) : 1.0;
     share (d, &pd, 1);
   }
   int p = pd < 1.0 ? 1 : pd > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) pd;
