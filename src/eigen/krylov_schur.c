@@ -11,6 +11,12 @@
    to the k leading Schur vectors. Real arithmetic keeps the 2x2 blocks of complex
    conjugate pairs whole when it truncates, locks or returns.
 
+   The block path (ks_opts.block = p > 1; the default for large operators, see block_size)
+   keeps OP V_m = V_m H_m + V(:, m:m+p-1) E with H of p subdiagonals: band Arnoldi applies
+   OP to p vectors at once (one multi-RHS solve), orthogonalizes the block by block
+   classical Gram-Schmidt twice (BLAS-3), deflates a rank-deficient block by a random
+   direction, and restarts with the p-row residual block E Z; Ritz residuals are |E Z y|.
+
    The algorithm body is written once in krylov_schur_impl.h and included twice, for
    double and for double complex; the few LAPACK calls that differ between the two are the
    small helpers below. */
