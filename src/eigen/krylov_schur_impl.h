@@ -773,7 +773,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     return mb_fail (err, MB_ENOMEM, "Krylov-Schur: a subspace of %d vectors is too large (its "
                     "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
-  int pblk = block_size (d, opts, n, m, nev);
+  int pblk = block_size (d, opts, n, m, nev, KS_DOUBLES == 1);
   if (pblk > 1) return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
   res->ncv = m;
   res->block = 1;
