@@ -62,17 +62,19 @@ for path in sys.argv[1:]:
     t, tb = row("wall time, slowest rank [s]", 0), row("wall time, slowest rank [s]", 1)
     m, mb = row("peak memory, sum ranks [MB]", 0), row("peak memory, sum ranks [MB]", 1)
     c, cb = row("CPU time, sum ranks [s]", 0), row("CPU time, sum ranks [s]", 1)
-    ks = re.search(r"krylov-schur: ([0-9.]+) s: (\d+) applies ([0-9.]+) s, orthogonalization ([0-9.]+) s"
+    ks = re.search(r"mbmodal: krylov-schur: ([0-9.]+) s: (\d+) applies ([0-9.]+) s, orthogonalization ([0-9.]+) s"
                    r".*?Schur work ([0-9.]+) s, basis rotations ([0-9.]+) s", text)
+    blk = re.search(r"mbmodal: krylov-schur: .*, block (\d+) ", text)
     bks = re.search(r"before: modal: \d+ Ritz pairs converged after \d+ restarts, ([0-9.]+) s \(\d+ solves: ([0-9.]+) s\)", text)
     ev = re.search(r"max relative difference ([0-9.e+-]+) at mode", text)
     evb = re.search(r"before and mbmodal, \d+ compared, max relative difference ([0-9.e+-]+)", text)
     rows.append((np_.group(1), np_.group(2), t[0], tb[0], t[1], t[2], tb[2], c[2], cb[2], m[2], mb[2],
+                 blk.group(1) if blk else "1",
                  "/".join(ks.group(1, 3, 4, 5, 6)) if ks else "-",
                  "/".join(bks.group(1, 2)) + "/" + f"{float(bks.group(1)) - float(bks.group(2)):.2f}" if bks else "-",
                  ev.group(1) if ev else "-", evb.group(1) if evb else "-"))
 head = ("np", "rep", "mbmodal s", "before s", "peer s", "time ratio", "before ratio", "cpu ratio",
-        "before cpu", "mem ratio", "before mem", "KS total/solves/orth/schur/basis s", "before KS total/solves/rest s",
+        "before cpu", "mem ratio", "before mem", "block", "KS total/solves/orth/schur/basis s", "before KS total/solves/rest s",
         "eig vs peer", "eig vs before")
 w = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
 for r in [head] + rows:

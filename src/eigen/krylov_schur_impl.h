@@ -222,14 +222,15 @@ static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b,
 }
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
-   which then shrinks to p + 1 columns before rank 0 allocates res->x (n x p), so that the
+   which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
+   coefficients are the nb rows of b, ld nb: 1 for the single-vector path) before rank 0 allocates res->x (n x p), so that the
    basis and the gathered vectors are never held whole together. Each x is purified and of
    unit norm. In real arithmetic a conjugate pair (j, j+1) is held as the real and imaginary
    parts of x_j in columns j and j+1. *Vp may move (realloc). Returns 0 or MB_ENOMEM. */
-static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, KS_SCALAR **Vp,
-                                       const double complex *Y, const KS_SCALAR *b,
-                                       const KS_SCALAR *H, int ldh, KS_SCALAR *tmp,
-                                       ks_result *res)
+static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
+                                       KS_SCALAR **Vp, const double complex *Y,
+                                       const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
+                                       KS_SCALAR *tmp, ks_result *res)
 {
   int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
   MPI_Comm_size (d->comm, &size);
@@ -252,8 +253,8 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, KS
     }
   }
   KS_ROTATE (nl, ld, p, p, V, Yk, p, tmp);                 /* V(:, 0:p-1) = V(:, 0:p-1) Yk */
-  if (p < m) memcpy (V + (size_t) p * ld, V + (size_t) m * ld, (size_t) nl * sizeof *V);
-  KS_SCALAR *shrunk = realloc (V, (size_t) ld * (p + 1) * sizeof *V);  /* v_{m+1} kept at p */
+  if (p < m) memmove (V + (size_t) p * ld, V + (size_t) m * ld, (size_t) nb * ld * sizeof *V);
+  KS_SCALAR *shrunk = realloc (V, (size_t) ld * (p + nb) * sizeof *V);  /* residuals at p */
   if (shrunk) *Vp = V = shrunk;
   const KS_SCALAR *v = V + (size_t) (p < m ? p : m) * ld;
 
@@ -263,19 +264,23 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, KS
   for (int i = 0; i < p; i++) {
     int second = i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2;
     if (second) continue;
-    double complex by = 0.0;
-    for (int q = l; q < p; q++) by += b[q - l] * Y[q + (size_t) i * p];
-    if (res->mu[i] == 0.0 || by == 0.0) continue;
-    double complex c = by / res->mu[i];
-    KS_SCALAR *x = V + (size_t) i * ld;
-    if (KS_BLOCK (p, H, ldh, i) == 2) {  /* real pair: Re into column i, Im into i+1 */
-      KS_SCALAR *xi = V + (size_t) (i + 1) * ld;
-      for (int r = 0; r < nl; r++) {
-        x[r] += (KS_SCALAR) (creal (c) * v[r]);
-        xi[r] += (KS_SCALAR) (cimag (c) * v[r]);
+    if (res->mu[i] == 0.0) continue;
+    for (int t = 0; t < nb; t++) {
+      double complex by = 0.0;
+      for (int q = l; q < p; q++) by += b[t + (size_t) (q - l) * nb] * Y[q + (size_t) i * p];
+      if (by == 0.0) continue;
+      double complex c = by / res->mu[i];
+      KS_SCALAR *x = V + (size_t) i * ld;
+      const KS_SCALAR *vt = v + (size_t) t * ld;
+      if (KS_BLOCK (p, H, ldh, i) == 2) {  /* real pair: Re into column i, Im into i+1 */
+        KS_SCALAR *xi = V + (size_t) (i + 1) * ld;
+        for (int r = 0; r < nl; r++) {
+          x[r] += (KS_SCALAR) (creal (c) * vt[r]);
+          xi[r] += (KS_SCALAR) (cimag (c) * vt[r]);
+        }
+      } else {
+        for (int r = 0; r < nl; r++) x[r] += (KS_SCALAR) (c * vt[r]);
       }
-    } else {
-      for (int r = 0; r < nl; r++) x[r] += (KS_SCALAR) (c * v[r]);
     }
   }
   /* unit norms: one reduction for all columns; a pair's two columns share theirs */
@@ -426,6 +431,317 @@ done:
   return rc;
 }
 
+/* Collective. Column i of the block W = V(:, q:q+nb-1) (already orthogonal to V(:, 0:q-1))
+   made orthonormal to V(:, 0:q+i-1): two Gram-Schmidt passes against the finished columns
+   W(:, 0:i-1), a third pass against all of V(:, 0:q+i-1) when they left less than 1e-8 of
+   the column, the coefficients added to h (the column of H, rows q .. q+i), h[q+i] its norm.
+   When the norm is below 1e-12 of w0 (the norm of the column before any projection) the
+   block is rank deficient there: h[q+i] = 0 and the column becomes a random unit direction
+   orthogonal to the basis (deflation), counted in res->deflated. h2, red workspace. */
+static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR *V,
+                                      KS_SCALAR *h, double w0, KS_SCALAR *h2, double *red,
+                                      unsigned long long *state, ks_result *res)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *W = V + (size_t) q * ld, *w = W + (size_t) i * ld;
+  double before = 0.0;
+  for (int pass = 0; pass < 2; pass++) {
+    double s = KS_GS_PASS (d, i, W, w, h2, red);
+    if (pass == 0) before = sqrt (s);
+    for (int t = 0; t < i; t++) h[q + t] += h2[t];
+  }
+  double nw = KS_NRM2 (d, w);
+  if (nw < 1e-8 * before || nw < 1e-8 * w0) {  /* heavy cancellation: once more, all of V */
+    KS_GS_PASS (d, q + i, V, w, h2, red);
+    for (int t = 0; t < q + i; t++) h[t] += h2[t];
+    nw = KS_NRM2 (d, w);
+    res->reorths++;
+  }
+  if (!(nw > 1e-12 * w0) || nw == 0.0) {
+    h[q + i] = 0.0;
+    res->deflated++;
+    if (KS_RANDOM_UNIT (d, q + i, V, h2, red, state) < 0)   /* the basis spans the space */
+      memset (w, 0, (size_t) d->nloc * sizeof *w);
+  } else {
+    h[q + i] = nw;
+    for (int r = 0; r < d->nloc; r++) w[r] /= nw;
+  }
+}
+
+/* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
+   columns j = k .. m-1 with block size p: with V(:, 0:j+p-1) orthonormal and
+   OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
+   V(:, j:j+nb-1) get OP applied at once (opb, one multi-RHS solve; else op per column)
+   into W = V(:, q:q+nb-1), q = j + p; W is orthogonalized against V(:, 0:q-1) by two
+   block classical Gram-Schmidt passes (BLAS-3, one reduction each), then column by column
+   against itself (KS_SUFFIX (block_finish), which also deflates a rank-deficient block).
+   H(0:q+i, j+i) holds the coefficients: H has p subdiagonals. C is workspace of ldh p,
+   nrm of p, red of KS_DOUBLES (ldh + 1) p doubles. Ends with V(:, 0:m+p-1). */
+static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_APPLY op,
+                                     KS_APPLY_BLOCK opb, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
+                                     int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
+                                     double *red, unsigned long long *state, ks_result *res)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  for (int j = k; j < m; j += p) {
+    int nb = m - j < p ? m - j : p, q = j + p, rc = 0;
+    KS_SCALAR *X = V + (size_t) j * ld, *W = V + (size_t) q * ld;
+    double t0 = MPI_Wtime ();
+    if (opb) {
+      rc = opb (ctx, nb, X, ld, W, ld);
+      res->block_applies++;
+    } else {
+      for (int i = 0; i < nb && rc == 0; i++) rc = op (ctx, X + (size_t) i * ld, W + (size_t) i * ld);
+    }
+    double t1 = MPI_Wtime ();
+    res->applies += nb;
+    res->time_apply += t1 - t0;
+    if (rc < 0) return rc;
+    for (int pass = 0; pass < 2; pass++) {
+      KS_SUFFIX (block_pass) (d, q, nb, V, W, C, pass == 0 ? nrm : NULL, red);
+      for (int i = 0; i < nb; i++) {
+        KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+        for (int t = 0; t < q; t++) h[t] = (pass == 0 ? 0.0 : h[t]) + C[t + (size_t) i * q];
+      }
+    }
+    res->reorths += nb;
+    for (int i = 0; i < nb; i++) {
+      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+      for (int t = q; t <= q + i; t++) h[t] = 0.0;
+      KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, state, res);
+    }
+    res->time_orth += MPI_Wtime () - t1;
+  }
+  return 0;
+}
+
+/* Relative Ritz residuals for the block path: as KS_RESIDUALS with the nb x mm residual
+   block Bm (ld nb): rel[i] = |Bm y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Rank 0. */
+static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int nb,
+                                        const KS_SCALAR *Bm, double mu_max, double complex *Y,
+                                        double *rel)
+{
+  int info = KS_EIGVECS (mm, T, ld, Y);
+  if (info != 0) return info;
+  for (int i = 0; i < mm; i++) {
+    double ny = 0.0, r2 = 0.0;
+    for (int q = 0; q < mm; q++) ny += creal (Y[q + (size_t) i * mm] * conj (Y[q + (size_t) i * mm]));
+    for (int t = 0; t < nb; t++) {
+      double complex r = 0.0;
+      for (int q = 0; q < mm; q++) r += Bm[t + (size_t) q * nb] * Y[q + (size_t) i * mm];
+      r2 += creal (r * conj (r));
+    }
+    double mu = cabs (KS_MU (mm, T, ld, i));
+    rel[i] = sqrt (r2) / (sqrt (ny) * fmax (mu, 1e-12 * mu_max));
+  }
+  return 0;
+}
+
+/* Collective. Block Krylov-Schur with block size p (2 <= p, m + p <= n): the decomposition
+       OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
+   is expanded by band Arnoldi (KS_SUFFIX (expand_block)), the active part of H brought to
+   sorted Schur form as in the single-vector path, the Ritz residuals are |E Z y_i|, the
+   converged leading pairs are locked (their columns of E Z set to zero), and the restart
+   keeps k Schur vectors and the p residual vectors: H = [T_k; (E Z)(:, 0:k-1)]. Same
+   arguments and result as KS_ENTRY, with nev and m already checked. */
+static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
+                                    const ks_opts *opts, int nev, int m, int p,
+                                    ks_result *res, mb_err *err)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
+  KS_APPLY_BLOCK opb = opts->KS_OPTS_BLOCK;
+  res->ncv = m;
+  res->block = p;
+  double t_start = MPI_Wtime ();
+  int ldh = m + p, rc = 0, info = 0;
+  unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
+  KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + p), sizeof *V);
+  KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
+  KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
+  KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
+  KS_SCALAR *Bm = mb_calloc ((size_t) p * ldh, sizeof *Bm);
+  KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
+  KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
+  KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
+  double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
+  double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
+  double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
+  double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
+  double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * p + 2 * ldh + 2, sizeof *red);
+  if (mb_fault ("krylov")) { free (V); V = NULL; }
+  int ok = V && H && S && Z && Bm && h2 && C && tmp && Y && rel && locked_rel && nrm && red, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
+                  "on this rank)", d->n, m + p, (double) ldv * (m + p) * sizeof *V / 1e6);
+    goto done;
+  }
+
+  /* start block: OP R for p random columns R (in the range of OP), orthonormalized */
+  for (int i = 0; i < p; i++) {
+    KS_SCALAR *r = V + (size_t) (p + i) * ldv;
+    for (int g = 0; g < d->n; g++) {
+      double u = uniform (&state);
+      if (g >= d->row0 && g < d->row0 + nl) r[g - d->row0] = u;
+    }
+  }
+  {
+    double t0 = MPI_Wtime ();
+    if (opb) {
+      rc = opb (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
+      res->block_applies++;
+    } else {
+      for (int i = 0; i < p && rc == 0; i++)
+        rc = op (ctx, V + (size_t) (p + i) * ldv, V + (size_t) i * ldv);
+    }
+    res->applies += p;
+    res->time_apply += MPI_Wtime () - t0;
+  }
+  if (rc < 0) goto done;
+  KS_SUFFIX (block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
+  for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
+    KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &state, res);
+  memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
+
+  int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
+  for (int restart = 0;; restart++) {
+    rc = KS_SUFFIX (expand_block) (d, k, m, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red,
+                                   &state, res);
+    if (rc < 0) goto done;
+    if (opts->check_orthogonality) {
+      int q = m + p;
+      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+      ok = G != NULL;
+      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+      free (G);
+    }
+    double t_schur = MPI_Wtime ();
+    int mm = m - l;
+    for (int j = 0; j < mm; j++)
+      for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
+    info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
+    double infod = info;
+    share (d, &infod, 1);
+    if (infod != 0.0) {
+      rc = lapack_fail (err, infod, "Schur factorization");
+      goto done;
+    }
+    share (d, S, KS_DOUBLES * ldh * mm);
+    share (d, Z, KS_DOUBLES * ldh * mm);
+    for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
+      for (int j = 0; j < mm; j++) {
+        KS_SCALAR s = 0.0;
+        for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
+        h2[j] = s;
+      }
+      for (int j = 0; j < mm; j++) H[i + (size_t) (l + j) * ldh] = h2[j];
+    }
+    for (int j = 0; j < mm; j++)
+      for (int i = 0; i < mm; i++) H[(l + i) + (size_t) (l + j) * ldh] = S[i + (size_t) j * ldh];
+    for (int j = 0; j < mm; j++)  /* Bm = E(:, l:m-1) Z, p x mm */
+      for (int t = 0; t < p; t++) {
+        KS_SCALAR s = 0.0;
+        for (int q = 0; q < mm; q++) s += H[(m + t) + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
+        Bm[t + (size_t) j * p] = s;
+      }
+
+    double mu_max = 0.0;
+    for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
+    info = root ? KS_SUFFIX (residuals_block) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
+    infod = info;
+    share (d, &infod, 1);
+    if (infod != 0.0) {
+      rc = lapack_fail (err, infod, "eigenvectors of T");
+      goto done;
+    }
+    share (d, rel, mm);
+    nconv = l;
+    while (nconv < m) {
+      int bs = KS_BLOCK (m, H, ldh, nconv);
+      if (nconv + bs > m || rel[nconv - l] > opts->tol) break;
+      if (bs == 2 && rel[nconv + 1 - l] > opts->tol) break;
+      for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
+      nconv += bs;
+    }
+    double worst = 0.0;
+    for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
+    res->restarts = restart;
+    res->worst = worst;
+    if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
+    res->time_schur += MPI_Wtime () - t_schur;
+
+    if (nconv >= nev || restart >= opts->max_restarts) {
+      double t_basis = MPI_Wtime ();
+      int pr = nconv < nev ? nconv : nev;
+      if (pr > 0 && pr < m && KS_BLOCK (m, H, ldh, pr - 1) == 2 && (pr - 1 == 0 || KS_BLOCK (m, H, ldh, pr - 2) == 1)) pr++;
+      if (pr > l) KS_ROTATE (nl, ldv, pr - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+      res->converged = nconv >= nev;
+      res->nconv = pr;
+      if (pr > 0) {
+        res->mu = mb_calloc ((size_t) pr, sizeof *res->mu);
+        res->resid = mb_calloc ((size_t) pr, sizeof *res->resid);
+        ok = res->mu && res->resid;
+        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+        if (!all_ok) {
+          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+          goto done;
+        }
+        info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
+        infod = info;
+        share (d, &infod, 1);
+        if (infod != 0.0) {
+          rc = lapack_fail (err, infod, "Ritz vectors' eigenvectors");
+          goto done;
+        }
+        share (d, (double *) Y, 2 * pr * pr);
+        for (int i = 0; i < pr; i++) {
+          res->mu[i] = KS_MU (m, H, ldh, i);
+          res->resid[i] = locked_rel[i];
+        }
+        if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, &V, Y, Bm, H, ldh, tmp, res) < 0) {
+          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+          goto done;
+        }
+      }
+      res->time_basis += MPI_Wtime () - t_basis;
+      break;
+    }
+
+    /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
+    k = nconv + (m - nconv) / 2;
+    if (k < nev) k = nev;
+    if (k > m - 1) k = m - 1;
+    if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
+      k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+    double t_basis = MPI_Wtime ();
+    if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+    res->time_basis += MPI_Wtime () - t_basis;
+    memmove (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) p * ldv * sizeof *V);
+    for (int j = 0; j < m + p; j++)   /* H = [T_k; Bm(:, 0:k-1)], locked columns deflated */
+      for (int i = (j < k ? k : 0); i < ldh; i++) H[i + (size_t) j * ldh] = 0.0;
+    for (int j = 0; j < k; j++)
+      for (int t = 0; t < p; t++)
+        H[(k + t) + (size_t) j * ldh] = (j < nconv) ? 0.0 : Bm[t + (size_t) (j - l) * p];
+    l = nconv;
+  }
+
+done:
+  if (rc < 0) ks_result_clear (res);
+  else {
+    res->time_total = MPI_Wtime () - t_start;
+    if (root && getenv ("MBMODAL_KS_STATS"))
+      fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+               "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
+               "ncv %d, block %d (%d block applies, %d deflated)\n", res->time_total,
+               res->applies, res->time_apply, res->time_orth, res->reorths, res->time_schur,
+               res->time_basis, res->restarts, res->ncv, p, res->block_applies, res->deflated);
+  }
+  free (V); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp); free (Y);
+  free (rel); free (locked_rel); free (nrm); free (red);
+  return rc < 0 ? rc : 0;
+}
+
 int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res,
               mb_err *err)
 {
@@ -457,7 +773,10 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     return mb_fail (err, MB_ENOMEM, "Krylov-Schur: a subspace of %d vectors is too large (its "
                     "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
+  int pblk = block_size (d, opts, n, m, nev, KS_DOUBLES == 1);
+  if (pblk > 1) return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
   res->ncv = m;
+  res->block = 1;
   double t_start = MPI_Wtime ();
   int ldh = m + 1, rc = 0, info = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
@@ -589,7 +908,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
           res->mu[i] = KS_MU (m, H, ldh, i);
           res->resid[i] = locked_rel[i];
         }
-        if (KS_SUFFIX (gather_vectors) (d, p, l, m, &V, Y, b, H, ldh, tmp, res) < 0) {
+        if (KS_SUFFIX (gather_vectors) (d, p, l, m, 1, &V, Y, b, H, ldh, tmp, res) < 0) {
           rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
           goto done;
         }

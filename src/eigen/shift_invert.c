@@ -40,7 +40,7 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
 /* Frees rank 0's buffers (the factors stay the caller's) and zeroes si. */
 void shift_invert_clear (shift_invert *si)
 {
-  free (si->counts); free (si->displs); free (si->full); free (si->full2);
+  free (si->counts); free (si->displs); free (si->full); free (si->full2); free (si->blk);
   memset (si, 0, sizeof *si);
 }
 
@@ -81,3 +81,72 @@ int shift_invert_apply_damped (void *ctx, const double complex *x, double comple
   return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_C_DOUBLE_COMPLEX);
 }
 
+
+/* Collective. Rank 0's block buffer of at least nb whole vectors of vsize bytes (grown on
+   demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
+static int block_buffer (shift_invert *si, int nb, size_t vsize)
+{
+  int rank, ok = 1;
+  MPI_Comm_rank (si->comm, &rank);
+  if (rank == 0 && nb > si->blk_cols) {
+    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, (size_t) si->dist.n * nb * vsize);
+    if (p) { si->blk = p; si->blk_cols = nb; }
+    else ok = 0;
+  }
+  int rc = ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for %d shift-invert vectors "
+                             "(order %d)", nb, si->dist.n);
+  return mb_agree (si->comm, rc, si->err);
+}
+
+/* Collective. Z (rank 0, N x nb) solved in place at once, then column j scattered into
+   Y + j ldy (bytes of an entry: vsize). */
+static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, int ldy,
+                                   size_t vsize, MPI_Datatype type)
+{
+  double t = MPI_Wtime ();
+  int rc = factor_solve_many (si->f, Z, nb, si->err);
+  for (int j = 0; rc == 0 && j < nb; j++)
+    MPI_Scatterv (Z ? (char *) Z + (size_t) j * si->dist.n * vsize : NULL, si->counts,
+                  si->displs, type, (char *) Y + (size_t) j * ldy * vsize, si->dist.nloc, type,
+                  0, si->comm);
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  si->block_solves++;
+  return rc;
+}
+
+/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. */
+int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
+                                       int ldy)
+{
+  shift_invert *si = ctx;
+  int rank, rc = block_buffer (si, nb, sizeof (double));
+  if (rc < 0) return rc;
+  MPI_Comm_rank (si->comm, &rank);
+  double *xf = si->full, *Z = si->blk;
+  for (int j = 0; j < nb; j++) {
+    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs,
+                 MPI_DOUBLE, 0, si->comm);
+    if (rank == 0) pencil_b_undamped (si->sys, xf, Z + (size_t) j * si->dist.n);
+  }
+  return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double),
+                                 MPI_DOUBLE);
+}
+
+/* Collective. Y = (A - sigma B)^-1 B X for the damped pencil, nb columns at once. */
+int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
+                                     double complex *Y, int ldy)
+{
+  shift_invert *si = ctx;
+  int rank, rc = block_buffer (si, nb, sizeof (double complex));
+  if (rc < 0) return rc;
+  MPI_Comm_rank (si->comm, &rank);
+  double complex *xf = si->full, *Z = si->blk;
+  for (int j = 0; j < nb; j++) {
+    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, xf, si->counts,
+                 si->displs, MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+    if (rank == 0) pencil_b_damped (si->sys, xf, Z + (size_t) j * si->dist.n);
+  }
+  return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double complex),
+                                 MPI_C_DOUBLE_COMPLEX);
+}

@@ -22,7 +22,10 @@ typedef struct shift_invert {
   void *full, *full2;       /* rank 0: two whole vectors (double or double complex) */
   mb_err *err;              /* borrowed: where a failed solve is described */
   double t_solve;           /* wall time spent in solves [s] */
-  int solves;               /* solves done */
+  int solves;               /* right-hand sides solved */
+  int block_solves;         /* multi-RHS solves (block applies) among them */
+  void *blk;                /* rank 0: blk_cols whole vectors for the block apply */
+  int blk_cols;
 } shift_invert;
 
 /* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
@@ -39,5 +42,16 @@ int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
 
 /* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0]. */
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
+
+/* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns: each column
+   gathered on rank 0 and multiplied by B there, one multi-RHS solve (factor_solve_many:
+   the factors are read once for the block), each column scattered. rank 0's block buffer
+   (N x nb) grows on demand (fault site "krylov"). */
+int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
+                                       int ldy);
+
+/* Collective; ks_apply_block_complex for GEP (31), the same. */
+int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
+                                     double complex *Y, int ldy);
 
 #endif

@@ -243,6 +243,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   ks_opts o = { .ncv = opts->subspace, .tol = opts->tolerance, .max_restarts = opts->max_restarts,
                 .progress = progress_print, .progress_ctx = &pc };
   ops->krylov_opts (st, &o);
+  o.apply_block_real = shift_invert_apply_block_undamped;  /* block path, when chosen */
+  o.apply_block_complex = shift_invert_apply_block_damped;
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
                           ops->complex_arith ? sizeof (double complex) : sizeof (double), err);
@@ -252,7 +254,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
        : ks_solve_real (&si.dist, shift_invert_apply_undamped, &si, &o, &ks, err);
   if (st->rank == 0) record_krylov (out, &o, &ks);
   double ks_worst = ks.worst, t_solve = si.t_solve;
-  int solves = si.solves;
+  int solves = si.solves, block_solves = si.block_solves;
   rc = end_krylov (st->comm, rc, t0, &f, ops->check != NULL, &si, out, err);
   if (rc < 0) { ks_result_clear (&ks); return rc; }
 
@@ -261,6 +263,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
     stage_log (st, "%s: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
                "%.2f s)\n", ops->label, out->nconv, out->restarts, out->time_iterate, solves,
                t_solve);
+    stage_log (st, "%s: Krylov-Schur block %d: apply %.2f s, orthogonalization %.2f s (%d "
+               "second passes), Schur %.2f s, basis %.2f s, %d block solves\n", ops->label,
+               ks.block, ks.time_apply, ks.time_orth, ks.reorths, ks.time_schur, ks.time_basis,
+               block_solves);
     rc = ops->modes (st, &ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");

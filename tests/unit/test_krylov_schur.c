@@ -416,6 +416,160 @@ static void test_orthogonality (void)
   free (dv); free (ref);
 }
 
+
+/* Y (local rows, nb columns) = A(rows, :) X: the block operator of the dense test matrix */
+static int apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y, int ldy)
+{
+  for (int j = 0; j < nb; j++) apply_real (ctx, X + (size_t) j * ldx, Y + (size_t) j * ldy);
+  return 0;
+}
+
+static int apply_block_complex (void *ctx, int nb, const double complex *X, int ldx,
+                                double complex *Y, int ldy)
+{
+  for (int j = 0; j < nb; j++) apply_complex (ctx, X + (size_t) j * ldx, Y + (size_t) j * ldy);
+  return 0;
+}
+
+/* 1 when every eigenvalue of a is matched by one of b (multiplicity counted) to rtol of
+   max |a| */
+static int same_values (const ks_result *a, const ks_result *b, int count, double rtol)
+{
+  if (a->nconv < count || b->nconv < count) return 0;
+  double scale = 0.0;
+  for (int i = 0; i < count; i++) scale = fmax (scale, cabs (a->mu[i]));
+  int *used = calloc ((size_t) b->nconv, sizeof *used), ok = 1;
+  for (int i = 0; i < count; i++) {
+    int hit = -1;
+    for (int j = 0; j < b->nconv && hit < 0; j++)
+      if (!used[j] && cabs (a->mu[i] - b->mu[j]) <= rtol * scale) hit = j;
+    if (hit < 0) ok = 0; else used[hit] = 1;
+  }
+  free (used);
+  return ok;
+}
+
+/* The block path (ks_opts.block > 1) against the single-vector path and dense LAPACK:
+   real nonsymmetric, complex, repeated eigenvalues (a block finds every copy), a
+   rank-deficient block (deflation), nev close to n. */
+static void test_block (void)
+{
+  mb_err err;
+  mb_err_init (&err);
+  {  /* real nonsymmetric (complex pairs), reference dgeev */
+    int n = 300, nev = 12;
+    dense d = { n, calloc ((size_t) n * n, sizeof (double)), NULL, { 0 }, NULL, NULL };
+    for (int i = 0; i < n * n; i++) d.a[i] = rnd ();
+    dense_dist (&d);
+    double *a = malloc ((size_t) n * n * sizeof *a), *wr = malloc (n * sizeof *wr), *wi = malloc (n * sizeof *wi);
+    memcpy (a, d.a, (size_t) n * n * sizeof *a);
+    LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, wr, wi, NULL, 1, NULL, 1);
+    double complex *ref = malloc (n * sizeof *ref);
+    for (int i = 0; i < n; i++) ref[i] = wr[i] + I * wi[i];
+    ks_opts o = { .nev = nev, .ncv = 48, .tol = 1e-12, .max_restarts = 2000, .seed = 1, .block = 1 };
+    ks_result r1, r4, r4n;
+    int rc1 = ks_solve_real (&d.d, apply_real, &d, &o, &r1, &err);
+    o.block = 4;
+    o.apply_block_real = apply_block_real;
+    o.check_orthogonality = 1;
+    int rc4 = ks_solve_real (&d.d, apply_real, &d, &o, &r4, &err);
+    o.apply_block_real = NULL;  /* the single-vector operator per column */
+    o.check_orthogonality = 0;
+    int rc4n = ks_solve_real (&d.d, apply_real, &d, &o, &r4n, &err);
+    if (rank == 0) printf ("  block real: %d applies (%d block applies) against %d single, "
+                           "orth %.2e\n", r4.applies, r4.block_applies, r1.applies, r4.orth_loss);
+    CHECK ("block real: converged, block size 4 used", rc1 == 0 && rc4 == 0 && rc4n == 0
+           && r4.converged && r4.block == 4 && r1.block == 1 && r4.block_applies > 0);
+    CHECK ("block real: eigenvalues match dgeev", matches (nev, ref, n, &r4, 1e-10));
+    CHECK ("block real: same eigenvalues as the single-vector path (1e-10)",
+           same_values (&r1, &r4, nev, 1e-10) && same_values (&r4, &r4n, nev, 1e-10));
+    CHECK ("block real: true residuals small, basis orthonormal", r4.orth_loss < 1e-12
+           && (rank != 0 || (r4.x && true_residual_real (&d, &r4) < 1e-9)));
+    ks_result_clear (&r1); ks_result_clear (&r4); ks_result_clear (&r4n);
+    dense_free (&d); free (a); free (wr); free (wi); free (ref);
+  }
+  {  /* complex, reference zgeev */
+    int n = 250, nev = 10;
+    dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
+    dense_dist (&d);
+    for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
+    double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
+    memcpy (a, d.z, (size_t) n * n * sizeof *a);
+    LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+    ks_opts o = { .nev = nev, .ncv = 40, .tol = 1e-12, .max_restarts = 2000, .seed = 3, .block = 1 };
+    ks_result r1, r3;
+    int rc1 = ks_solve_complex (&d.d, apply_complex, &d, &o, &r1, &err);
+    o.block = 3;
+    o.apply_block_complex = apply_block_complex;
+    int rc3 = ks_solve_complex (&d.d, apply_complex, &d, &o, &r3, &err);
+    CHECK ("block complex: converged", rc1 == 0 && rc3 == 0 && r3.converged && r3.block == 3);
+    CHECK ("block complex: eigenvalues match zgeev", matches (nev, w, n, &r3, 1e-10));
+    CHECK ("block complex: same eigenvalues as the single-vector path (1e-10)",
+           same_values (&r1, &r3, nev, 1e-10));
+    ks_result_clear (&r1); ks_result_clear (&r3);
+    dense_free (&d); free (a); free (w);
+  }
+  {  /* repeated eigenvalues: 1 (x4), 0.5 (x4), 0.25 (x2), then 0.01 / (i + 1): A = Q D Q^T,
+        so the reference is D itself */
+    int n = 400, nev = 10;
+    double *dv = malloc (n * sizeof *dv);
+    for (int i = 0; i < n; i++) dv[i] = i < 4 ? 1.0 : i < 8 ? 0.5 : i < 10 ? 0.25 : 0.01 / (i + 1);
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    double complex *ref = malloc (n * sizeof *ref);
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    ks_opts o = { .nev = nev, .ncv = 30, .tol = 1e-12, .max_restarts = 500, .seed = 5, .block = 4,
+                  .apply_block_real = apply_block_real };
+    ks_result r;
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    CHECK ("block repeated: all 4 copies of 1 and 0.5 and both of 0.25 found",
+           rc == 0 && r.converged && matches (nev, ref, n, &r, 1e-10));
+    ks_result_clear (&r);
+    dense_free (&d); free (dv); free (ref);
+  }
+  {  /* rank-deficient block: OP of rank 2 (eigenvalues 3 and 2, the rest 0) with block 4:
+        the start block OP R has rank 2, so two of its columns are deflated */
+    int n = 60;
+    double *dv = calloc (n, sizeof *dv);
+    dv[0] = 3.0; dv[1] = 2.0;
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    double complex ref[2] = { 3.0, 2.0 };
+    ks_opts o = { .nev = 2, .ncv = 12, .tol = 1e-12, .max_restarts = 50, .seed = 9, .block = 4,
+                  .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+    ks_result r;
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    if (rank == 0) printf ("  block rank 2: %d deflated, orth %.2e\n", r.deflated, r.orth_loss);
+    CHECK ("block rank-deficient: deflated, converged to 3 and 2, basis orthonormal",
+           rc == 0 && r.converged && r.deflated >= 2 && matches (2, ref, 2, &r, 1e-10)
+           && r.orth_loss < 1e-13 && (rank != 0 || true_residual_real (&d, &r) < 1e-10));
+    ks_result_clear (&r);
+    dense_free (&d); free (dv);
+  }
+  {  /* nev close to n: n = 40, nev = 30, ncv = 34, block 3 (the basis of 37 vectors nearly
+        spans the space); eigenvalues 1 / (i + 1) */
+    int n = 40, nev = 30;
+    double *dv = malloc (n * sizeof *dv);
+    for (int i = 0; i < n; i++) dv[i] = 1.0 / (i + 1);
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    double complex *ref = malloc (n * sizeof *ref);
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    ks_opts o = { .nev = nev, .ncv = 34, .tol = 1e-12, .max_restarts = 500, .seed = 4, .block = 1 };
+    ks_result r1, r3;
+    int rc1 = ks_solve_real (&d.d, apply_real, &d, &o, &r1, &err);
+    o.block = 3;
+    o.apply_block_real = apply_block_real;
+    int rc3 = ks_solve_real (&d.d, apply_real, &d, &o, &r3, &err);
+    CHECK ("block nev close to n: converged with block 3", rc1 == 0 && rc3 == 0 && r3.converged
+           && r3.block == 3);
+    CHECK ("block nev close to n: eigenvalues exact, same as single-vector",
+           matches (nev, ref, n, &r3, 1e-10) && same_values (&r1, &r3, nev, 1e-10));
+    ks_result_clear (&r1); ks_result_clear (&r3);
+    dense_free (&d); free (dv); free (ref);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -426,6 +580,7 @@ int main (int argc, char **argv)
   test_not_converged_and_small ();
   test_sizes_and_memory ();
   test_orthogonality ();
+  test_block ();
   int status = rank == 0 ? CHECK_DONE () : 0;
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize ();
