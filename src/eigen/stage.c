@@ -132,10 +132,11 @@ static void profile_log (const stage_ops *ops, const stage *st)
   double krylov = p->time_solves + p->time_apply_other + p->time_orth + p->time_schur
                   + p->time_basis + p->time_krylov_other;
   stage_log (st, "%s: the stage's %.2f s: pencil %.2f, analysis %.2f, factorization %.2f, "
-             "Krylov-Schur %.2f, post-processing %.2f, missed-mode check %.2f (%.0f %%), "
+             "Krylov-Schur %.2f, post-processing %.2f, missed-mode check %.2f (%.0f %%%s), "
              "other %.2f\n", ops->label, out->time_total, p->time_pencil, p->time_analysis,
              p->time_factor, krylov, p->time_post, p->time_check,
-             100.0 * p->time_check / total, p->time_other);
+             100.0 * p->time_check / total, out->sturm_done ? "; target at most 15 %" : "",
+             p->time_other);
   stage_log (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's gathers and B x %.2f, "
              "orthogonalization %.2f, Schur (projected problem) %.2f, basis rotations %.2f, "
              "the rest %.2f\n", ops->label, krylov, p->time_solves, p->time_apply_other,
