@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "check.h"
+#include "linalg/blas.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "toy_model.h"
@@ -592,6 +593,12 @@ static void test_profile (void)
            && compare_reports (path, ppath, &o, NULL, &err) == 0);
   free_result (&plain);
   free_result (&r);
+
+  /* the two measurements the stages put in the profile, on this process: a resident peak
+     (Linux /proc) and a dgemm rate, both > 0; the rate is measured once (the same value) */
+  CHECK ("mb_peak_memory_bytes: > 0 (VmHWM)", mb_peak_memory_bytes () > 0);
+  double rate = blas_gemm_rate ();
+  CHECK ("blas_gemm_rate: > 0, measured once", rate > 0.0 && blas_gemm_rate () == rate);
 }
 
 /* Lines of text, counting a final line without newline. */
