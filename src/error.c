@@ -2,6 +2,7 @@
 #include "error.h"
 
 #include <stdarg.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,23 @@ void mb_err_print (const mb_err *e)
   if (!e || e->code == 0) return;
   if (e->where[0]) fprintf (stderr, "mbmodal: %s: error: %s\n", e->where, e->msg);
   else fprintf (stderr, "mbmodal: error: %s\n", e->msg);
+}
+
+long mb_peak_memory_bytes (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kb = -1;
+  while (fgets (line, sizeof line, f))
+    if (strncmp (line, "VmHWM:", 6) == 0) {  /* "VmHWM:    123456 kB" */
+      char *end;
+      long v = strtol (line + 6, &end, 10);
+      if (end != line + 6 && v >= 0 && strstr (end, "kB")) kb = v;
+      break;
+    }
+  fclose (f);
+  return kb >= 0 && kb <= LONG_MAX / 1024 ? kb * 1024 : -1;
 }
 
 int mb_exit_status (int code)

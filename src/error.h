@@ -46,6 +46,11 @@ int mb_exit_status (int code);
 /* Malloc/calloc that return NULL for zero sizes' overflow; callers check and use MB_ENOMEM. */
 void *mb_calloc (size_t count, size_t size);
 
+/* Rank-local. The peak resident memory of this process so far (VmHWM of /proc/self/status,
+   the kernel's high-water mark of the resident set) [bytes], or -1 where it cannot be read
+   (no /proc, another kernel). */
+long mb_peak_memory_bytes (void);
+
 /* Collective on comm. Makes one status out of every rank's rc: the lowest (most severe)
    code wins, and the message and position of the lowest rank that failed with it are
    copied into err on every rank. Returns that code (0 when every rank passed 0), the same

@@ -79,7 +79,8 @@ done
 # Runs one deck on 1 and 2 ranks and checks each stage's report: against NAME.ref.STAGE.yaml
 # beside the deck (mbmodal compare, with the options of the reference's "# compare:" line if it
 # has one; its `rtol:` key is the default tolerance), the number of rigid-body modes when the
-# reference has a "# rigid-body modes: N" line, and the 1-rank against the 2-rank report.
+# reference has a "# rigid-body modes: N" line, the 1-rank against the 2-rank report, and the
+# reports' profile blocks (tests/scripts/profile_check.py: one peak memory entry per rank).
 deck_test() {  # deck
   deck=$1
   name=$(basename "$deck" .yaml)
@@ -87,6 +88,16 @@ deck_test() {  # deck
     $mpirun -np $np "$bin" "$deck" -o "$out/np$np" > "$out/$name.np$np.log" 2>&1
     st=$?
     if [ $st -eq 0 ]; then ok; else bad "$deck (np $np): exit status $st"; tail -n 5 "$out/$name.np$np.log"; fi
+    # each report's profile: well formed, consistent, one peak memory per rank
+    reps=""
+    for stage in modal complex; do
+      [ -f "$out/np$np/$name.$stage.yaml" ] && reps="$reps $out/np$np/$name.$stage.yaml"
+    done
+    # shellcheck disable=SC2086  # reps holds several paths
+    if [ -z "$reps" ]; then :   # no eigen stage ran: nothing to check
+    elif /usr/bin/python3 tests/scripts/profile_check.py $np $reps \
+         > "$out/$name.np$np.profile.log" 2>&1; then ok
+    else bad "$deck (np $np): profile of the reports"; cat "$out/$name.np$np.profile.log"; fi
   done
   for stage in modal complex; do
     ref="${deck%.yaml}.ref.$stage.yaml"

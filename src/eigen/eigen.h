@@ -62,6 +62,42 @@ typedef struct mode {
   double complex *xi;     /* constraint multipliers, size m (scaled back), NULL if m = 0 */
 } mode;
 
+/* Where a stage's time and memory went (issue 10), filled at the stage's end on rank 0.
+   The times are rank 0's wall clock and disjoint parts of the stage's time_total: their
+   sum, `other` included, is time_total. */
+typedef struct eigen_profile {
+  int done;                  /* 1: filled (the stage reached its end) */
+  double time_pencil;        /* [s] A - sigma B built (= time_assemble) */
+  double time_analysis;      /* [s] MUMPS's analysis (ordering, symbolic factorization) */
+  double time_factor;        /* [s] the rest of the factorization (numerical, copies) */
+  double time_solves;        /* [s] solves with the factors, scatter of the solutions included */
+  double time_apply_other;   /* [s] the rest of OP: gathers and B x */
+  double time_orth;          /* [s] Gram-Schmidt of the Krylov basis */
+  double time_schur;         /* [s] the projected problem: Schur form, Ritz residuals */
+  double time_basis;         /* [s] basis rotations at restarts, Ritz vectors gathered */
+  double time_krylov_other;  /* [s] the rest of the Krylov phase (set-up, broadcasts) */
+  double time_post;          /* [s] Ritz pairs -> modes (true residuals, labels) */
+  double time_check;         /* [s] the missed-mode check (0 without one) */
+  double time_other;         /* [s] time_total minus the parts above (logging, agreement) */
+  long rhs;                  /* right-hand sides solved in the Krylov phase */
+  long single_solves;        /* solves of one right-hand side */
+  long block_solves;         /* multi-RHS solves (MUMPS NRHS > 1 or a block of one) */
+  long block_rhs;            /* right-hand sides in those */
+  int block;                 /* Krylov-Schur's block size (1: single-vector path) */
+  /* the floor (docs/method.md "The floor of a stage") */
+  double gemm_rate;          /* [flop/s] measured dgemm rate, the slowest rank's; 0 unknown */
+  long floor_solves;         /* min (nconv, nev) + block: the solves a run needs at least */
+  double time_per_rhs;       /* [s] measured solve time per right-hand side */
+  double orth_flops;         /* real flops of orthogonalizing N x k as BLAS-3 (4 N k^2,
+                                complex 16 N k^2), k = floor_solves */
+  double time_floor;         /* [s] factorization + floor_solves solves + orth_flops at
+                                gemm_rate x ranks; 0 when unknown */
+  /* peak resident memory (VmHWM) of every rank at the stage's end */
+  int nranks;
+  long *memory_bytes;        /* [bytes] size nranks, -1 unknown; NULL when not gathered
+                                (owned: freed by eigen_result_clear) */
+} eigen_profile;
+
 typedef struct eigen_result {
   eigen_stage_kind stage;
   int n, m;                  /* DOFs, constraint rows */
@@ -95,6 +131,7 @@ typedef struct eigen_result {
                                 modes (complex) from its structure; -1 unknown */
   int modes_asked;           /* modes the deck asked for (before capping at finite_max) */
   double time_check;         /* [s] the missed-mode check */
+  eigen_profile profile;     /* time breakdown, floor and memory (rank 0) */
 } eigen_result;
 
 /* A reported mode counts as converged when its true residual (mode.residual, on the

@@ -19,7 +19,7 @@
    finely meshed structure rigid: lambda_1 / lambda_max can be 1e-10 there. */
 #define RIGID_RTOL 1e-12
 
-/* Frees the modes and their vectors (owned by r), zeroes *r. */
+/* Frees the modes and their vectors and the profile's memory list (owned by r), zeroes *r. */
 void eigen_result_clear (eigen_result *r)
 {
   if (!r) return;
@@ -28,6 +28,7 @@ void eigen_result_clear (eigen_result *r)
     free (r->modes[i].xi);
   }
   free (r->modes);
+  free (r->profile.memory_bytes);
   memset (r, 0, sizeof *r);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../linalg/blas.h"
 #include "shift_invert.h"
 #include "singular.h"
 
@@ -55,6 +56,146 @@ static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result 
   out->nconv = ks->nconv;
   out->converged = ks->converged;
   out->op_applies = ks->applies;
+}
+
+/* What the Krylov phase did, as rank 0 saw it, for the profile (times [s], rank 0's clock). */
+typedef struct krylov_facts {
+  double t_apply, t_orth, t_schur, t_basis;  /* Krylov-Schur's own split (ks_result) */
+  double t_solve;                            /* solves in OP, scatter included */
+  long rhs;                                  /* right-hand sides solved */
+  long calls, block_calls, solved_rhs;       /* solve calls, multi-RHS ones, RHS (MUMPS) */
+  int block;                                 /* block size */
+} krylov_facts;
+
+/* x, but at most what is left of *budget, which it then uses up: consecutive parts of one
+   interval stay disjoint even when two clocks disagree by a little. */
+static double take (double *budget, double x)
+{
+  double t = fmin (fmax (x, 0.0), fmax (*budget, 0.0));
+  *budget -= t;
+  return t;
+}
+
+/* Rank 0. out->profile's times, counts and floor from the stage's timings (out), the
+   Krylov phase (kf), the slowest rank's dgemm rate and the ranks. The parts split the
+   stage's wall time into disjoint intervals (docs/output.md, `profile`). The floor
+   (docs/method.md): factorization + k solves at the measured time per right-hand side +
+   orthogonalization of N x k as BLAS-3 at the measured rate on every rank, with
+   k = min (nconv, nev) + block. */
+static void profile_fill (const stage_ops *ops, const stage *st, const krylov_facts *kf,
+                          double rate)
+{
+  eigen_result *out = st->out;
+  eigen_profile *p = &out->profile;
+  double total = out->time_total;
+  p->done = 1;
+  p->time_pencil = take (&total, out->time_assemble);
+  double fac = take (&total, out->time_factor);
+  p->time_analysis = take (&fac, out->factor.time_analysis);
+  p->time_factor = fac;
+  double iter = take (&total, out->time_iterate);
+  p->time_solves = take (&iter, kf->t_solve);
+  p->time_apply_other = take (&iter, kf->t_apply - kf->t_solve);
+  p->time_orth = take (&iter, kf->t_orth);
+  p->time_schur = take (&iter, kf->t_schur);
+  p->time_basis = take (&iter, kf->t_basis);
+  p->time_krylov_other = iter;
+  double post = take (&total, out->time_post);
+  p->time_check = take (&post, out->time_check);
+  p->time_post = post;
+  p->time_other = fmax (total, 0.0);
+
+  p->rhs = kf->rhs;
+  p->block_solves = kf->block_calls;
+  p->single_solves = kf->calls - kf->block_calls;
+  p->block_rhs = kf->solved_rhs - p->single_solves;
+  p->block = kf->block > 0 ? kf->block : 1;
+  p->gemm_rate = rate;
+  long k = (out->nconv < out->nev ? out->nconv : out->nev) + p->block;
+  if (k > st->N) k = st->N;
+  p->floor_solves = k;
+  p->time_per_rhs = kf->rhs > 0 ? kf->t_solve / (double) kf->rhs : 0.0;
+  p->orth_flops = (ops->complex_arith ? 16.0 : 4.0) * (double) st->N * (double) k * (double) k;
+  p->time_floor = rate > 0.0 && kf->rhs > 0
+                ? out->time_factor + (double) k * p->time_per_rhs
+                    + p->orth_flops / (rate * st->nranks)
+                : 0.0;
+}
+
+/* Rank 0. The profile in the log: the breakdown, the solves, the memory of the ranks, the
+   floor. */
+static void profile_log (const stage_ops *ops, const stage *st)
+{
+  const eigen_result *out = st->out;
+  const eigen_profile *p = &out->profile;
+  double total = out->time_total > 0.0 ? out->time_total : 1.0;
+  double krylov = p->time_solves + p->time_apply_other + p->time_orth + p->time_schur
+                  + p->time_basis + p->time_krylov_other;
+  stage_log (st, "%s: the stage's %.2f s: pencil %.2f, analysis %.2f, factorization %.2f, "
+             "Krylov-Schur %.2f, post-processing %.2f, missed-mode check %.2f (%.0f %%%s), "
+             "other %.2f\n", ops->label, out->time_total, p->time_pencil, p->time_analysis,
+             p->time_factor, krylov, p->time_post, p->time_check,
+             100.0 * p->time_check / total, out->sturm_done ? "; target at most 15 %" : "",
+             p->time_other);
+  stage_log (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's gathers and B x %.2f, "
+             "orthogonalization %.2f, Schur (projected problem) %.2f, basis rotations %.2f, "
+             "the rest %.2f\n", ops->label, krylov, p->time_solves, p->time_apply_other,
+             p->time_orth, p->time_schur, p->time_basis, p->time_krylov_other);
+  stage_log (st, "%s: %ld right-hand sides solved, %.3g ms each: %ld single solves, %ld "
+             "multi-RHS solves of %ld (block size %d)\n", ops->label, p->rhs,
+             1e3 * p->time_per_rhs, p->single_solves, p->block_solves, p->block_rhs, p->block);
+  if (p->memory_bytes) {
+    int peak = 0;
+    double sum = 0.0;
+    char list[400] = "";
+    size_t len = 0;
+    for (int r = 0; r < p->nranks; r++) {
+      if (p->memory_bytes[r] > p->memory_bytes[peak]) peak = r;
+      sum += p->memory_bytes[r] > 0 ? (double) p->memory_bytes[r] : 0.0;
+      if (len < sizeof list - 40)
+        len += (size_t) snprintf (list + len, sizeof list - len, "%s%.1f", r ? ", " : "",
+                                  p->memory_bytes[r] / 1048576.0);
+      else if (r == p->nranks - 1)
+        snprintf (list + len, sizeof list - len, ", ...");
+    }
+    stage_log (st, "%s: peak resident memory (VmHWM) of rank%s 0..%d: %s MiB; largest on "
+               "rank %d, sum %.1f MiB\n", ops->label, p->nranks > 1 ? "s" : "",
+               p->nranks - 1, list, peak, sum / 1048576.0);
+  }
+  if (p->time_floor > 0.0)
+    stage_log (st, "%s: floor %.2f s = factorization %.2f + %ld solves x %.3g ms + "
+               "orthogonalization %.2f (%s N k^2 = %.3g flop, N = %d, k = %ld, at %.3g Gflop/s "
+               "(dgemm) on %d rank%s); the stage took %.2f x the floor\n", ops->label,
+               p->time_floor, out->time_factor, p->floor_solves, 1e3 * p->time_per_rhs,
+               p->orth_flops / (p->gemm_rate * st->nranks), ops->complex_arith ? "16" : "4",
+               p->orth_flops, st->N, p->floor_solves, 1e-9 * p->gemm_rate, st->nranks,
+               st->nranks > 1 ? "s" : "", out->time_total / p->time_floor);
+}
+
+/* Collective. The end of a stage that reached its end: every rank measures its dgemm rate
+   (blas_gemm_rate, once per run) and its peak resident memory (mb_peak_memory_bytes);
+   rank 0 gathers them (the slowest rate; every rank's memory into a new list that
+   out->profile owns, left NULL when rank 0 cannot allocate it), fills out->profile
+   (profile_fill) and logs it. Nothing here fails the stage. */
+static void profile_finish (const stage_ops *ops, stage *st, const krylov_facts *kf)
+{
+  eigen_profile *p = &st->out->profile;
+  double rate = blas_gemm_rate (), slowest = 0.0;
+  MPI_Reduce (&rate, &slowest, 1, MPI_DOUBLE, MPI_MIN, 0, st->comm);
+  long mem = mb_peak_memory_bytes ();
+  int have = 1;
+  if (st->rank == 0) {
+    free (p->memory_bytes);
+    p->nranks = st->nranks;
+    p->memory_bytes = mb_calloc ((size_t) st->nranks, sizeof *p->memory_bytes);
+    have = p->memory_bytes != NULL;
+  }
+  MPI_Bcast (&have, 1, MPI_INT, 0, st->comm);
+  if (have)
+    MPI_Gather (&mem, 1, MPI_LONG, p->memory_bytes, 1, MPI_LONG, 0, st->comm);
+  if (st->rank != 0) return;
+  profile_fill (ops, st, kf, slowest);
+  profile_log (ops, st);
 }
 
 /* Collective. The end of the Krylov phase: the status agreed (mb_agree), the iteration
@@ -255,6 +396,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   if (st->rank == 0) record_krylov (out, &o, &ks);
   double ks_worst = ks.worst, t_solve = si.t_solve;
   int solves = si.solves, block_solves = si.block_solves;
+  factor_phases ph;
+  factor_get_phases (f, &ph);
+  krylov_facts kf = { ks.time_apply, ks.time_orth, ks.time_schur, ks.time_basis, si.t_solve,
+                      si.solves, ph.solves, si.block_solves, ph.solved_rhs, ks.block };
   rc = end_krylov (st->comm, rc, t0, &f, ops->check != NULL, &si, out, err);
   if (rc < 0) { ks_result_clear (&ks); return rc; }
 
@@ -284,6 +429,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
     stage_log (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
                ops->label, out->time_check, 100.0 * out->time_check
                / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
+  profile_finish (ops, st, &kf);
   int bad = st->rank == 0 ? out->n_above_tol : 0;
   MPI_Bcast (&bad, 1, MPI_INT, 0, st->comm);
   if (bad > 0 && out->converged) return residual_failure (ops, st, err);

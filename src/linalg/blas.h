@@ -1,5 +1,5 @@
 /* blas.h: the BLAS library's work buffer, claimed at start-up so that running out of
-   memory later is an error and not a hang. */
+   memory later is an error and not a hang; the measured BLAS-3 rate of a rank. */
 #ifndef MB_BLAS_H
 #define MB_BLAS_H
 
@@ -13,5 +13,12 @@
    thread. Returns 0, or MB_ENOMEM with a message saying how much memory is missing.
    Call it once per rank before any stage; make the status collective (mb_agree). */
 int blas_reserve (mb_err *err);
+
+/* Rank-local. The BLAS-3 rate of this rank [flop/s]: the best of 3 timings of a dgemm
+   C = A B of order BLAS_RATE_ORDER (2 n^3 flops, a few ms), measured on the first call and
+   returned from then on (once per run). 0 when the test matrices cannot be allocated. */
+double blas_gemm_rate (void);
+
+#define BLAS_RATE_ORDER 192
 
 #endif

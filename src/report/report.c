@@ -396,6 +396,55 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
   return 0;
 }
 
+/* The profile block (docs/output.md, `profile`): the stage's time in disjoint parts, the
+   solves, the floor, and every rank's peak resident memory with the largest and the sum
+   (ranks whose peak is unknown, -1, count 0 in the sum). Written only when p->done. */
+static void put_profile (FILE *f, const eigen_result *r)
+{
+  const eigen_profile *p = &r->profile;
+  static const char *const names[] = { "pencil", "analysis", "factorization", "solves",
+                                       "operator_other", "orthogonalization", "schur",
+                                       "basis_rotations", "krylov_other", "post_processing",
+                                       "missed_mode_check", "other" };
+  const double parts[] = { p->time_pencil, p->time_analysis, p->time_factor, p->time_solves,
+                           p->time_apply_other, p->time_orth, p->time_schur, p->time_basis,
+                           p->time_krylov_other, p->time_post, p->time_check, p->time_other };
+  fputs ("profile:\n  time_s:\n", f);
+  put_key_num (f, 4, "total", r->time_total);
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) put_key_num (f, 4, names[i], parts[i]);
+  put_key_num (f, 2, "missed_mode_check_share",
+               r->time_total > 0.0 ? p->time_check / r->time_total : 0.0);
+  fprintf (f, "  solves: {right_hand_sides: %ld, single: %ld, multi_rhs: %ld, "
+           "multi_rhs_right_hand_sides: %ld, block_size: %d, time_per_rhs_s: ", p->rhs,
+           p->single_solves, p->block_solves, p->block_rhs, p->block);
+  put_num (f, p->time_per_rhs);
+  fputs ("}\n", f);
+  if (p->time_floor > 0.0) {
+    fputs ("  floor:\n", f);
+    put_key_num (f, 4, "time_s", p->time_floor);
+    put_key_num (f, 4, "ratio", r->time_total / p->time_floor);
+    fprintf (f, "    solves: %ld\n", p->floor_solves);
+    put_key_num (f, 4, "orthogonalization_flop", p->orth_flops);
+    put_key_num (f, 4, "blas3_flop_per_s", p->gemm_rate);
+  }
+  if (p->memory_bytes && p->nranks > 0) {
+    int peak = 0;
+    long sum = 0;
+    fputs ("  peak_memory_bytes:\n    ranks: [", f);
+    for (int k = 0; k < p->nranks; k++) {
+      if (k > 0) {
+        if (k % NUMS_PER_LINE == 0) fputs (",\n      ", f);
+        else fputs (", ", f);
+      }
+      fprintf (f, "%ld", p->memory_bytes[k]);
+      if (p->memory_bytes[k] > p->memory_bytes[peak]) peak = k;
+      if (p->memory_bytes[k] > 0) sum += p->memory_bytes[k];
+    }
+    fprintf (f, "]\n    peak_rank: %d\n    max: %ld\n    sum: %ld\n", peak,
+             p->memory_bytes[peak], sum);
+  }
+}
+
 /* The whole report, keys in the documented order; mc is NULL for a matrix deck.
    Returns 0 or MB_ENOMEM. */
 static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
@@ -408,7 +457,8 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   else
     fputs ("# mbmodal report: undamped modes (GEP (18), shift-invert Krylov-Schur)\n", f);
   fputs ("format: mbmodal-report\nformat_version: 1\n", f);
-  if (mc) fputs ("format_minor: 1\n", f);
+  if (r->profile.done) fputs ("format_minor: 2\n", f);  /* the profile block */
+  else if (mc) fputs ("format_minor: 1\n", f);
   fprintf (f, "stage: %s\n", damped ? "complex" : "modal");
   if (deck_path) {
     fputs ("deck: ", f);
@@ -475,6 +525,7 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   fputs (", total: ", f);
   put_num (f, r->time_total);
   fputs ("}\n", f);
+  if (r->profile.done) put_profile (f, r);
 
   if (mc) put_model (f, mc);
 

@@ -23,8 +23,11 @@ void report_print_table (FILE *f, const eigen_result *r);
    (strtod), so every number round-trips exactly; a non-finite value is written as null.
    Eigenvectors and multipliers are written only when with_vectors (and x, xi != NULL).
    deck_path and title may be NULL (their keys are then omitted).
-   mdl: the model of a model deck, or NULL for a matrix deck (the report is then exactly
-   the format 1.0 one). With a model (r->n must be 6 mdl->nnodes): `format_minor: 1`, a
+   With r->profile.done: `format_minor: 2` and the `profile` block after `timings_s` (the
+   stage's time breakdown, solves, floor, every rank's peak memory).
+   mdl: the model of a model deck, or NULL for a matrix deck (without a profile the report
+   is then exactly the format 1.0 one). With a model (r->n must be 6 mdl->nnodes):
+   `format_minor: 1` (2 with a profile), a
    top-level `model:` block (nodes in DOF order with positions, parts), and per mode
    `nodes:` (the eigenvector node by node, 6 components each, in place of the flat
    `vector`; only when with_vectors) and `energy:` (kinetic and strain share of each part

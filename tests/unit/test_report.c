@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "check.h"
+#include "linalg/blas.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "toy_model.h"
@@ -175,7 +176,43 @@ static void free_result (eigen_result *r)
     free (r->modes[i].xi);
   }
   free (r->modes);
+  free (r->profile.memory_bytes);
   memset (r, 0, sizeof *r);
+}
+
+/* The profile of a stage on 2 ranks (the parts of make_modal's total 1.0 s: 0.1 + ... +
+   0.0625 = 1, binary fractions so that the sum is exact), the floor of 0.5 s, and peak
+   memories of 300 MiB on rank 0 and 400 MiB on rank 1. */
+static void add_profile (eigen_result *r)
+{
+  eigen_profile *p = &r->profile;
+  p->done = 1;
+  p->time_pencil = 0.0625;
+  p->time_analysis = 0.03125;
+  p->time_factor = 0.125;
+  p->time_solves = 0.25;
+  p->time_apply_other = 0.03125;
+  p->time_orth = 0.125;
+  p->time_schur = 0.0625;
+  p->time_basis = 0.0625;
+  p->time_krylov_other = 0.03125;
+  p->time_post = 0.0625;
+  p->time_check = 0.125;
+  p->time_other = 0.03125;
+  p->rhs = 120;
+  p->single_solves = 0;
+  p->block_solves = 15;
+  p->block_rhs = 120;
+  p->block = 8;
+  p->gemm_rate = 1e10;
+  p->floor_solves = 30;
+  p->time_per_rhs = 0.25 / 120;
+  p->orth_flops = 4.0 * 22 * 30 * 30;
+  p->time_floor = 0.5;
+  p->nranks = 2;
+  p->memory_bytes = calloc (2, sizeof *p->memory_bytes);
+  p->memory_bytes[0] = 300L << 20;
+  p->memory_bytes[1] = 400L << 20;
 }
 
 /* ---- tests */
@@ -206,7 +243,8 @@ static void test_modal (void)
     yaml_node_t *key = yaml_document_get_node (&d, root->data.mapping.pairs.start[k].key);
     if (strcmp (str (key), order[k]) != 0) inorder = 0;
   }
-  CHECK ("top-level keys: no title, no missed_mode_check", nkeys == 11);
+  CHECK ("top-level keys: no title, no missed_mode_check, no profile", nkeys == 11);
+  CHECK ("no format_minor in a matrix report without a profile", !at (&d, "format_minor"));
   CHECK ("top-level keys in the documented order", inorder);
   CHECK ("format", strcmp (str (at (&d, "format")), "mbmodal-report") == 0);
   CHECK ("format_version", strcmp (str (at (&d, "format_version")), "1") == 0);
@@ -426,6 +464,141 @@ static void test_variants (void)
   CHECK ("unwritable path: MB_EIO", report_write_yaml (bad, &r, NULL, NULL, 1, NULL, &err) == MB_EIO);
   CHECK ("error names the path", strstr (err.where, "no/such/dir/r.yaml") != NULL);
   free_result (&r);
+}
+
+/* The profile block of a result that has one (add_profile), read back with libyaml: its
+   keys, every number exact, times >= 0 summing to at most the total, memory > 0 with one
+   entry per rank, the largest and the sum; the floor's ratio; compare ignores the block. */
+static void test_profile (void)
+{
+  eigen_result r;
+  make_modal (&r, 22, 2);
+  add_profile (&r);
+  r.sturm_done = 1;
+  r.sturm_lambda = 100.0;
+  r.sturm_count = 2;
+  r.time_check = r.profile.time_check;
+  const char *path = tmp_path ("profile.modal.yaml");
+  mb_err err;
+  mb_err_init (&err);
+  CHECK ("report with a profile written",
+         report_write_yaml (path, &r, "d.yaml", NULL, 1, NULL, &err) == 0);
+  yaml_document_t d;
+  if (!load_doc (path, &d)) {
+    CHECK ("report with a profile is valid YAML", 0);
+    free_result (&r);
+    return;
+  }
+  static const char *const order[] = { "format", "format_version", "format_minor", "stage",
+                                       "deck", "units", "problem", "settings", "convergence",
+                                       "factorization", "missed_mode_check", "timings_s",
+                                       "profile", "modes" };
+  yaml_node_t *root = yaml_document_get_root_node (&d);
+  int nkeys = (int) (root->data.mapping.pairs.top - root->data.mapping.pairs.start), inorder = 1;
+  for (int k = 0; k < nkeys && k < 14; k++) {
+    yaml_node_t *key = yaml_document_get_node (&d, root->data.mapping.pairs.start[k].key);
+    if (strcmp (str (key), order[k]) != 0) inorder = 0;
+  }
+  CHECK ("profile: 14 top-level keys in the documented order", nkeys == 14 && inorder);
+  CHECK ("format_minor 2 with a profile", num_is (at (&d, "format_minor"), 2));
+  CHECK ("format_version stays 1", num_is (at (&d, "format_version"), 1));
+
+  /* time_s: total first, then the parts in the documented order, each >= 0 */
+  static const char *const parts[] = { "total", "pencil", "analysis", "factorization", "solves",
+                                       "operator_other", "orthogonalization", "schur",
+                                       "basis_rotations", "krylov_other", "post_processing",
+                                       "missed_mode_check", "other" };
+  const double want[] = { 1.0, 0.0625, 0.03125, 0.125, 0.25, 0.03125, 0.125, 0.0625, 0.0625,
+                          0.03125, 0.0625, 0.125, 0.03125 };
+  yaml_node_t *ts = at (&d, "profile.time_s");
+  int ntimes = ts && ts->type == YAML_MAPPING_NODE
+             ? (int) (ts->data.mapping.pairs.top - ts->data.mapping.pairs.start) : -1;
+  int named = ntimes == 13, exact = 1, nonneg = 1;
+  double sum = 0.0;
+  for (int k = 0; named && k < 13; k++) {
+    yaml_node_t *key = yaml_document_get_node (&d, ts->data.mapping.pairs.start[k].key);
+    yaml_node_t *v = yaml_document_get_node (&d, ts->data.mapping.pairs.start[k].value);
+    if (strcmp (str (key), parts[k]) != 0) named = 0;
+    if (!num_is (v, want[k])) exact = 0;
+    double t = strtod (str (v), NULL);
+    if (!(t >= 0.0)) nonneg = 0;
+    if (k > 0) sum += t;
+  }
+  CHECK ("profile.time_s: total and 12 parts, in order", named);
+  CHECK ("profile.time_s: every time read back exactly", exact);
+  CHECK ("profile.time_s: every time >= 0", nonneg);
+  CHECK ("profile.time_s: the parts sum to at most the total",
+         sum <= strtod (str (at (&d, "profile.time_s.total")), NULL));
+  /* 0.125 / 1.0: the check's share of the stage */
+  CHECK ("profile.missed_mode_check_share", num_is (at (&d, "profile.missed_mode_check_share"), 0.125));
+  CHECK ("profile.solves: counts and block size",
+         num_is (at (&d, "profile.solves.right_hand_sides"), 120)
+           && num_is (at (&d, "profile.solves.single"), 0)
+           && num_is (at (&d, "profile.solves.multi_rhs"), 15)
+           && num_is (at (&d, "profile.solves.multi_rhs_right_hand_sides"), 120)
+           && num_is (at (&d, "profile.solves.block_size"), 8));
+  CHECK ("profile.solves.time_per_rhs_s", num_is (at (&d, "profile.solves.time_per_rhs_s"),
+                                                  0.25 / 120));
+  /* ratio = total / floor = 1.0 / 0.5 */
+  CHECK ("profile.floor: time, ratio, solves, flops, rate",
+         num_is (at (&d, "profile.floor.time_s"), 0.5) && num_is (at (&d, "profile.floor.ratio"), 2.0)
+           && num_is (at (&d, "profile.floor.solves"), 30)
+           && num_is (at (&d, "profile.floor.orthogonalization_flop"), 4.0 * 22 * 30 * 30)
+           && num_is (at (&d, "profile.floor.blas3_flop_per_s"), 1e10));
+  yaml_node_t *mem = at (&d, "profile.peak_memory_bytes.ranks");
+  int positive = seq_len (mem) == 2;
+  for (int k = 0; positive && k < 2; k++) positive = strtod (str (item (&d, mem, k)), NULL) > 0;
+  CHECK ("profile.peak_memory_bytes.ranks: one entry per rank, each > 0", positive);
+  CHECK ("profile.peak_memory_bytes: exact bytes",
+         num_is (item (&d, mem, 0), 300.0 * 1048576) && num_is (item (&d, mem, 1), 400.0 * 1048576));
+  /* rank 1 holds the most; 300 + 400 MiB in all */
+  CHECK ("profile.peak_memory_bytes: peak_rank, max, sum",
+         num_is (at (&d, "profile.peak_memory_bytes.peak_rank"), 1)
+           && num_is (at (&d, "profile.peak_memory_bytes.max"), 400.0 * 1048576)
+           && num_is (at (&d, "profile.peak_memory_bytes.sum"), 700.0 * 1048576));
+  yaml_document_delete (&d);
+
+  /* no floor when it is unknown; 9 ranks wrap the memory list and still read back */
+  r.profile.time_floor = 0.0;
+  free (r.profile.memory_bytes);
+  r.profile.nranks = 9;
+  r.profile.memory_bytes = calloc (9, sizeof *r.profile.memory_bytes);
+  for (int k = 0; k < 9; k++) r.profile.memory_bytes[k] = (k + 1) * 1000L;
+  const char *path9 = tmp_path ("profile9.modal.yaml");
+  CHECK ("report with 9 ranks written", report_write_yaml (path9, &r, NULL, NULL, 0, NULL, &err) == 0);
+  if (load_doc (path9, &d)) {
+    mem = at (&d, "profile.peak_memory_bytes.ranks");
+    int ok = seq_len (mem) == 9;
+    for (int k = 0; ok && k < 9; k++) ok = num_is (item (&d, mem, k), (k + 1) * 1000.0);
+    CHECK ("9 ranks: 9 memory entries in rank order", ok);
+    /* 1000 + ... + 9000 = 45000, the largest on rank 8 */
+    CHECK ("9 ranks: sum and peak rank", num_is (at (&d, "profile.peak_memory_bytes.sum"), 45000)
+                                         && num_is (at (&d, "profile.peak_memory_bytes.peak_rank"), 8));
+    CHECK ("no floor when unknown", at (&d, "profile.floor") == NULL);
+    yaml_document_delete (&d);
+  }
+  else CHECK ("report with 9 ranks: valid YAML", 0);
+
+  /* compare reads only what it needs: the same modes with and without a profile agree */
+  eigen_result plain;
+  make_modal (&plain, 22, 2);
+  const char *ppath = tmp_path ("plain.modal.yaml");
+  CHECK ("report without a profile written",
+         report_write_yaml (ppath, &plain, NULL, NULL, 1, NULL, &err) == 0);
+  compare_opts o;
+  compare_opts_init (&o);
+  mb_err_init (&err);
+  CHECK ("compare: a report with a profile against one without passes",
+         compare_reports (ppath, path, &o, NULL, &err) == 0
+           && compare_reports (path, ppath, &o, NULL, &err) == 0);
+  free_result (&plain);
+  free_result (&r);
+
+  /* the two measurements the stages put in the profile, on this process: a resident peak
+     (Linux /proc) and a dgemm rate, both > 0; the rate is measured once (the same value) */
+  CHECK ("mb_peak_memory_bytes: > 0 (VmHWM)", mb_peak_memory_bytes () > 0);
+  double rate = blas_gemm_rate ();
+  CHECK ("blas_gemm_rate: > 0, measured once", rate > 0.0 && blas_gemm_rate () == rate);
 }
 
 /* Lines of text, counting a final line without newline. */
@@ -664,6 +837,27 @@ static void test_model_report (void)
   CHECK ("compare: shapes were compared (MAC shown)", buf && strstr (buf, "1.000000  ok"));
   free (buf);
   CHECK ("compare: model report vs itself passes", compare_reports (path, path, &o, NULL, &err) == 0);
+  /* a model report with a profile: format_minor 2, the profile between timings_s and model */
+  add_profile (&r);
+  const char *profiled = tmp_path ("toy-profile.modal.yaml");
+  CHECK ("model report with a profile written",
+         report_write_yaml (profiled, &r, NULL, NULL, 1, &m, &err) == 0);
+  if (load_doc (profiled, &d)) {
+    yaml_node_t *pr = yaml_document_get_root_node (&d);
+    int np = (int) (pr->data.mapping.pairs.top - pr->data.mapping.pairs.start), where = -1;
+    for (int k = 0; k + 1 < np; k++) {
+      yaml_node_t *key = yaml_document_get_node (&d, pr->data.mapping.pairs.start[k].key);
+      yaml_node_t *next = yaml_document_get_node (&d, pr->data.mapping.pairs.start[k + 1].key);
+      if (!strcmp (str (key), "profile") && !strcmp (str (next), "model")) where = k;
+    }
+    CHECK ("model report: format_minor 2, profile just before model",
+           num_is (at (&d, "format_minor"), 2) && where > 0
+             && seq_len (at (&d, "profile.peak_memory_bytes.ranks")) == 2);
+    yaml_document_delete (&d);
+  }
+  else CHECK ("model report with a profile: valid YAML", 0);
+  CHECK ("compare: matrix report vs model report with a profile passes",
+         compare_reports (flatpath, profiled, &o, NULL, &err) == 0);
   /* a changed shape in the model report is a MAC failure */
   r.modes[1].x[18] = -0.5;
   const char *changed = tmp_path ("toy-changed.modal.yaml");
@@ -761,6 +955,7 @@ int main (void)
   test_complex ();
   test_variants ();
   test_table ();
+  test_profile ();
   test_model_report ();
   for (int i = 0; i < nwritten; i++) unlink (written[i]);
   rmdir (tmpdir);
