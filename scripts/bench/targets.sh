@@ -110,7 +110,7 @@ grid() {  # G: the inputs of the G x G grid, once (the same cache as run.sh)
 # one case: CASE G NP KIND (mbmodal | lu | ldlt | mbmodal-damped | complex); outputs in $OUT/CASE
 run_case() {
   c=$1 g=$2 np=$3 kind=$4 d=$OUT/$1
-  [ -f "$d/.done" ] && { echo "$c: kept from an earlier call"; return 0; }
+  [ -f "$d/.done" ] && { echo "$c: already run, result kept"; return 0; }
   grid "$g"
   rm -rf "$d"
   mkdir -p "$d/out"
@@ -172,7 +172,7 @@ for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES D
   case $v in
   QUICK) def=0 ;; GRIDS) def=$dgr ;; NPS) def="1 2" ;; PEERS) def="lu ldlt" ;; NEV) def=100 ;;
   RANK_GRID|DAMPED_GRID) def=$dg ;; RANK_NPS) def="1 2 4" ;; DAMPED_MODES) def=50 ;;
-  DAMPED_NPS) def=1 ;; NICE) def=nice ;;
+  DAMPED_NPS) def=1 ;; NICE) def="nice" ;;
   esac
   # shellcheck disable=SC2154 # val is set by eval
   [ "$val" = "$def" ] || cmd="$cmd$v=\"$val\" "
