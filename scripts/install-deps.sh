@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh: installs the Debian packages mbmodal builds and tests with, when missing.
 #   sh scripts/install-deps.sh            build and test dependencies
-#   sh scripts/install-deps.sh --bench    also SLEPc, for scripts/bench/
+#   sh scripts/install-deps.sh --bench    also SLEPc (real and complex flavours), for scripts/bench/
 #   sh scripts/install-deps.sh --render   also ParaView (pvbatch) and a virtual X server, for
 #                                         scripts/render_modes.sh (large: about 1 GB)
 # (flags combine: --bench --render). The tests read .vtu files with Python's vtk module:
@@ -19,7 +19,7 @@ vtk=python3-vtk9
 installed python3-paraview && vtk=python3-paraview
 for flag in "$@"; do
   case "$flag" in
-  --bench) packages="$packages slepc-dev time" ;;
+  --bench) packages="$packages slepc-dev libslepc-real3.18-dev libslepc-complex3.18-dev time" ;;
   --render) packages="$packages paraview xvfb xauth"; vtk=python3-paraview ;;
   *) echo "install-deps: unknown option '$flag' (--bench, --render)" >&2; exit 1 ;;
   esac

@@ -60,7 +60,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MBMODAL_KS_STATS=1
 
 # the real flavours of SLEPc and PETSc, explicitly: where Debian's complex SLEPc is also
 # installed, `pkg-config slepc` can resolve to it while PETSc resolves to the real one, and
-# the peer then computes NaN (issue 10). slepc_peer.c refuses to build against complex.
+# the peer then computes NaN (issue 10). a slepc_peer built on complex refuses the undamped pencil.
 for dir in /usr/lib/petscdir/petsc*/*-real/lib/pkgconfig /usr/lib/slepcdir/slepc*/*-real/lib/pkgconfig; do
   [ -d "$dir" ] && PKG_CONFIG_PATH=$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 done

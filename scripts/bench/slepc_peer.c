@@ -1,8 +1,14 @@
-/* slepc_peer.c: SLEPc reference solver for mbmodal's benchmark (same constrained GEP, same method) */
+/* slepc_peer.c: SLEPc reference solver for mbmodal's benchmark (same constrained GEPs, same method) */
 
 /*
  * usage: mpirun -np N slepc_peer K.mtx M.mtx Cq.mtx OUT [-nev 100] [-extra 10] [-sigma -1e-3]
  *                    [-tol 1e-10] [-cscale auto|S] [-gen] [PETSc/SLEPc options]
+ *        mpirun -np N slepc_peer_complex K.mtx M.mtx Cq.mtx OUT -R R.mtx [-nev 100] [-sigma 1e-3] ...
+ *
+ * Built against the real flavour of PETSc/SLEPc it solves the undamped pencil below; built
+ * against the complex flavour (scalar type complex) it solves the damped pencil (with -R) and
+ * nothing else. Each build refuses the other's problem, so that a peer built against the wrong
+ * flavour (pkg-config slepc resolving to complex while PETSc is real gives NaN) cannot run.
  *
  * Solves the undamped constrained pencil that mbmodal solves (GEP (18) of seed 001),
  *
@@ -37,6 +43,18 @@
  * mirrored); 1-based indices; repeated entries are summed.
  *
  * MUMPS options reach the factorisation with the ST prefix: -st_mat_mumps_icntl_N.
+ *
+ * Damped (-R R.mtx, complex build): mbmodal's GEP (31), order 2n + m, in a balanced form,
+ *
+ *     A = [ 0      w I    0      ]      B = [I 0 0]      state (u, u' / w, gamma / (s w)),
+ *         [-K / w  -R    -s Cq'  ]          [0 M 0]
+ *         [-s Cq    0     0      ]          [0 0 0]
+ *
+ * w = 2^round(log2(sqrt(max|K| / max|M|))) (a typical omega), s = 2^round(log2(max|K / w| /
+ * max|Cq|)); lambda is that of mbmodal's pencil. EPS_GNHEP Krylov-Schur, shift-invert at the
+ * real target sigma (default 1e-3, mbmodal's damped default), PC LU by MUMPS in complex
+ * arithmetic, nev + extra wanted (mbmodal asks 2 x modes eigenvalues, conjugates included).
+ * OUT gets the nev eigenvalues nearest sigma as "re im" lines, sorted by |lambda| then im.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,9 +65,6 @@
 
 #include <slepceps.h>
 
-#if defined(PETSC_USE_COMPLEX)
-#error "slepc_peer needs the real flavour of PETSc/SLEPc (run.sh selects it; see README)"
-#endif
 
 /* MUMPS workspace margin in percent (ICNTL(14)) unless -st_mat_mumps_icntl_14 is given: the
    zero (2,2) block delays pivots, and MUMPS's default 20 fails with INFOG(1) = -9 already on
@@ -78,7 +93,21 @@ typedef struct rowblock {
   PetscInt *dnz, *onz;                       /* per owned row: entries in / outside the diagonal block */
   double cscale;                             /* factor s on the Cq entries: A = [K s*Cq'; s*Cq 0]; */
                                              /* 0 = auto, set by assemble from max|K| / max|Cq| */
+  double w;                                  /* damped: balance factor; 0 = undamped, -1 = resolve */
+  double mmax;                               /* damped: max|M|, for w */
 } rowblock;
+
+/* where a pencil block comes from: a file placed at (r0 + i, c0 + j) (and its transpose at
+   (tr0 + j, tc0 + i) for PLACE_CONSTRAINT), times sign * (cscale for Cq, 1 / w for K when
+   kscale, else 1); or, with f == NULL, the identity of order count times sign * (w if kscale)
+   at (r0 + i, c0 + i) */
+typedef struct term {
+  mmfile *f;                                 /* borrowed; NULL = identity block */
+  place_mode mode;
+  PetscInt r0, c0, tr0, tc0, count;
+  double sign;
+  int kscale;                                /* K term: times 1 / w; identity term: times w */
+} term;
 
 /* case-insensitive equality of two NUL-terminated words */
 static int word_eq(const char *a, const char *b)
@@ -220,45 +249,67 @@ static PetscErrorCode place_one(rowblock *rb, Mat A, PetscInt r, PetscInt c, dou
   PetscFunctionReturn(0);
 }
 
-/* one pass over mm's entries: PLACE_SQUARE puts X(i,j) (and its mirror) at (i,j); PLACE_CONSTRAINT
-   puts Cq(i,j) at (n+i,j) and (j,n+i). Counts into rb if A is NULL, else adds to A. */
-static PetscErrorCode place_file(mmfile *mm, place_mode mode, PetscInt n, rowblock *rb, Mat A)
+/* the factor of term t: its sign times s (Cq), 1 / w (K, damped), w (identity, damped) or 1 */
+static double term_factor(const term *t, const rowblock *rb)
+{
+  if (t->f && t->mode == PLACE_CONSTRAINT) return t->sign * rb->cscale;
+  if (t->kscale && rb->w > 0) return t->f ? t->sign / rb->w : t->sign * rb->w;
+  return t->sign;
+}
+
+/* one pass over term t: its file's entries (and mirrors/transposes), or its identity block.
+   Counts into rb if A is NULL, else adds to A. */
+static PetscErrorCode place_term(const term *t, rowblock *rb, Mat A)
 {
   PetscInt i = 0, j = 0;
-  double v = 0;
+  double v = 0, f = term_factor(t, rb);
   int got;
 
   PetscFunctionBeginUser;
-  PetscCall(mm_rewind(mm));
+  if (!t->f) {
+    for (i = 0; i < t->count; i++) PetscCall(place_one(rb, A, t->r0 + i, t->c0 + i, f));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(mm_rewind(t->f));
   for (;;) {
-    PetscCall(mm_next(mm, &i, &j, &v, &got));
+    PetscCall(mm_next(t->f, &i, &j, &v, &got));
     if (!got) break;
-    if (mode == PLACE_CONSTRAINT) {
-      PetscCall(place_one(rb, A, n + i, j, rb->cscale * v));
-      PetscCall(place_one(rb, A, j, n + i, rb->cscale * v));
+    if (t->mode == PLACE_CONSTRAINT) {
+      PetscCall(place_one(rb, A, t->r0 + i, t->c0 + j, f * v));
+      PetscCall(place_one(rb, A, t->tr0 + j, t->tc0 + i, f * v));
     } else {
-      PetscCall(place_one(rb, A, i, j, v));
-      if (i != j && (mm->symmetric || mm->skew)) PetscCall(place_one(rb, A, j, i, mm->skew ? -v : v));
+      PetscCall(place_one(rb, A, t->r0 + i, t->c0 + j, f * v));
+      if (i != j && (t->f->symmetric || t->f->skew))
+        PetscCall(place_one(rb, A, t->r0 + j, t->c0 + i, t->f->skew ? -f * v : f * v));
     }
   }
   PetscFunctionReturn(0);
 }
 
-/* creates the N x N AIJ matrix holding X (and s*Cq when cq != NULL) in rows rb: two passes,
-   exact preallocation; resolves rb->cscale = 0 (auto). Collective. Caller destroys *out. */
-static PetscErrorCode assemble(mmfile *x, mmfile *cq, PetscInt n, rowblock *rb, Mat *out)
+/* creates the N x N AIJ matrix of the nt terms in rows rb: two passes, exact preallocation;
+   after the counting pass resolves rb->cscale = 0 (auto) from max|K| (times 1 / w when damped)
+   and max|Cq|, where kfile is K's file and cqfile Cq's (NULL when not in this matrix).
+   symmetric: mark A symmetric (lets -pc_type cholesky pick MUMPS's symmetric mode).
+   Collective. Caller destroys *out. */
+static PetscErrorCode assemble(const term *terms, int nt, mmfile *kfile, mmfile *cqfile, int symmetric,
+                               rowblock *rb, Mat *out)
 {
   PetscInt k, nloc = rb->rend - rb->rstart;
   Mat A;
+  int q;
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(rb->dnz, nloc));
   PetscCall(PetscArrayzero(rb->onz, nloc));
-  PetscCall(place_file(x, PLACE_SQUARE, n, rb, NULL));
-  if (cq) PetscCall(place_file(cq, PLACE_CONSTRAINT, n, rb, NULL));
-  if (cq && rb->cscale == 0) {               /* s = 2^round(log2(max|K| / max|Cq|)): exact scaling */
+  for (q = 0; q < nt; q++) PetscCall(place_term(&terms[q], rb, NULL));
+  if (rb->w < 0) {                           /* damped: w = 2^round(log2(sqrt(max|K| / max|M|))) */
+    rb->w = 1;
+    if (kfile && kfile->maxabs > 0 && rb->mmax > 0) rb->w = ldexp(1.0, (int)lround(0.5 * log2(kfile->maxabs / rb->mmax)));
+  }
+  if (cqfile && rb->cscale == 0) {           /* s = 2^round(log2(max|K| / max|Cq|)): exact scaling */
+    double kmax = kfile ? kfile->maxabs / (rb->w > 0 ? rb->w : 1) : 0;
     rb->cscale = 1;
-    if (x->maxabs > 0 && cq->maxabs > 0) rb->cscale = ldexp(1.0, (int)lround(log2(x->maxabs / cq->maxabs)));
+    if (kmax > 0 && cqfile->maxabs > 0) rb->cscale = ldexp(1.0, (int)lround(log2(kmax / cqfile->maxabs)));
   }
   for (k = 0; k < nloc; k++) {               /* repeated entries were counted twice */
     rb->dnz[k] = PetscMin(rb->dnz[k], nloc);
@@ -270,11 +321,10 @@ static PetscErrorCode assemble(mmfile *x, mmfile *cq, PetscInt n, rowblock *rb, 
   PetscCall(MatSeqAIJSetPreallocation(A, 0, rb->dnz));
   PetscCall(MatMPIAIJSetPreallocation(A, 0, rb->dnz, 0, rb->onz));
   PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
-  PetscCall(place_file(x, PLACE_SQUARE, n, rb, A));
-  if (cq) PetscCall(place_file(cq, PLACE_CONSTRAINT, n, rb, A));
+  for (q = 0; q < nt; q++) PetscCall(place_term(&terms[q], rb, A));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  if (x->symmetric) {                        /* lets -pc_type cholesky pick MUMPS's symmetric mode */
+  if (symmetric) {
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
     PetscCall(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
@@ -282,48 +332,81 @@ static PetscErrorCode assemble(mmfile *x, mmfile *cq, PetscInt n, rowblock *rb, 
   PetscFunctionReturn(0);
 }
 
-/* ascending order of doubles, for qsort */
-static int cmp_double(const void *a, const void *b)
+/* one eigenvalue of the damped pencil, for sorting: real and imaginary part */
+typedef struct cval {
+  double re, im;
+} cval;
+
+/* ascending |lambda|, then ascending imaginary part, for qsort */
+static int cmp_cval(const void *a, const void *b)
 {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+  const cval *x = a, *y = b;
+  double mx = hypot(x->re, x->im), my = hypot(y->re, y->im);
+  if (mx != my) return (mx > my) - (mx < my);
+  return (x->im > y->im) - (x->im < y->im);
+}
+
+/* ascending real part, for qsort (undamped eigenvalues) */
+static int cmp_re(const void *a, const void *b)
+{
+  const cval *x = a, *y = b;
+  return (x->re > y->re) - (x->re < y->re);
 }
 
 int main(int argc, char **argv)
 {
-  mmfile mk, mm, mc;
-  rowblock rb = {0}; /* cscale 0: auto */
+  mmfile mk, mm, mc, mr;
+  rowblock rb = {0}; /* cscale 0: auto; w 0: undamped */
   Mat A = NULL, B = NULL;
   EPS eps = NULL;
   ST st;
   KSP ksp;
   PC pc;
   PetscInt n, m, nev = 100, extra = 10, nwant, ncv, nconv = 0, nout, its = 0, k, nloc;
-  PetscReal sigma = -1e-3, tol = 1e-10, err, errmax = 0, imax = 0;
-  PetscBool gen = PETSC_FALSE, set, chol;
-  char word[64] = "auto";
+  PetscReal sigma, tol = 1e-10, err, errmax = 0, imax = 0;
+  PetscBool gen = PETSC_FALSE, set, chol, damped;
+  char word[64] = "auto", rpath[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt rank, size;
   MatInfo ia, ib;
-  double t0, t1, t2, t3, tr, *lam = NULL;
+  double t0, t1, t2, t3, tr;
+  cval *lam = NULL;
   FILE *out;
-  int status = 0;
+  int status = 0, complex_build = 0;
+  term ta[5], tb[2];
+  int nta = 0, ntb = 0;
 
+#if defined(PETSC_USE_COMPLEX)
+  complex_build = 1;
+#endif
   memset(&mk, 0, sizeof mk);
   memset(&mm, 0, sizeof mm);
   memset(&mc, 0, sizeof mc);
+  memset(&mr, 0, sizeof mr);
+  memset(ta, 0, sizeof ta);
+  memset(tb, 0, sizeof tb);
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (argc < 5 || argv[1][0] == '-' || argv[2][0] == '-' || argv[3][0] == '-' || argv[4][0] == '-') {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "usage: slepc_peer K.mtx M.mtx Cq.mtx OUT [-nev N] [-extra E] "
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "usage: slepc_peer K.mtx M.mtx Cq.mtx OUT [-R R.mtx] [-nev N] [-extra E] "
                           "[-sigma S] [-tol T] [-cscale auto|S] [-gen] [PETSc/SLEPc options]\n"));
     PetscCall(SlepcFinalize());
     return 1;
   }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-R", rpath, sizeof rpath, &damped));
+  if (damped != (PetscBool)complex_build) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "slepc_peer: %s\n", complex_build
+                          ? "this build uses complex PETSc/SLEPc: it solves the damped pencil only (give -R R.mtx)"
+                          : "this build uses real PETSc/SLEPc: the damped pencil (-R) needs the complex build"));
+    PetscCall(SlepcFinalize());
+    return 1;
+  }
+  sigma = damped ? 1e-3 : -1e-3;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nev", &nev, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-sigma", &sigma, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-gen", &gen, NULL));
+  PetscCheck(!(gen && damped), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-gen is for the undamped (symmetric) pencil");
   PetscCall(PetscOptionsGetString(NULL, NULL, "-cscale", word, sizeof word, &set));
   if (set && strcmp(word, "auto") != 0) {
     char *end;
@@ -340,6 +423,7 @@ int main(int argc, char **argv)
   PetscCall(mm_open(&mk, argv[1]));
   PetscCall(mm_open(&mm, argv[2]));
   PetscCall(mm_open(&mc, argv[3]));
+  if (damped) PetscCall(mm_open(&mr, rpath));
   n = mk.rows;
   m = mc.rows;
   PetscCheck(mk.cols == n && mm.rows == n && mm.cols == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
@@ -347,18 +431,40 @@ int main(int argc, char **argv)
              mk.rows, mk.cols, mm.rows, mm.cols);
   PetscCheck(mc.cols == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Cq has %" PetscInt_FMT " columns, K has %" PetscInt_FMT,
              mc.cols, n);
-  rb.N = n + m;
+  PetscCheck(!damped || (mr.rows == n && mr.cols == n), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "R is %" PetscInt_FMT "x%" PetscInt_FMT ", K is %" PetscInt_FMT "x%" PetscInt_FMT, mr.rows, mr.cols, n, n);
+  rb.N = damped ? 2 * n + m : n + m;
   nloc = PETSC_DECIDE;
   PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &nloc, &rb.N));
   PetscCallMPI(MPI_Scan(&nloc, &rb.rend, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
   rb.rstart = rb.rend - nloc;
   PetscCall(PetscMalloc2(nloc, &rb.dnz, nloc, &rb.onz));
-  PetscCall(assemble(&mk, &mc, n, &rb, &A));                  /* A = [K Cq'; Cq 0] */
-  PetscCall(assemble(&mm, NULL, n, &rb, &B));                 /* B = [M 0; 0 0] */
+  if (!damped) {
+    /* A = [K s Cq'; s Cq 0], B = [M 0; 0 0] */
+    ta[nta++] = (term){&mk, PLACE_SQUARE, 0, 0, 0, 0, 0, 1.0, 0};
+    ta[nta++] = (term){&mc, PLACE_CONSTRAINT, n, 0, 0, n, 0, 1.0, 0};
+    tb[ntb++] = (term){&mm, PLACE_SQUARE, 0, 0, 0, 0, 0, 1.0, 0};
+    PetscCall(assemble(ta, nta, &mk, &mc, mk.symmetric, &rb, &A));
+    PetscCall(assemble(tb, ntb, NULL, NULL, mm.symmetric, &rb, &B));
+  } else {
+    /* B = diag(I, M, 0) first: its pass gives max|M|; A's counting pass gives max|K|, then w
+       (before A's values are placed): A = [0 wI 0; -K/w -R -s Cq'; -s Cq 0 0] */
+    tb[ntb++] = (term){NULL, PLACE_SQUARE, 0, 0, 0, 0, n, 1.0, 0};
+    tb[ntb++] = (term){&mm, PLACE_SQUARE, n, n, 0, 0, 0, 1.0, 0};
+    PetscCall(assemble(tb, ntb, NULL, NULL, 0, &rb, &B));
+    rb.mmax = mm.maxabs;
+    rb.w = -1;
+    ta[nta++] = (term){NULL, PLACE_SQUARE, 0, n, 0, 0, n, 1.0, 1};
+    ta[nta++] = (term){&mk, PLACE_SQUARE, n, 0, 0, 0, 0, -1.0, 1};
+    ta[nta++] = (term){&mr, PLACE_SQUARE, n, n, 0, 0, 0, -1.0, 0};
+    ta[nta++] = (term){&mc, PLACE_CONSTRAINT, 2 * n, 0, n, 2 * n, 0, -1.0, 0};
+    PetscCall(assemble(ta, nta, &mk, &mc, 0, &rb, &A));
+  }
   PetscCall(PetscFree2(rb.dnz, rb.onz));
   mm_close(&mk);
   mm_close(&mm);
   mm_close(&mc);
+  mm_close(&mr);
   PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &ia));
   PetscCall(MatGetInfo(B, MAT_GLOBAL_SUM, &ib));
   tr = MPI_Wtime() - t0;                                      /* read+assemble, rank-local */
@@ -377,7 +483,7 @@ int main(int argc, char **argv)
   PetscCall(STGetKSP(st, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, mk.symmetric && mm.symmetric ? PCCHOLESKY : PCLU));
+  PetscCall(PCSetType(pc, !damped && mk.symmetric && mm.symmetric ? PCCHOLESKY : PCLU));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-st_mat_mumps_icntl_14", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-st_mat_mumps_icntl_14", ICNTL14_DEFAULT));
   PetscCall(EPSSetFromOptions(eps));
@@ -393,7 +499,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   t3 = MPI_Wtime();
 
-  /* the nev converged eigenvalues nearest sigma (EPS returns them in that order), ascending */
+  /* the nev converged eigenvalues nearest sigma (EPS returns them in that order); undamped
+     ascending, damped by |lambda| */
   PetscCall(EPSGetConverged(eps, &nconv));
   PetscCall(EPSGetIterationNumber(eps, &its));
   nout = PetscMin(nconv, nev);
@@ -402,18 +509,23 @@ int main(int argc, char **argv)
     PetscScalar kr, ki;
     PetscCall(EPSGetEigenvalue(eps, k, &kr, &ki));
     PetscCall(EPSComputeError(eps, k, EPS_ERROR_RELATIVE, &err));
-    lam[k] = (double)PetscRealPart(kr);
+    lam[k].re = (double)PetscRealPart(kr);
+    lam[k].im = damped ? (double)PetscImaginaryPart(kr) : 0.0;
     errmax = PetscMax(errmax, err);
-    imax = PetscMax(imax, PetscAbsReal(PetscRealPart(ki)) / PetscMax(PetscAbsReal(lam[k]), 1e-300));
+    if (!damped)
+      imax = PetscMax(imax, PetscAbsReal(PetscRealPart(ki)) / PetscMax(PetscAbsReal(lam[k].re), 1e-300));
   }
-  qsort(lam, (size_t)nout, sizeof *lam, cmp_double);
+  qsort(lam, (size_t)nout, sizeof *lam, damped ? cmp_cval : cmp_re);
   if (rank == 0) {
     out = fopen(argv[4], "w");
     if (!out) {
       fprintf(stderr, "slepc_peer: %s: cannot write: %s\n", argv[4], strerror(errno));
       status = 1;
     } else {
-      for (k = 0; k < nout; k++) fprintf(out, "%.17g\n", lam[k]);
+      for (k = 0; k < nout; k++) {
+        if (damped) fprintf(out, "%.17g %.17g\n", lam[k].re, lam[k].im);
+        else fprintf(out, "%.17g\n", lam[k].re);
+      }
       if (fclose(out) != 0) {
         fprintf(stderr, "slepc_peer: %s: write failed\n", argv[4]);
         status = 1;
@@ -424,10 +536,12 @@ int main(int argc, char **argv)
   if (!status && nout < nev) status = 2;
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: n=%" PetscInt_FMT " m=%" PetscInt_FMT " order=%" PetscInt_FMT
-                        " nnz(A)=%.0f nnz(B)=%.0f ranks=%d\n", n, m, n + m, ia.nz_used, ib.nz_used, (int)size));
+                        " nnz(A)=%.0f nnz(B)=%.0f ranks=%d %s\n", n, m, rb.N, ia.nz_used, ib.nz_used, (int)size,
+                        damped ? "damped (complex scalars)" : "undamped (real scalars)"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: EPS %s Krylov-Schur, sinvert at %g, MUMPS %s, Cq scale %g, tol %g\n",
                         gen ? "GHEP" : "GNHEP", (double)sigma, chol ? "LDL^T (Cholesky)" : "LU", rb.cscale,
                         (double)tol));
+  if (damped) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: balance w %g (A = [0 wI 0; -K/w -R -s Cq'; -s Cq 0 0])\n", rb.w));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: read+assemble %.3f s, EPSSetUp %.3f s, EPSSolve %.3f s\n",
                         tr, t2 - t1, t3 - t2));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: nev=%" PetscInt_FMT " (EPS nev=%" PetscInt_FMT " ncv=%" PetscInt_FMT
