@@ -9,6 +9,9 @@ Reads, in WORK (written by run.sh):
   peer.eig, peer.log               the peer's eigenvalues (one per line) and its stdout
 Prints the table and writes mbmodal's eigenvalues to WORK/mbmodal.eig (one per line, ascending);
 exit status 1 if a side is missing, failed, or gave fewer than NEV eigenvalues.
+DAMPED=1 in the environment (run.sh DAMPED=1): NEV damped modes from mbmodal-out/bench.complex.yaml
+(eigenvalue: [re, im], one per conjugate pair) against peer.eig's "re im" lines (both members
+of a pair): each mode matched to the nearest peer eigenvalue, conjugates folded to Im >= 0.
 """
 import glob
 import os
@@ -96,6 +99,54 @@ def mbmodal_eigs(path):
     return sorted(vals) if vals else None
 
 
+def damped_eigs(path):
+    """mbmodal's damped modes as complex numbers (re, im), from the report's modes list."""
+    try:
+        import yaml
+        with open(path) as f:
+            modes = find_modes(yaml.safe_load(f))
+        return [complex(float(e["eigenvalue"][0]), float(e["eigenvalue"][1])) for e in modes] if modes else None
+    except Exception:
+        return None
+
+
+def peer_damped_eigs(path):
+    try:
+        with open(path) as f:
+            vals = [line.split() for line in f if line.strip()]
+        return [complex(float(a), float(b)) for a, b in vals]
+    except (OSError, ValueError):
+        return None
+
+
+def compare_damped(work, nev, base):
+    """max relative difference of mbmodal's damped modes to the peer's (nearest, conjugates
+    folded) and to the build before; returns 0 or 1."""
+    ea = damped_eigs(os.path.join(work, "mbmodal-out", "bench.complex.yaml"))
+    eb = peer_damped_eigs(os.path.join(work, "peer.eig"))
+    if not ea or not eb:
+        print("eigenvalues: not compared (" + ("no mbmodal report" if not ea else "no peer output") + ")")
+        return 1
+    fold = lambda z: complex(z.real, abs(z.imag))
+    pb = [fold(z) for z in eb]
+    d = []
+    for a in ea:
+        b = min(pb, key=lambda z: abs(z - fold(a)))
+        d.append((abs(fold(a) - b) / max(abs(a), abs(b), 1e-300), a, b))
+    worst = max(d, key=lambda t: t[0])
+    print(f"eigenvalues: {len(ea)} damped modes of mbmodal matched to the peer's {len(eb)} eigenvalues, "
+          f"max relative difference {worst[0]:.3e} (mbmodal {worst[1]:.12g}, peer {worst[2]:.12g})")
+    print(f"eigenvalues: median relative difference {sorted(t[0] for t in d)[len(d) // 2]:.3e}")
+    ok = len(ea) >= nev and len(eb) >= 2 * nev
+    if not ok:
+        print(f"warning: mbmodal gave {len(ea)} modes ({nev} asked), the peer {len(eb)} eigenvalues ({2 * nev} asked)")
+    ec = damped_eigs(os.path.join(work, "base-out", "bench.complex.yaml")) if base else None
+    if ec:
+        dc = [min(abs(fold(x) - fold(y)) for y in ec) / max(abs(x), 1e-300) for x in ea]
+        print(f"eigenvalues: before and mbmodal, {len(ea)} modes compared, max relative difference {max(dc):.3e}")
+    return 0 if ok else 1
+
+
 def peer_eigs(path):
     try:
         with open(path) as f:
@@ -159,6 +210,16 @@ def main():
     for tag in ("mbmodal", "peer") + (("base",) if rows["base"]["n"] else ()):
         if not rows[tag]["good"]:
             print(f"{tag}: FAILED or not run (see {os.path.join(work, tag + '.log')})")
+    if os.environ.get("DAMPED") == "1":
+        for tag in ("mbmodal",) + (("base",) if rows["base"]["n"] else ()):
+            try:
+                for line in open(os.path.join(work, tag + ".log"), errors="replace"):
+                    if line.startswith("krylov-schur:") or "Ritz pairs converged" in line \
+                       or "factored in" in line or "Krylov-Schur block" in line:
+                        print(f"  {'before' if tag == 'base' else 'mbmodal'}: " + line.strip())
+            except OSError:
+                pass
+        return max(compare_damped(work, nev, rows["base"]["n"]), 0 if ok else 1)
     ea = mbmodal_eigs(os.path.join(work, "mbmodal-out", "bench.modal.yaml"))
     if ea:                                   # for check_eigs.py (run.sh CHECK=1)
         with open(os.path.join(work, "mbmodal.eig"), "w") as f:

@@ -24,6 +24,11 @@
 #   CHECK=1    also compare both eigenvalue lists with an independent scipy reference
 #              (check_eigs.py: dense LAPACK up to order 8000, else ARPACK, cached)
 #   CHECK_RTOL its tolerance (default 1e-8)
+#   DAMPED=1   the damped stage instead: NEV damped modes (each a conjugate pair or a real
+#              eigenvalue) of GEP (31), the peer built against the complex flavours of
+#              SLEPc/PETSc (build/bench/slepc_peer_complex, -damped R.mtx -nev 2 NEV -extra 0,
+#              sinvert at 1e-3: mbmodal's default shift, given in the deck so that mbmodal
+#              stays at it as the peer does, without its second-shift retry)
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 4 ]; then
@@ -51,7 +56,10 @@ CHECK=${CHECK:-0}
 CHECK_RTOL=${CHECK_RTOL:-1e-8}
 BENCH=$BUILD/bench
 WORK=$BENCH/work/${NCX}x${NCZ}
+DAMPED=${DAMPED:-0}
 PEER=$BENCH/slepc_peer
+FLAVOUR=real
+if [ "$DAMPED" = 1 ]; then PEER=$BENCH/slepc_peer_complex; FLAVOUR=complex; fi
 TIME=/usr/bin/time
 
 # fair on a small machine: one thread per rank in OpenBLAS/OpenMP for both programs;
@@ -60,8 +68,9 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MBMODAL_KS_STATS=1
 
 # the real flavours of SLEPc and PETSc, explicitly: where Debian's complex SLEPc is also
 # installed, `pkg-config slepc` can resolve to it while PETSc resolves to the real one, and
-# the peer then computes NaN (issue 10). slepc_peer.c refuses to build against complex.
-for dir in /usr/lib/petscdir/petsc*/*-real/lib/pkgconfig /usr/lib/slepcdir/slepc*/*-real/lib/pkgconfig; do
+# the peer then computes NaN (issue 10). slepc_peer.c refuses the undamped pencil in a
+# complex build. DAMPED=1 selects the complex flavours the same way.
+for dir in /usr/lib/petscdir/petsc*/*-$FLAVOUR/lib/pkgconfig /usr/lib/slepcdir/slepc*/*-$FLAVOUR/lib/pkgconfig; do
   [ -d "$dir" ] && PKG_CONFIG_PATH=$dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 done
 export PKG_CONFIG_PATH=${PKG_CONFIG_PATH:-}
@@ -94,7 +103,7 @@ fi
 # 2. the peer, rebuilt when its source is newer
 if [ ! -x "$PEER" ] || [ -n "$(find "$TOP/scripts/bench/slepc_peer.c" -newer "$PEER")" ]; then
   PC=""
-  for p in slepc SLEPc slepc-real SLEPc-real; do
+  for p in slepc SLEPc slepc-$FLAVOUR SLEPc-$FLAVOUR; do
     if pkg-config --exists "$p" 2>/dev/null; then PC=$p; break; fi
   done
   [ -n "$PC" ] || die "no pkg-config entry for SLEPc (install slepc-dev)"
@@ -106,13 +115,23 @@ if [ ! -x "$PEER" ] || [ -n "$(find "$TOP/scripts/bench/slepc_peer.c" -newer "$P
 fi
 
 # 3. the deck (paths relative to WORK, which is also the working directory of both runs)
-cat > "$WORK/deck.yaml" <<EOF
+if [ "$DAMPED" = 1 ]; then
+  cat > "$WORK/deck.yaml" <<EOF
+# beam grid ${NCX}x${NCZ} (beamgrid.py), damped stage, written by scripts/bench/run.sh
+matrices: {K: K.mtx, M: M.mtx, R: R.mtx, Cq: Cq.mtx}
+modal: {enabled: false}
+complex: {modes: $NEV, shift: [1.0e-3, 0.0], tolerance: 1.0e-10}
+output: {directory: mbmodal-out, name: bench, eigenvectors: false}
+EOF
+else
+  cat > "$WORK/deck.yaml" <<EOF
 # beam grid ${NCX}x${NCZ} (beamgrid.py), written by scripts/bench/run.sh
 matrices: {K: K.mtx, M: M.mtx, R: R.mtx, Cq: Cq.mtx}
 modal: {modes: $NEV, shift: -1.0e-3, tolerance: 1.0e-10}
 complex: {enabled: false}
 output: {directory: mbmodal-out, name: bench, eigenvectors: false}
 EOF
+fi
 sed 's/directory: mbmodal-out/directory: base-out/' "$WORK/deck.yaml" > "$WORK/deck-base.yaml"
 
 # timed run: TAG CMD...; each rank writes WORK/TAG.time.RANK; WORK/TAG.wall holds mpirun's wall time
@@ -153,13 +172,19 @@ elif [ -x "$MBMODAL" ]; then
 else
   echo "mbmodal: $MBMODAL not built (run make), skipped"
 fi
-# shellcheck disable=SC2086 # PEER_OPTS is a word list
-timed peer "$PEER" K.mtx M.mtx Cq.mtx peer.eig -nev "$NEV" -sigma -1.0e-3 -tol 1.0e-10 $PEER_OPTS
+if [ "$DAMPED" = 1 ]; then
+  # shellcheck disable=SC2086 # PEER_OPTS is a word list
+  timed peer "$PEER" K.mtx M.mtx Cq.mtx peer.eig -damped R.mtx -nev $((2 * NEV)) -extra 0 \
+    -sigma 1.0e-3 -tol 1.0e-10 $PEER_OPTS
+else
+  # shellcheck disable=SC2086 # PEER_OPTS is a word list
+  timed peer "$PEER" K.mtx M.mtx Cq.mtx peer.eig -nev "$NEV" -sigma -1.0e-3 -tol 1.0e-10 $PEER_OPTS
+fi
 grep '^peer:' "$WORK/peer.log" | sed 's/^/  /' || true
 echo
 rc=0
-"$PYTHON" "$TOP/scripts/bench/compare.py" "$WORK" "$NEV" "$NP" || rc=$?
-if [ "$CHECK" = 1 ]; then
+DAMPED=$DAMPED "$PYTHON" "$TOP/scripts/bench/compare.py" "$WORK" "$NEV" "$NP" || rc=$?
+if [ "$CHECK" = 1 ] && [ "$DAMPED" != 1 ]; then
   echo
   echo "independent reference (CHECK=1, scripts/bench/check_eigs.py):"
   set --

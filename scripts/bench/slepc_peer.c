@@ -3,6 +3,22 @@
 /*
  * usage: mpirun -np N slepc_peer K.mtx M.mtx Cq.mtx OUT [-nev 100] [-extra 10] [-sigma -1e-3]
  *                    [-tol 1e-10] [-cscale auto|S] [-gen] [PETSc/SLEPc options]
+ *        mpirun -np N slepc_peer_complex K.mtx M.mtx Cq.mtx OUT -damped R.mtx [-nev 100]
+ *                    [-extra 0] [-sigma 1e-3] [-tol 1e-10] [PETSc/SLEPc options]
+ *
+ * Built against the complex flavour of PETSc/SLEPc (run.sh DAMPED=1), it solves mbmodal's
+ * damped pencil instead: the balanced GEP (31) of seed 001 as mbmodal writes it
+ * (src/eigen/pencil.h), order 2n + m, with w = 2^round(log2(max|K| / max|M|) / 2) and
+ * s = 2^round(log2(max|K| / max|Cq|)) / w,
+ *
+ *     A = [0      w I   0      ]   B = [I  0  0]
+ *         [-K/w   -R    -s Cq' ]       [0  M  0]
+ *         [-s/w Cq 0    0      ]       [0  0  0]
+ *
+ * by EPS Krylov-Schur (GNHEP), sinvert at the real target sigma (mbmodal's default 1e-3),
+ * PC LU by MUMPS in complex arithmetic (what a SLEPc user has for this pencil: it is not
+ * symmetric). mbmodal asks 2 x modes eigenvalues (both members of a pair): give -nev 2 x
+ * modes and -extra 0. OUT then holds one eigenvalue a line, "re im" (%.17g), in EPS order.
  *
  * Solves the undamped constrained pencil that mbmodal solves (GEP (18) of seed 001),
  *
@@ -47,9 +63,8 @@
 
 #include <slepceps.h>
 
-#if defined(PETSC_USE_COMPLEX)
-#error "slepc_peer needs the real flavour of PETSc/SLEPc (run.sh selects it; see README)"
-#endif
+/* The real flavour solves the undamped pencil; the complex flavour only the damped one
+   (-damped R.mtx): run.sh builds each against its own pkg-config directories. */
 
 /* MUMPS workspace margin in percent (ICNTL(14)) unless -st_mat_mumps_icntl_14 is given: the
    zero (2,2) block delays pivots, and MUMPS's default 20 fails with INFOG(1) = -9 already on
@@ -220,6 +235,7 @@ static PetscErrorCode place_one(rowblock *rb, Mat A, PetscInt r, PetscInt c, dou
   PetscFunctionReturn(0);
 }
 
+#if !defined(PETSC_USE_COMPLEX)
 /* one pass over mm's entries: PLACE_SQUARE puts X(i,j) (and its mirror) at (i,j); PLACE_CONSTRAINT
    puts Cq(i,j) at (n+i,j) and (j,n+i). Counts into rb if A is NULL, else adds to A. */
 static PetscErrorCode place_file(mmfile *mm, place_mode mode, PetscInt n, rowblock *rb, Mat A)
@@ -282,6 +298,99 @@ static PetscErrorCode assemble(mmfile *x, mmfile *cq, PetscInt n, rowblock *rb, 
   PetscFunctionReturn(0);
 }
 
+#endif
+
+#if defined(PETSC_USE_COMPLEX)
+/* one pass over mm's entries X(i,j) (and the mirror of a symmetric file): alpha X at
+   (r0 + i, c0 + j), or alpha X^T at (r0 + j, c0 + i) when transpose. Counts into rb if A is
+   NULL, else adds to A. */
+static PetscErrorCode place_block(mmfile *mm, PetscInt r0, PetscInt c0, double alpha, int transpose,
+                                  rowblock *rb, Mat A)
+{
+  PetscInt i = 0, j = 0;
+  double v = 0;
+  int got;
+
+  PetscFunctionBeginUser;
+  PetscCall(mm_rewind(mm));
+  for (;;) {
+    PetscCall(mm_next(mm, &i, &j, &v, &got));
+    if (!got) break;
+    if (transpose) PetscCall(place_one(rb, A, r0 + j, c0 + i, alpha * v));
+    else PetscCall(place_one(rb, A, r0 + i, c0 + j, alpha * v));
+    if (i != j && (mm->symmetric || mm->skew)) {
+      double u = mm->skew ? -v : v;
+      if (transpose) PetscCall(place_one(rb, A, r0 + i, c0 + j, alpha * u));
+      else PetscCall(place_one(rb, A, r0 + j, c0 + i, alpha * u));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* alpha I (n x n) at (r0, c0), counted or added as place_block does */
+static PetscErrorCode place_identity(PetscInt r0, PetscInt c0, PetscInt n, double alpha, rowblock *rb, Mat A)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) PetscCall(place_one(rb, A, r0 + i, c0 + i, alpha));
+  PetscFunctionReturn(0);
+}
+
+/* the blocks of A (which = 0) or B (which = 1) of the balanced GEP (31), counted or added */
+static PetscErrorCode place_damped(int which, mmfile *k, mmfile *r, mmfile *mm, mmfile *cq, PetscInt n,
+                                   double w, double s, rowblock *rb, Mat A)
+{
+  PetscFunctionBeginUser;
+  if (which == 1) {
+    PetscCall(place_identity(0, 0, n, 1.0, rb, A));
+    PetscCall(place_block(mm, n, n, 1.0, 0, rb, A));
+  } else {
+    PetscCall(place_identity(0, n, n, w, rb, A));
+    PetscCall(place_block(k, n, 0, -1.0 / w, 0, rb, A));
+    PetscCall(place_block(r, n, n, -1.0, 0, rb, A));
+    PetscCall(place_block(cq, n, 2 * n, -s, 1, rb, A));
+    PetscCall(place_block(cq, 2 * n, 0, -s / w, 0, rb, A));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* creates the (2n + m) x (2n + m) matrix A or B (which) of GEP (31) in rows rb: two passes,
+   exact preallocation; the first pass of B reads max|M|, that of A max|K| and max|Cq|, and
+   then *w and *s are set as mbmodal sets them. Collective. Caller destroys *out. */
+static PetscErrorCode assemble_damped(int which, mmfile *k, mmfile *r, mmfile *mm, mmfile *cq, PetscInt n,
+                                      rowblock *rb, double *w, double *s, Mat *out)
+{
+  PetscInt i, nloc = rb->rend - rb->rstart;
+  Mat A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(rb->dnz, nloc));
+  PetscCall(PetscArrayzero(rb->onz, nloc));
+  PetscCall(place_damped(which, k, r, mm, cq, n, 1.0, 1.0, rb, NULL));
+  if (which == 0) {
+    *w = 1.0;
+    if (k->maxabs > 0 && mm->maxabs > 0) *w = ldexp(1.0, (int)lround(0.5 * log2(k->maxabs / mm->maxabs)));
+    *s = 1.0;
+    if (k->maxabs > 0 && cq->maxabs > 0) *s = ldexp(1.0, (int)lround(log2(k->maxabs / cq->maxabs)));
+    *s /= *w;
+  }
+  for (i = 0; i < nloc; i++) {
+    rb->dnz[i] = PetscMin(rb->dnz[i], nloc);
+    rb->onz[i] = PetscMin(rb->onz[i], rb->N - nloc);
+  }
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &A));
+  PetscCall(MatSetSizes(A, nloc, nloc, rb->N, rb->N));
+  PetscCall(MatSetType(A, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(A, 0, rb->dnz));
+  PetscCall(MatMPIAIJSetPreallocation(A, 0, rb->dnz, 0, rb->onz));
+  PetscCall(MatSetOption(A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  PetscCall(place_damped(which, k, r, mm, cq, n, *w, *s, rb, A));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  *out = A;
+  PetscFunctionReturn(0);
+}
+#endif
+
 /* ascending order of doubles, for qsort */
 static int cmp_double(const void *a, const void *b)
 {
@@ -300,17 +409,20 @@ int main(int argc, char **argv)
   PC pc;
   PetscInt n, m, nev = 100, extra = 10, nwant, ncv, nconv = 0, nout, its = 0, k, nloc;
   PetscReal sigma = -1e-3, tol = 1e-10, err, errmax = 0, imax = 0;
-  PetscBool gen = PETSC_FALSE, set, chol;
-  char word[64] = "auto";
+  PetscBool gen = PETSC_FALSE, set, chol, damped = PETSC_FALSE;
+  char word[64] = "auto", rpath[PETSC_MAX_PATH_LEN] = "";
+  mmfile mr;
+  double w = 1.0, s = 1.0;
   PetscMPIInt rank, size;
   MatInfo ia, ib;
-  double t0, t1, t2, t3, tr, *lam = NULL;
+  double t0, t1, t2, t3, tr, *lam = NULL, *lamc = NULL;
   FILE *out;
   int status = 0;
 
   memset(&mk, 0, sizeof mk);
   memset(&mm, 0, sizeof mm);
   memset(&mc, 0, sizeof mc);
+  memset(&mr, 0, sizeof mr);
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -332,6 +444,13 @@ int main(int argc, char **argv)
                PETSC_ERR_ARG_OUTOFRANGE, "-cscale must be 'auto' or a nonzero number");
   }
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-extra", &extra, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-damped", rpath, sizeof rpath, &damped));
+#if defined(PETSC_USE_COMPLEX)
+  PetscCheck(damped, PETSC_COMM_WORLD, PETSC_ERR_SUP, "the complex build solves the damped pencil only: give -damped R.mtx "
+             "(the undamped one needs the real flavour; run.sh selects it)");
+#else
+  PetscCheck(!damped, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-damped needs the complex flavour of PETSc/SLEPc (run.sh DAMPED=1)");
+#endif
   PetscCheck(nev >= 1 && extra >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "need -nev >= 1, -extra >= 0");
 
   /* read: every rank streams the files and keeps its own rows */
@@ -347,14 +466,24 @@ int main(int argc, char **argv)
              mk.rows, mk.cols, mm.rows, mm.cols);
   PetscCheck(mc.cols == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Cq has %" PetscInt_FMT " columns, K has %" PetscInt_FMT,
              mc.cols, n);
-  rb.N = n + m;
+  rb.N = damped ? 2 * n + m : n + m;
   nloc = PETSC_DECIDE;
   PetscCall(PetscSplitOwnership(PETSC_COMM_WORLD, &nloc, &rb.N));
   PetscCallMPI(MPI_Scan(&nloc, &rb.rend, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
   rb.rstart = rb.rend - nloc;
   PetscCall(PetscMalloc2(nloc, &rb.dnz, nloc, &rb.onz));
+#if defined(PETSC_USE_COMPLEX)
+  PetscCall(mm_open(&mr, rpath));
+  PetscCheck(mr.rows == n && mr.cols == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "R is not %" PetscInt_FMT " x %"
+             PetscInt_FMT, n, n);
+  PetscCall(assemble_damped(1, &mk, &mr, &mm, &mc, n, &rb, &w, &s, &B));   /* B = diag(I, M, 0) */
+  PetscCall(assemble_damped(0, &mk, &mr, &mm, &mc, n, &rb, &w, &s, &A));   /* A of GEP (31) */
+  rb.cscale = s * w;
+  mm_close(&mr);
+#else
   PetscCall(assemble(&mk, &mc, n, &rb, &A));                  /* A = [K Cq'; Cq 0] */
   PetscCall(assemble(&mm, NULL, n, &rb, &B));                 /* B = [M 0; 0 0] */
+#endif
   PetscCall(PetscFree2(rb.dnz, rb.onz));
   mm_close(&mk);
   mm_close(&mm);
@@ -377,7 +506,7 @@ int main(int argc, char **argv)
   PetscCall(STGetKSP(st, &ksp));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, mk.symmetric && mm.symmetric ? PCCHOLESKY : PCLU));
+  PetscCall(PCSetType(pc, mk.symmetric && mm.symmetric && !damped ? PCCHOLESKY : PCLU));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-st_mat_mumps_icntl_14", &set));
   if (!set) PetscCall(PetscOptionsSetValue(NULL, "-st_mat_mumps_icntl_14", ICNTL14_DEFAULT));
   PetscCall(EPSSetFromOptions(eps));
@@ -398,22 +527,27 @@ int main(int argc, char **argv)
   PetscCall(EPSGetIterationNumber(eps, &its));
   nout = PetscMin(nconv, nev);
   PetscCall(PetscMalloc1(nout > 0 ? nout : 1, &lam));
+  PetscCall(PetscMalloc1(2 * (nout > 0 ? nout : 1), &lamc));
   for (k = 0; k < nout; k++) {
     PetscScalar kr, ki;
     PetscCall(EPSGetEigenvalue(eps, k, &kr, &ki));
     PetscCall(EPSComputeError(eps, k, EPS_ERROR_RELATIVE, &err));
     lam[k] = (double)PetscRealPart(kr);
+    lamc[2 * k] = (double)PetscRealPart(kr);
+    lamc[2 * k + 1] = (double)PetscImaginaryPart(kr);
     errmax = PetscMax(errmax, err);
     imax = PetscMax(imax, PetscAbsReal(PetscRealPart(ki)) / PetscMax(PetscAbsReal(lam[k]), 1e-300));
   }
-  qsort(lam, (size_t)nout, sizeof *lam, cmp_double);
+  if (!damped) qsort(lam, (size_t)nout, sizeof *lam, cmp_double);
   if (rank == 0) {
     out = fopen(argv[4], "w");
     if (!out) {
       fprintf(stderr, "slepc_peer: %s: cannot write: %s\n", argv[4], strerror(errno));
       status = 1;
     } else {
-      for (k = 0; k < nout; k++) fprintf(out, "%.17g\n", lam[k]);
+      for (k = 0; k < nout; k++)
+        if (damped) fprintf(out, "%.17g %.17g\n", lamc[2 * k], lamc[2 * k + 1]);
+        else fprintf(out, "%.17g\n", lam[k]);
       if (fclose(out) != 0) {
         fprintf(stderr, "slepc_peer: %s: write failed\n", argv[4]);
         status = 1;
@@ -424,7 +558,9 @@ int main(int argc, char **argv)
   if (!status && nout < nev) status = 2;
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: n=%" PetscInt_FMT " m=%" PetscInt_FMT " order=%" PetscInt_FMT
-                        " nnz(A)=%.0f nnz(B)=%.0f ranks=%d\n", n, m, n + m, ia.nz_used, ib.nz_used, (int)size));
+                        " nnz(A)=%.0f nnz(B)=%.0f ranks=%d%s\n", n, m, rb.N, ia.nz_used, ib.nz_used, (int)size,
+                        damped ? " damped: GEP (31), complex scalars" : ""));
+  if (damped) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: balancing w %g, Cq^T block scale s %g\n", w, s));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer: EPS %s Krylov-Schur, sinvert at %g, MUMPS %s, Cq scale %g, tol %g\n",
                         gen ? "GHEP" : "GNHEP", (double)sigma, chol ? "LDL^T (Cholesky)" : "LU", rb.cscale,
                         (double)tol));
@@ -439,6 +575,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "peer_solve_seconds %.6f\n", t3 - t1));
 
   PetscCall(PetscFree(lam));
+  PetscCall(PetscFree(lamc));
   PetscCall(EPSDestroy(&eps));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
