@@ -74,10 +74,11 @@ static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, int keep,
 
 /* Collective. A - sigma B (st's triplets, rank 0: the pencil of GEP (18), or the reduced
    matrix of GEP (31), singular exactly when the pencil is; rows q then xi in both) failed
-   to factor: its null pivots (factor_deficiency) say where; the pencil at a second, unrelated shift says whether it
-   is singular at every shift (the model is at fault: MB_EDECK, naming the DOFs and
-   constraint rows) or only at this one (an eigenvalue at the shift: MB_ESOLVE, try another
-   shift). The triplets stay st's. Returns the agreed status, err set. */
+   to factor: its null pivots (factor_deficiency) say where; the pencil at a second,
+   unrelated shift says whether it is singular at every shift (the model is at fault:
+   MB_EDECK, naming the DOFs and constraint rows) or only at this one (an eigenvalue at the
+   shift: MB_ESOLVE, try another shift). The triplets stay st's. Returns the agreed status,
+   err set. */
 static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind, mb_err *err)
 {
   int count = -1, count2 = -1, *rows = NULL, *rows2 = NULL;

@@ -150,8 +150,9 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err);
 
 /* Facts of the last factorization into *s: order, entries, INFOG(29) factor entries,
    INFOG(12) negative pivots (the number of negative eigenvalues of A by Sylvester's law,
-   FACTOR_REAL_SYMMETRIC only, else -1: a complex symmetric matrix has no inertia), INFOG(22) memory, final ICNTL(14), retries and
-   wall times (max over ranks). Same values on every rank. Not collective. */
+   FACTOR_REAL_SYMMETRIC only, else -1: a complex symmetric matrix has no inertia),
+   INFOG(22) memory, final ICNTL(14), retries and wall times (max over ranks). Same values
+   on every rank. Not collective. */
 void factor_get_stats (const factor *f, factor_stats *s);
 
 /* Counts and times of each phase so far into *p (zeros and null_pivots = -1 for NULL f).
