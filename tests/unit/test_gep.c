@@ -914,6 +914,11 @@ static void test_damped (void)
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
   check_ok ("damped", rc, &err, &r, &p, 1);
+  CHECK0 (r.factor.symmetric == 1 && r.factor.complex_arith == 1 && r.factor.order == n
+          && r.factor.negative_pivots == -1, "damped: factor symmetric %d complex %d order %ld "
+          "negative pivots %ld, expected complex symmetric LDL^T of order n + m = %d, no "
+          "inertia", r.factor.symmetric, r.factor.complex_arith, r.factor.order,
+          r.factor.negative_pivots, n);
   int nover = check_complex ("damped", &p, &r, zref, nz, 6, 1);
   CHECK0 (nover == 0, "damped: (setup) light damping gave %d real eigenvalues", nover);
   if (rank == 0) {
@@ -1043,6 +1048,35 @@ static void test_nonsymmetric (void)
   eigen_result_clear (&r);
   free (ref);
   problem_free (&p);
+
+  /* the damped stage with the same non-symmetric K, dashpots and a constraint: its reduced
+     matrix is not symmetric, so complex LU; against dggev on GEP (31) */
+  problem q = problem_new ("nonsymmetric damped", n, 1, 1);
+  if (rank == 0) {
+    rng_seed (9);
+    chain (q.K, n, 0, n, n / 4, 1);
+    masses (q.M, n, 0, n, NULL);
+    for (int i = 0; i + 1 < n; i++) {
+      double s = urange (-100.0, 100.0);
+      AT (q.K, n, i, i + 1) += s;
+      AT (q.K, n, i + 1, i) -= s;
+      spring (q.R, n, i, i + 1, urange (5.0, 50.0));
+    }
+    AT (q.Cq, 1, 0, 5) = 1.0;  AT (q.Cq, 1, 0, 30) = -1.0;
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&q, &nz) : NULL;
+  CHECK0 (zref != NULL, "nonsymmetric damped: (setup) dggev on GEP (31) failed");
+  st = stage (6);
+  rc = run_stage (1, &q, &st, 1, &r, &err);
+  check_ok ("nonsymmetric damped", rc, &err, &r, &q, 1);
+  CHECK0 (r.factor.symmetric == 0 && r.factor.complex_arith == 1 && r.factor.order == n + 1,
+          "nonsymmetric damped: factor symmetric %d complex %d order %ld, expected complex LU "
+          "of order n + m = %d", r.factor.symmetric, r.factor.complex_arith, r.factor.order, n + 1);
+  check_complex ("nonsymmetric damped", &q, &r, zref, nz, 6, 1);
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&q);
 }
 
 /* 10: no restarts, tolerance 1e-15, subspace barely above the modes: MB_ENOCONV everywhere. */
