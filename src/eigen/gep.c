@@ -186,15 +186,21 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   return rc;
 }
 
-/* ---- damped stage: GEP (31), balanced, complex LU -------------------------------------- */
+/* ---- damped stage: GEP (31), balanced, reduced to order n + m ------------------------- */
 
-/* Rank 0. The balanced pencil: w near a typical omega, Cq^T's block beside K / w. */
+/* Rank 0. The balanced pencil's scaling (w near a typical omega, Cq^T's block beside K / w:
+   s = c / w) and the matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0] of
+   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), complex symmetric
+   (LDL^T, lower triangle) when K, R and M are symmetric, else complex LU. */
 static int complex_pencil (stage *st)
 {
   const gep_system *sys = st->sys;
   st->w = pencil_omega_scale (sys);
   st->s = pencil_cq_scale (sys) / st->w;
-  MB_TRY (pencil_damped (sys, st->sigma, st->s, st->w, &st->t));
+  st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+                  && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
+  st->Nf = sys->n + sys->m;
+  MB_TRY (pencil_damped_reduced (sys, st->sigma, st->s * st->w, st->symmetric, &st->t));
   st->nnz = st->t.nnz;
   st->row = st->t.row;
   st->col = st->t.col;

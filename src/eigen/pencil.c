@@ -97,6 +97,93 @@ int pencil_damped (const gep_system *sys, double complex sigma, double s, double
   return 0;
 }
 
+/* Adds alpha A (or only its lower triangle) at block offset (r0, c0) to T, transposed when
+   transpose. Returns 0 or MB_ENOMEM. */
+static int add_part (spm *T, const spm *A, double alpha, int r0, int c0, int transpose,
+                     int lower_only)
+{
+  if (!A) return 0;
+  for (long k = 0; k < A->nnz; k++) {
+    int i = r0 + (transpose ? A->col[k] : A->row[k]);
+    int j = c0 + (transpose ? A->row[k] : A->col[k]);
+    if (lower_only && i < j) continue;
+    MB_TRY (spm_add (T, i, j, alpha * A->val[k]));
+  }
+  return 0;
+}
+
+/* [P(sigma), c Cq^T; c Cq, 0], P(sigma) = K + sigma R + sigma^2 M (see pencil.h). The real
+   and imaginary parts are summed as two real matrices from the same triplets in the same
+   order (zeros included), so that their compressed patterns are identical and their
+   entries pair up one to one. */
+int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c,
+                           int lower_only, ztrip *t)
+{
+  int n = sys->n, m = sys->m, rc = 0;
+  double complex s2 = sigma * sigma;
+  long cap = sys->K->nnz + sys->M->nnz + (sys->R ? sys->R->nnz : 0)
+           + 2 * (sys->Cq ? sys->Cq->nnz : 0);
+  spm *re = spm_create (n + m, n + m, cap), *im = spm_create (n + m, n + m, cap);
+  if (!re || !im) rc = MB_ENOMEM;
+  if (rc == 0) rc = add_part (re, sys->K, 1.0, 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (im, sys->K, 0.0, 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (re, sys->R, creal (sigma), 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (im, sys->R, cimag (sigma), 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (re, sys->M, creal (s2), 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (im, sys->M, cimag (s2), 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (re, sys->Cq, c, n, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (im, sys->Cq, 0.0, n, 0, 0, lower_only);
+  if (rc == 0 && !lower_only) rc = add_part (re, sys->Cq, c, 0, n, 1, 0);
+  if (rc == 0 && !lower_only) rc = add_part (im, sys->Cq, 0.0, 0, n, 1, 0);
+  if (rc == 0) rc = spm_compress (re);
+  if (rc == 0) rc = spm_compress (im);
+  if (rc == 0 && re->nnz != im->nnz) rc = MB_ENOMEM;  /* cannot happen: same triplets */
+  if (rc == 0 && re->nnz > 0) {
+    t->row = malloc ((size_t) re->nnz * sizeof *t->row);
+    t->col = malloc ((size_t) re->nnz * sizeof *t->col);
+    t->val = malloc ((size_t) re->nnz * sizeof *t->val);
+    if (!t->row || !t->col || !t->val) rc = MB_ENOMEM;
+  }
+  if (rc == 0) {
+    for (long k = 0; k < re->nnz; k++) {
+      t->row[k] = re->row[k];
+      t->col[k] = re->col[k];
+      t->val[k] = CMPLX (re->val[k], im->val[k]);
+    }
+    t->nnz = t->cap = re->nnz;
+  }
+  spm_free (re);
+  spm_free (im);
+  return rc;
+}
+
+void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, double w,
+                               const double complex *x, double complex *z,
+                               double complex *work)
+{
+  int n = sys->n, m = sys->m;
+  const double complex *xu = x, *xv = x + n;
+  for (int i = 0; i < n; i++) work[i] = w * xv[i] + sigma * xu[i];
+  pencil_matvec_complex (sys->M, work, z);
+  if (sys->R) {
+    pencil_matvec_complex (sys->R, xu, work);
+    for (int i = 0; i < n; i++) z[i] += work[i];
+  }
+  for (int i = 0; i < n; i++) z[i] = -z[i];
+  memset (z + n, 0, (size_t) m * sizeof *z);
+}
+
+void pencil_damped_expand (const gep_system *sys, double complex sigma, double w,
+                           const double complex *z, double complex *x)
+{
+  int n = sys->n, m = sys->m;
+  for (int i = 0; i < n; i++) {
+    x[n + i] = (x[i] + sigma * z[i]) / w;
+    x[i] = z[i];
+  }
+  memcpy (x + 2 * n, z + n, (size_t) m * sizeof *x);
+}
+
 /* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
 double pencil_omega_scale (const gep_system *sys)
 {

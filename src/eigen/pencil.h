@@ -35,6 +35,35 @@ spm *pencil_undamped (const gep_system *sys, double sigma, double s, int lower_o
    MB_ENOMEM (no message: the caller says what was being built). */
 int pencil_damped (const gep_system *sys, double complex sigma, double s, double w, ztrip *t);
 
+/* The shift-invert solve of GEP (31) on a matrix of order n + m (the first block row of
+   the balanced pencil eliminated exactly). With x = [u; v; xi] (u = u~, xi = xi~, the
+   balanced unknowns), (A - sigma B) x = b reads
+       -sigma u + w v = b1,  -(K/w) u - (R + sigma M) v - s Cq^T xi = b2,  -(s/w) Cq u = b3.
+   Row 1 gives v = (b1 + sigma u) / w for every sigma (sigma = 0 too); into row 2 (times -w)
+   and row 3 (times -w^2), with P(sigma) = K + sigma R + sigma^2 M and c = s w:
+       [P(sigma), c Cq^T; c Cq, 0] [u; xi] = [-w b2 - (R + sigma M) b1; -w^2 b3].
+   The elimination pivots on w I, so the pencil at sigma is singular exactly when this
+   matrix is, and its null pivots name DOFs (rows < n) and constraint rows (n + j).
+   Complex symmetric (A^T = A, not Hermitian) when K, R and M are symmetric: then only its
+   lower triangle is built (lower_only), for ZMUMPS's LDL^T. Duplicates are summed and
+   stored zeros of K, R, M, Cq kept (structure). Appended to t (caller clears; t empty on
+   entry). Returns 0 or MB_ENOMEM (no message). */
+int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c,
+                           int lower_only, ztrip *t);
+
+/* The right-hand side of the reduced solve for OP x = (A - sigma B)^-1 B x of GEP (31):
+   B x = [x_u; M x_v; 0], so z = [-(M (w x_v + sigma x_u) + R x_u); 0] (z of size n + m,
+   x of size 2n + m; work: n entries). */
+void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, double w,
+                               const double complex *x, double complex *z,
+                               double complex *work);
+
+/* The solution of GEP (31) from the reduced one: x (size 2n + m, holding the right-hand
+   side's source [x_u; x_v; x_xi] of pencil_damped_reduce_rhs) is overwritten in place with
+   [z_q; (x_u + sigma z_q) / w; z_xi] (z: the reduced solution, size n + m). */
+void pencil_damped_expand (const gep_system *sys, double complex sigma, double w,
+                           const double complex *z, double complex *x);
+
 /* z = B x for GEP (18): [M x_q; 0] (x, z of size n + m). */
 void pencil_b_undamped (const gep_system *sys, const double *x, double *z);
 

@@ -37,6 +37,13 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   return 0;
 }
 
+/* Every rank: the shift and balancing factor that the damped applies use. */
+void shift_invert_set_damped (shift_invert *si, double complex sigma, double w)
+{
+  si->sigma = sigma;
+  si->w = w;
+}
+
 /* Frees rank 0's buffers (the factors stay the caller's) and zeroes si. */
 void shift_invert_clear (shift_invert *si)
 {
@@ -68,28 +75,40 @@ int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
   return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_DOUBLE);
 }
 
-/* Collective. y = (A - sigma B)^-1 B x for the damped pencil: z = [x_u; M x_v; 0], solve. */
+/* Collective. y = (A - sigma B)^-1 B x for the damped pencil by the reduced solve: on rank 0
+   z = the reduced right-hand side (full2, n + m entries; its tail n..2n+m-1 the work
+   vector), solved in place, expanded into xf (the gathered x), scattered. */
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y)
 {
   shift_invert *si = ctx;
-  int rank;
+  int rank, rc;
   MPI_Comm_rank (si->comm, &rank);
+  const gep_system *sys = si->sys;
   double complex *xf = si->full, *z = si->full2;
   MPI_Gatherv (x, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, xf, si->counts, si->displs,
                MPI_C_DOUBLE_COMPLEX, 0, si->comm);
-  if (rank == 0) pencil_b_damped (si->sys, xf, z);
-  return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_C_DOUBLE_COMPLEX);
+  if (rank == 0) pencil_damped_reduce_rhs (sys, si->sigma, si->w, xf, z, z + sys->n + sys->m);
+  double t = MPI_Wtime ();
+  rc = factor_solve (si->f, rank == 0 ? z : NULL, si->err);
+  if (rc == 0) {
+    if (rank == 0) pencil_damped_expand (sys, si->sigma, si->w, z, xf);
+    MPI_Scatterv (xf, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX, y, si->dist.nloc,
+                  MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+  }
+  si->t_solve += MPI_Wtime () - t;
+  si->solves++;
+  return rc;
 }
 
 
-/* Collective. Rank 0's block buffer of at least nb whole vectors of vsize bytes (grown on
-   demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
-static int block_buffer (shift_invert *si, int nb, size_t vsize)
+/* Collective. Rank 0's block buffer of at least nb vectors of len entries of vsize bytes
+   (grown on demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
+static int block_buffer (shift_invert *si, int nb, size_t len, size_t vsize)
 {
   int rank, ok = 1;
   MPI_Comm_rank (si->comm, &rank);
   if (rank == 0 && nb > si->blk_cols) {
-    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, (size_t) si->dist.n * nb * vsize);
+    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, len * nb * vsize);
     if (p) { si->blk = p; si->blk_cols = nb; }
     else ok = 0;
   }
@@ -120,7 +139,7 @@ int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int l
                                        int ldy)
 {
   shift_invert *si = ctx;
-  int rank, rc = block_buffer (si, nb, sizeof (double));
+  int rank, rc = block_buffer (si, nb, (size_t) si->dist.n, sizeof (double));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double *xf = si->full, *Z = si->blk;
@@ -133,20 +152,37 @@ int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int l
                                  MPI_DOUBLE);
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the damped pencil, nb columns at once. */
+/* Collective. Y = (A - sigma B)^-1 B X for the damped pencil, nb columns at once by the
+   reduced solve. Rank 0's block buffer: nb gathered columns of order N = 2n + m (XF), then
+   nb reduced right-hand sides of order nr = n + m (Z), solved at once; each column of XF
+   is then expanded in place and scattered. */
 int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
                                      double complex *Y, int ldy)
 {
   shift_invert *si = ctx;
-  int rank, rc = block_buffer (si, nb, sizeof (double complex));
+  const gep_system *sys = si->sys;
+  size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
+  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double complex));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
-  double complex *xf = si->full, *Z = si->blk;
+  double complex *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
+  double complex *work = si->full;
   for (int j = 0; j < nb; j++) {
-    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, xf, si->counts,
-                 si->displs, MPI_C_DOUBLE_COMPLEX, 0, si->comm);
-    if (rank == 0) pencil_b_damped (si->sys, xf, Z + (size_t) j * si->dist.n);
+    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_C_DOUBLE_COMPLEX,
+                 rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX,
+                 0, si->comm);
+    if (rank == 0)
+      pencil_damped_reduce_rhs (sys, si->sigma, si->w, XF + N * j, Z + nr * j, work);
   }
-  return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double complex),
-                                 MPI_C_DOUBLE_COMPLEX);
+  double t = MPI_Wtime ();
+  rc = factor_solve_many (si->f, Z, nb, si->err);
+  for (int j = 0; rc == 0 && j < nb; j++) {
+    if (rank == 0) pencil_damped_expand (sys, si->sigma, si->w, Z + nr * j, XF + N * j);
+    MPI_Scatterv (rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX,
+                  Y + (size_t) j * ldy, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+  }
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  si->block_solves++;
+  return rc;
 }

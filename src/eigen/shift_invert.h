@@ -1,6 +1,8 @@
 /* shift_invert.h: the shift-invert operator OP = (A - sigma B)^-1 B of the eigen stages,
    applied to Krylov vectors distributed by rows: gather on rank 0, B x there, solve with
-   the MUMPS factors on every rank, scatter. */
+   the MUMPS factors on every rank, scatter. For GEP (31) the factors are those of the
+   reduced matrix of order n + m (pencil_damped_reduced): B x becomes its right-hand side
+   and the solution is expanded back to order 2n + m on rank 0. */
 #ifndef MB_SHIFT_INVERT_H
 #define MB_SHIFT_INVERT_H
 
@@ -15,7 +17,8 @@
 
 typedef struct shift_invert {
   MPI_Comm comm;
-  factor *f;                /* borrowed: the factors of A - sigma B */
+  factor *f;                /* borrowed: the factors of A - sigma B (GEP (18)) or of the
+                               reduced matrix of GEP (31) */
   const gep_system *sys;    /* borrowed: B is built from sys->M on rank 0 */
   ks_dist dist;             /* rows of this rank */
   int *counts, *displs;     /* rank 0: rows of every rank */
@@ -26,6 +29,8 @@ typedef struct shift_invert {
   int block_solves;         /* multi-RHS solves (block applies) among them */
   void *blk;                /* rank 0: blk_cols whole vectors for the block apply */
   int blk_cols;
+  double complex sigma;     /* GEP (31): the shift */
+  double w;                 /* GEP (31): the balancing factor */
 } shift_invert;
 
 /* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
@@ -34,13 +39,18 @@ typedef struct shift_invert {
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
                        int N, size_t vsize, mb_err *err);
 
+/* GEP (31): the shift and balancing factor of the reduced factors (every rank). */
+void shift_invert_set_damped (shift_invert *si, double complex sigma, double w);
+
 /* Frees the buffers (not the factors) and zeroes si. */
 void shift_invert_clear (shift_invert *si);
 
 /* Collective; ks_apply_real for GEP (18): y = OP x, B x = [M x_q; 0]. ctx: shift_invert. */
 int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
 
-/* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0]. */
+/* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0], by one solve
+   of order n + m: z = pencil_damped_reduce_rhs (x), solved, expanded
+   (pencil_damped_expand) to y = [z_q; (x_u + sigma z_q) / w; z_xi]. */
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
 
 /* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns: each column
@@ -50,7 +60,10 @@ int shift_invert_apply_damped (void *ctx, const double complex *x, double comple
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy);
 
-/* Collective; ks_apply_block_complex for GEP (31), the same. */
+/* Collective; ks_apply_block_complex for GEP (31): each column gathered, its reduced
+   right-hand side formed, one multi-RHS solve of order n + m for the block, each column
+   expanded and scattered. Rank 0's block buffer holds nb vectors of order 2n + m and nb of
+   order n + m. */
 int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
                                      double complex *Y, int ldy);
 

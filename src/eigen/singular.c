@@ -111,8 +111,7 @@ void singular_describe (const gep_system *sys, int damped, int count, const int 
   msg[0] = '\0';
   for (int t = 0; t < count && t < 6; t++) {
     int r = rows[t], i = -1, j = -1;
-    if (damped) { if (r < n) i = r; else if (r < 2 * n) i = r - n; else j = r - 2 * n; }
-    else if (r < n) i = r; else j = r - n;
+    if (r < n) i = r; else j = r - n;
     if (t > 0) append (msg, len, "; ");
     if (i >= 0 && names_only) {
       dof_name (sys, i, name, sizeof name);

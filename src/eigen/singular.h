@@ -15,11 +15,12 @@
    the rows, or MB_ENOMEM. */
 int singular_structure (const gep_system *sys, int damped, mb_err *err);
 
-/* Rank 0. Writes into msg (len bytes) what the null pivots rows[0..count-1] (rows of the
-   pencil of GEP (18), or of GEP (31) when damped) point at: DOFs by their label (sys->label,
-   or their row), telling whether each has no mass and no stiffness at all, and constraint
-   rows, empty or a multiple of another row (named). At most 6 rows are described; with
-   names_only, only named. */
+/* Rank 0. Writes into msg (len bytes) what the null pivots rows[0..count-1] point at: rows
+   of the factored matrix of order n + m, DOFs q then constraint rows xi (the pencil of GEP
+   (18), or the reduced matrix of GEP (31) when damped, whose R then counts as a part's
+   own): DOFs by their label (sys->label, or their row), telling whether each has no mass
+   and no stiffness at all, and constraint rows, empty or a multiple of another row
+   (named). At most 6 rows are described; with names_only, only named. */
 void singular_describe (const gep_system *sys, int damped, int count, const int *rows,
                         int names_only, char *msg, size_t len);
 

@@ -213,17 +213,19 @@ static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, int keep,
   return rc;
 }
 
-/* Collective. A - sigma B (st's triplets, rank 0) failed to factor: its null pivots
-   (factor_deficiency) say where; the pencil at a second, unrelated shift says whether it
-   is singular at every shift (the model is at fault: MB_EDECK, naming the DOFs and
-   constraint rows) or only at this one (an eigenvalue at the shift: MB_ESOLVE, try another
-   shift). The triplets stay st's. Returns the agreed status, err set. */
+/* Collective. A - sigma B (st's triplets, rank 0: the pencil of GEP (18), or the reduced
+   matrix of GEP (31), singular exactly when the pencil is; rows q then xi in both) failed
+   to factor: its null pivots (factor_deficiency) say where; the pencil at a second,
+   unrelated shift says whether it is singular at every shift (the model is at fault:
+   MB_EDECK, naming the DOFs and constraint rows) or only at this one (an eigenvalue at the
+   shift: MB_ESOLVE, try another shift). The triplets stay st's. Returns the agreed status,
+   err set. */
 static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind, mb_err *err)
 {
   int count = -1, count2 = -1, *rows = NULL, *rows2 = NULL;
   mb_err e2;
   mb_err_init (&e2);
-  int rc = factor_deficiency (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val,
+  int rc = factor_deficiency (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                               "A - sigma B", &count, &rows, &e2);
   if (rc < 0 || count <= 0) {  /* no null pivot found: MUMPS's own message stands */
     free (rows);
@@ -239,7 +241,7 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   }
   rc = mb_agree (st->comm, fail ? mb_fail (&e2, MB_ENOMEM, "out of memory") : 0, &e2);
   if (rc == 0)
-    rc = factor_deficiency (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val,
+    rc = factor_deficiency (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                             "A - sigma2 B", &count2, &rows2, &e2);
   st->sigma = sigma;
   char where[1200] = "", shift[96];
@@ -275,8 +277,9 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   int fail = mb_fault ("pencil");
   if (st->rank == 0 && !fail) fail = ops->pencil (st) < 0;
   *rc = fail ? mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)",
-                        st->N) : 0;
+                        st->Nf) : 0;
   MPI_Bcast (&st->symmetric, 1, MPI_INT, 0, st->comm);
+  MPI_Bcast (&st->w, 1, MPI_DOUBLE, 0, st->comm);
   out->cq_scale = st->s;
   *rc = mb_agree (st->comm, *rc, err);
   if (*rc < 0) { ops->pencil_clear (st); return NULL; }
@@ -284,16 +287,23 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
 
   char shift[96], name[160];
   shift_text (ops, st->sigma, shift, sizeof shift);
-  factor_kind kind = ops->complex_arith ? FACTOR_COMPLEX_GENERAL
+  factor_kind kind = ops->complex_arith
+                   ? (st->symmetric ? FACTOR_COMPLEX_SYMMETRIC : FACTOR_COMPLEX_GENERAL)
                    : st->symmetric ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL;
   stage_log (st, "%s: %s, order %d (%d DOFs, %d constraints), shift %s\n", ops->label,
              ops->gep, st->N, st->sys->n, st->sys->m, shift);
-  stage_log (st, "%s: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n", ops->label,
-             ops->complex_arith ? "complex LU" : st->symmetric ? "LDL^T" : "LU", st->nranks,
-             st->nranks > 1 ? "s" : "");
+  if (st->Nf != st->N)
+    stage_log (st, "%s: factoring the reduced matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq, "
+               "0] of order %d (%s, MUMPS, %d rank%s) ...\n", ops->label, st->Nf,
+               st->symmetric ? "complex symmetric LDL^T" : "complex LU", st->nranks,
+               st->nranks > 1 ? "s" : "");
+  else
+    stage_log (st, "%s: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n", ops->label,
+               ops->complex_arith ? "complex LU" : st->symmetric ? "LDL^T" : "LU", st->nranks,
+               st->nranks > 1 ? "s" : "");
   double t0 = now ();
   snprintf (name, sizeof name, "A - sigma B (%s stage, sigma = %s)", ops->label, shift);
-  factor *f = factor_create (st->comm, kind, st->N, st->nnz, st->row, st->col, st->val, name,
+  factor *f = factor_create (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val, name,
                              err);
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
@@ -363,6 +373,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   out->tolerance = opts->tolerance;
   out->max_restarts = opts->max_restarts;
   st->symmetric = 0;  /* the pencil's fields, afresh for this shift */
+  st->Nf = st->sys->n + st->sys->m;
   st->s = st->w = 1.0;
   st->nnz = 0;
   st->row = st->col = NULL;
@@ -389,6 +400,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
                           ops->complex_arith ? sizeof (double complex) : sizeof (double), err);
+  shift_invert_set_damped (&si, st->sigma, st->w);
   if (rc == 0)
     rc = ops->complex_arith
        ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)

@@ -25,8 +25,10 @@ typedef struct stage_ops {
   const char *gep;       /* "GEP (18)", "GEP (31)" */
   const char *unit;      /* of the shift: "rad^2/s^2", "1/s" */
   int complex_arith;     /* 1: complex LU and complex Krylov-Schur; 0: real */
-  /* Rank 0: the scaling (st->s, st->w, st->symmetric) and A - sigma B as triplets in
-     st->nnz, row, col, val. Returns 0 or MB_ENOMEM (the skeleton says what failed). */
+  /* Rank 0: the scaling (st->s, st->w, st->symmetric) and the matrix to factor as
+     triplets in st->nnz, row, col, val, of order st->Nf (A - sigma B itself for GEP (18),
+     the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
+     Returns 0 or MB_ENOMEM (the skeleton says what failed). */
   int (*pencil) (stage *st);
   /* Every rank: frees what pencil built (called once the factors exist). */
   void (*pencil_clear) (stage *st);
@@ -51,16 +53,17 @@ struct stage {
   const eigen_opts *opts;     /* borrowed: modes, shift, tolerance, vectors, log, ... */
   FILE *log;                  /* opts->log on rank 0, NULL on the others */
   double complex sigma;       /* the shift (real for the undamped stage) */
-  int N;                      /* order of the pencil */
+  int N;                      /* order of the pencil (and of the Krylov vectors) */
+  int Nf;                     /* order of the factored matrix: n + m (both stages) */
   eigen_result *out;          /* borrowed: filled by the stage */
   /* the pencil, rank 0 */
-  int symmetric;              /* 1: LDL^T (real symmetric K and M) */
+  int symmetric;              /* 1: LDL^T (symmetric K and M, and R when damped) */
   double s, w;                /* Cq scale, balancing factor (damped) */
   long nnz;                   /* A - sigma B as triplets, borrowed from A or t */
   const int *row, *col;
   const void *val;
   spm *A;                     /* undamped pencil */
-  ztrip t;                    /* damped pencil */
+  ztrip t;                    /* damped: the reduced matrix (pencil_damped_reduced) */
   missed_check mc;            /* undamped: the interval of the missed-mode check */
   factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
   long nnz_factored;          /* entries of the factored pencil (its pattern's size) */

@@ -35,7 +35,7 @@ struct factor {
   MUMPS_INT *jcn;      /* 1-based columns, size nnz, rank 0 only */
   void *a;             /* values (double or double complex), size nnz, rank 0 only */
   DMUMPS_STRUC_C *d;   /* the instance for the real kinds, else NULL */
-  ZMUMPS_STRUC_C *z;   /* the instance for the complex kind, else NULL */
+  ZMUMPS_STRUC_C *z;   /* the instance for the complex kinds, else NULL */
   int alive;           /* 1: job = -1 ran, job = -2 is owed */
   int factored;        /* 1: the factors are usable (same on every rank) */
   int retries;         /* factorizations redone after workspace failures */
@@ -81,6 +81,18 @@ static void mumps_run (factor *f, int job)
     f->d->job = job;
     dmumps_c (f->d);
   }
+}
+
+/* 1 for the ZMUMPS kinds. */
+static int is_complex (factor_kind kind)
+{
+  return kind == FACTOR_COMPLEX_GENERAL || kind == FACTOR_COMPLEX_SYMMETRIC;
+}
+
+/* 1 for the LDL^T kinds (SYM=2: the lower triangle is given). */
+static int is_symmetric (factor_kind kind)
+{
+  return kind == FACTOR_REAL_SYMMETRIC || kind == FACTOR_COMPLEX_SYMMETRIC;
 }
 
 /* Failures that more workspace (larger ICNTL(14)) cures, per the MUMPS 5.5 guide. */
@@ -244,7 +256,7 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
   if (n < 1) return mb_fail (err, MB_ESOLVE, "matrix '%s': order %d < 1", f->name, n);
   if (nnz < 0 || (nnz > 0 && (!irow || !jcol || !a)))
     return mb_fail (err, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)", f->name, nnz);
-  int cplx = f->kind == FACTOR_COMPLEX_GENERAL;
+  int cplx = is_complex (f->kind);
   size_t vsize = cplx ? sizeof (double complex) : sizeof (double);
   f->irn = mb_calloc ((size_t) nnz, sizeof *f->irn);
   f->jcn = mb_calloc ((size_t) nnz, sizeof *f->jcn);
@@ -257,7 +269,7 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
     if (i < 0 || i >= n || j < 0 || j >= n)
       return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is outside %d x %d",
                       f->name, k, i, j, n, n);
-    if (f->kind == FACTOR_REAL_SYMMETRIC && i < j)
+    if (is_symmetric (f->kind) && i < j)
       return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is above the "
                       "diagonal; give the lower triangle only", f->name, k, i, j);
     int finite = cplx ? isfinite (creal (((const double complex *) a)[k]))
@@ -410,14 +422,14 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
     f->size = size;
     f->kind = kind;
     snprintf (f->name, sizeof f->name, "%s", name ? name : "A");
-    if (kind == FACTOR_COMPLEX_GENERAL) f->z = mb_calloc (1, sizeof *f->z);
+    if (is_complex (kind)) f->z = mb_calloc (1, sizeof *f->z);
     else f->d = mb_calloc (1, sizeof *f->d);
   }
   if (!f || (!f->z && !f->d))
     rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for the MUMPS instance",
                   name ? name : "A");
   else if (kind != FACTOR_REAL_SYMMETRIC && kind != FACTOR_REAL_GENERAL
-           && kind != FACTOR_COMPLEX_GENERAL)
+           && kind != FACTOR_COMPLEX_GENERAL && kind != FACTOR_COMPLEX_SYMMETRIC)
     rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': unknown factor kind %d", f->name, (int) kind);
   else if (rank == 0) {
     rc = copy_matrix (f, n, nnz, irow, jcol, a, &mine);
@@ -436,7 +448,7 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
   /* job = -1: start the instance on every rank of comm, the host working too */
   MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (comm);
   if (f->z) {
-    f->z->sym = 0;
+    f->z->sym = kind == FACTOR_COMPLEX_SYMMETRIC ? 2 : 0;
     f->z->par = 1;
     f->z->comm_fortran = fcomm;
   } else {
@@ -548,7 +560,7 @@ int factor_solve (factor *f, void *b, mb_err *err)
    on failure f->a is unchanged. */
 static int copy_values (factor *f, const void *a, mb_err *err)
 {
-  int cplx = f->kind == FACTOR_COMPLEX_GENERAL;
+  int cplx = is_complex (f->kind);
   if (f->nnz > 0 && !a)
     return mb_fail (err, MB_ESOLVE, "refactor matrix '%s': no values given", f->name);
   for (long k = 0; k < f->nnz; k++) {
@@ -608,7 +620,7 @@ int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
   void *v = NULL;
   long nz = 0;
   if (rank == 0) {
-    size_t vsize = kind == FACTOR_COMPLEX_GENERAL ? sizeof (double complex) : sizeof (double);
+    size_t vsize = is_complex (kind) ? sizeof (double complex) : sizeof (double);
     nz = (nnz > 0 ? nnz : 0) + (n > 0 ? n : 0);
     ir = mb_calloc ((size_t) nz, sizeof *ir);
     jc = mb_calloc ((size_t) nz, sizeof *jc);
@@ -664,13 +676,13 @@ void factor_get_stats (const factor *f, factor_stats *s)
   s->negative_pivots = -1;
   if (!f) return;
   s->ranks = f->size;
-  s->symmetric = f->kind == FACTOR_REAL_SYMMETRIC;
-  s->complex_arith = f->kind == FACTOR_COMPLEX_GENERAL;
+  s->symmetric = is_symmetric (f->kind);
+  s->complex_arith = is_complex (f->kind);
   s->order = f->n;
   s->nnz_matrix = f->nnz;
   long nf = INFOG (f, 29);               /* negative: -nf millions of entries */
   s->nnz_factors = nf >= 0 ? nf : -nf * 1000000L;
-  if (s->symmetric) s->negative_pivots = INFOG (f, 12);
+  if (f->kind == FACTOR_REAL_SYMMETRIC) s->negative_pivots = INFOG (f, 12);
   s->memory_mb = INFOG (f, 22);
   s->icntl14 = (int) (f->z ? f->z->icntl[13] : f->d->icntl[13]);
   s->retries = f->retries;

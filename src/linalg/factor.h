@@ -9,14 +9,16 @@
 typedef enum {
   FACTOR_REAL_SYMMETRIC,   /* DMUMPS, SYM=2: A = L D L^T, D with 1x1 and 2x2 pivots */
   FACTOR_REAL_GENERAL,     /* DMUMPS, SYM=0: P A Q = L U */
-  FACTOR_COMPLEX_GENERAL   /* ZMUMPS, SYM=0: P A Q = L U */
+  FACTOR_COMPLEX_GENERAL,  /* ZMUMPS, SYM=0: P A Q = L U */
+  FACTOR_COMPLEX_SYMMETRIC /* ZMUMPS, SYM=2: A = L D L^T for complex symmetric A = A^T (not
+                              Hermitian), D with 1x1 and 2x2 pivots; lower triangle given */
 } factor_kind;
 
 /* Facts of one factorization (from MUMPS INFOG), as the stages report them. */
 typedef struct factor_stats {
   int ranks;               /* MPI ranks used */
   int symmetric;           /* 1: LDL^T (SYM=2), 0: LU */
-  int complex_arith;       /* 1: ZMUMPS */
+  int complex_arith;       /* 1: ZMUMPS (complex LU, or complex symmetric LDL^T) */
   long order;              /* N of the factored matrix */
   long nnz_matrix;         /* entries given to MUMPS */
   long nnz_factors;        /* INFOG(29) */
@@ -79,8 +81,9 @@ typedef struct factor factor;
 /* Collective on comm. Analyses and factors the n x n matrix A (called `name` in messages,
    e.g. "A - sigma B") given on rank 0 as nnz triplets A(irow[k], jcol[k]) += a[k] with
    0-based indices; the other ranks pass NULL and 0 (n is taken from rank 0).
-   FACTOR_REAL_SYMMETRIC takes the lower triangle only (irow[k] >= jcol[k]).
-   a is `const double *` for the real kinds, `const double complex *` for the complex one.
+   FACTOR_REAL_SYMMETRIC and FACTOR_COMPLEX_SYMMETRIC take the lower triangle only
+   (irow[k] >= jcol[k]). a is `const double *` for the real kinds, `const double complex *`
+   for the complex ones.
    The arrays are copied: the caller may free them on return.
    MBMODAL_ICNTL14 (rank 0's environment) sets the initial ICNTL(14), default 30; a
    workspace failure refactors with it doubled, up to 5 times. MBMODAL_MUMPS_VERBOSE (each
@@ -147,8 +150,9 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err);
 
 /* Facts of the last factorization into *s: order, entries, INFOG(29) factor entries,
    INFOG(12) negative pivots (the number of negative eigenvalues of A by Sylvester's law,
-   FACTOR_REAL_SYMMETRIC only, else -1), INFOG(22) memory, final ICNTL(14), retries and
-   wall times (max over ranks). Same values on every rank. Not collective. */
+   FACTOR_REAL_SYMMETRIC only, else -1: a complex symmetric matrix has no inertia),
+   INFOG(22) memory, final ICNTL(14), retries and wall times (max over ranks). Same values
+   on every rank. Not collective. */
 void factor_get_stats (const factor *f, factor_stats *s);
 
 /* Counts and times of each phase so far into *p (zeros and null_pivots = -1 for NULL f).

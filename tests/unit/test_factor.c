@@ -77,7 +77,7 @@ static factor *create (factor_kind kind, const trip *t, mb_err *err)
   const void *a = NULL;
   double *ar = NULL;
   if (rank == 0) {
-    if (kind == FACTOR_COMPLEX_GENERAL) a = t->v;
+    if (kind == FACTOR_COMPLEX_GENERAL || kind == FACTOR_COMPLEX_SYMMETRIC) a = t->v;
     else a = ar = real_values (t);
   }
   factor *f = factor_create (MPI_COMM_WORLD, kind, t->n, rank == 0 ? t->nnz : 0,
@@ -157,7 +157,8 @@ static double complex *dense_solve (const trip *t, int sym, int cplx, int nrhs)
    or -1 when a call failed. *st receives the factor's stats. */
 static double solve_vs_lapack (factor_kind kind, const trip *t, int nrhs, factor_stats *st)
 {
-  int cplx = kind == FACTOR_COMPLEX_GENERAL, sym = kind == FACTOR_REAL_SYMMETRIC;
+  int cplx = kind == FACTOR_COMPLEX_GENERAL || kind == FACTOR_COMPLEX_SYMMETRIC;
+  int sym = kind == FACTOR_REAL_SYMMETRIC || kind == FACTOR_COMPLEX_SYMMETRIC;
   mb_err err;
   mb_err_init (&err);
   factor *f = create (kind, t, &err);
@@ -355,6 +356,27 @@ static void test_general (void)
   build_saddle (&t, 150, 4, p, -0.3);
   d = solve_vs_lapack (FACTOR_REAL_SYMMETRIC, &t, 3, &st);
   CHECK0 ("saddle point, 3 right-hand sides at once, match dgesv", d >= 0 && d < 1e-10);
+  trip_clear (&t);
+
+  /* complex symmetric (A^T = A, not Hermitian), lower triangle, with a zero block: the
+     damped stage's reduced matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq, 0] in miniature
+     (a shifted Laplacian with complex diagonal and coupling, 4 constraint rows); against
+     zgesv on the mirrored dense matrix */
+  t.n = 154;
+  for (int i = 0; i < 150; i++) {
+    trip_add (&t, i, i, 2.0 - 0.3 * sin (0.1 * i) + I * (0.2 + 0.05 * cos (0.3 * i)));
+    if (i > 0) trip_add (&t, i, i - 1, -1.0 + 0.1 * I);
+  }
+  for (int r = 0; r < 4; r++) {
+    trip_add (&t, 150 + r, p[r], 1.0 + 0.5 * r);
+    trip_add (&t, 150 + r, p[r] + 1, -1.0);
+  }
+  d = solve_vs_lapack (FACTOR_COMPLEX_SYMMETRIC, &t, 1, &st);
+  CHECK0 ("complex symmetric solve (LDL^T) matches dense zgesv to 1e-12", d >= 0 && d < 1e-12);
+  CHECK0 ("complex symmetric: ZMUMPS LDL^T, order, no inertia (-1)", st.complex_arith == 1
+          && st.symmetric == 1 && st.order == 154 && st.negative_pivots == -1);
+  d = solve_vs_lapack (FACTOR_COMPLEX_SYMMETRIC, &t, 5, &st);
+  CHECK0 ("complex symmetric, 5 right-hand sides at once, match zgesv", d >= 0 && d < 1e-12);
   trip_clear (&t);
 }
 

@@ -1,5 +1,6 @@
 /* test_gep.c: gep_modal and gep_complex against dense LAPACK (dggev, dsygv), any rank count. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 
 #include "check.h"
 #include "eigen/gep.h"
+#include "eigen/pencil.h"
+#include "eigen/shift_invert.h"
 
 static int rank, nranks;
 static const double TWO_PI = 6.283185307179586476925286766559;
@@ -911,6 +914,11 @@ static void test_damped (void)
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
   check_ok ("damped", rc, &err, &r, &p, 1);
+  CHECK0 (r.factor.symmetric == 1 && r.factor.complex_arith == 1 && r.factor.order == n
+          && r.factor.negative_pivots == -1, "damped: factor symmetric %d complex %d order %ld "
+          "negative pivots %ld, expected complex symmetric LDL^T of order n + m = %d, no "
+          "inertia", r.factor.symmetric, r.factor.complex_arith, r.factor.order,
+          r.factor.negative_pivots, n);
   int nover = check_complex ("damped", &p, &r, zref, nz, 6, 1);
   CHECK0 (nover == 0, "damped: (setup) light damping gave %d real eigenvalues", nover);
   if (rank == 0) {
@@ -1040,6 +1048,35 @@ static void test_nonsymmetric (void)
   eigen_result_clear (&r);
   free (ref);
   problem_free (&p);
+
+  /* the damped stage with the same non-symmetric K, dashpots and a constraint: its reduced
+     matrix is not symmetric, so complex LU; against dggev on GEP (31) */
+  problem q = problem_new ("nonsymmetric damped", n, 1, 1);
+  if (rank == 0) {
+    rng_seed (9);
+    chain (q.K, n, 0, n, n / 4, 1);
+    masses (q.M, n, 0, n, NULL);
+    for (int i = 0; i + 1 < n; i++) {
+      double s = urange (-100.0, 100.0);
+      AT (q.K, n, i, i + 1) += s;
+      AT (q.K, n, i + 1, i) -= s;
+      spring (q.R, n, i, i + 1, urange (5.0, 50.0));
+    }
+    AT (q.Cq, 1, 0, 5) = 1.0;  AT (q.Cq, 1, 0, 30) = -1.0;
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&q, &nz) : NULL;
+  CHECK0 (zref != NULL, "nonsymmetric damped: (setup) dggev on GEP (31) failed");
+  st = stage (6);
+  rc = run_stage (1, &q, &st, 1, &r, &err);
+  check_ok ("nonsymmetric damped", rc, &err, &r, &q, 1);
+  CHECK0 (r.factor.symmetric == 0 && r.factor.complex_arith == 1 && r.factor.order == n + 1,
+          "nonsymmetric damped: factor symmetric %d complex %d order %ld, expected complex LU "
+          "of order n + m = %d", r.factor.symmetric, r.factor.complex_arith, r.factor.order, n + 1);
+  check_complex ("nonsymmetric damped", &q, &r, zref, nz, 6, 1);
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&q);
 }
 
 /* 10: no restarts, tolerance 1e-15, subspace barely above the modes: MB_ENOCONV everywhere. */
@@ -1211,6 +1248,157 @@ static void test_faults (void)
   problem_free (&p);
 }
 
+/* 13: the damped shift-invert apply by the reduced solve of order n + m against the full
+   solve of order 2n + m. A small constrained pencil with massless DOFs (M singular), light
+   dashpots and two constraint rows; the balanced pencil (31) at sigma, written here densely
+   from its definition in pencil.h,
+       A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0],
+   solved by LAPACKE_zgesv for y = (A - sigma B)^-1 B x, B x = [x_u; M x_v; 0]. mbmodal's
+   operator (shift_invert_apply_damped and the block apply on 3 columns, rows distributed
+   over the ranks) factors [K + sigma R + sigma^2 M, c Cq^T; c Cq, 0] (complex symmetric
+   LDL^T, and complex LU from both triangles) and must give the same y to round-off: both
+   differ from the exact solution by at most about cond (A - sigma B) DBL_EPSILON relative
+   (first-order perturbation bound; the reciprocal condition number rcond from
+   LAPACKE_zgecon), asserted with a factor 10: 10 DBL_EPSILON / rcond (2e-11 at the first
+   two shifts, 1e-7 at the far one). Shifts: 0 (v = x_u / w), a complex one near the
+   spectrum, and one far out. */
+static void test_reduced_solve (void)
+{
+  int n = 16, m = 2, N = 2 * n + m, nb = 3;
+  problem p = problem_new ("reduced solve", n, m, 1);
+  int massless[16];
+  for (int i = 0; i < n; i++) massless[i] = i % 4 == 3;
+  if (rank == 0) {
+    rng_seed (13);
+    chain (p.K, n, 0, n, 4, 1);
+    masses (p.M, n, 0, n, massless);
+    for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+    AT (p.Cq, m, 0, 2) = 1.0;  AT (p.Cq, m, 0, 11) = -1.0;
+    AT (p.Cq, m, 1, 5) = 0.5;  AT (p.Cq, m, 1, 14) = 1.0;
+  }
+  spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
+  if (rank == 0) {
+    K = to_spm (n, n, p.K);
+    M = to_spm (n, n, p.M);
+    R = to_spm (n, n, p.R);
+    Cq = to_spm (m, n, p.Cq);
+  }
+  gep_system sys = { .n = n, .m = m, .K = K, .M = M, .R = R, .Cq = Cq };
+  double sc[2] = { 1.0, 1.0 };  /* w and s as the damped stage chooses them (rank 0) */
+  if (rank == 0) {
+    sc[0] = pencil_omega_scale (&sys);
+    sc[1] = pencil_cq_scale (&sys) / sc[0];
+  }
+  MPI_Bcast (sc, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  double w = sc[0], s = sc[1];
+  /* x: nb columns of order N, the same on every rank (deterministic) */
+  double complex *X = xcalloc ((size_t) N * nb, sizeof *X);
+  rng_seed (131);
+  for (int k = 0; k < N * nb; k++) X[k] = urange (-1.0, 1.0) + I * urange (-1.0, 1.0);
+  const double complex sigmas[3] = { 0.0, 3.0 + 700.0 * I, -2.0e4 + 5.0e4 * I };
+  for (int c = 0; c < 3; c++)
+    for (int lower = 0; lower < 2; lower++) {
+      double complex sigma = sigmas[c];
+      char name[96];
+      snprintf (name, sizeof name, "reduced solve, sigma = %g%+gi, %s", creal (sigma),
+                cimag (sigma), lower ? "LDL^T" : "LU");
+      /* the reference: zgesv on the full dense pencil, rank 0, broadcast */
+      double complex *Y = xcalloc ((size_t) N * nb, sizeof *Y);
+      double rcond = 0.0;
+      if (rank == 0) {
+        double complex *F = xcalloc ((size_t) N * N, sizeof *F);
+        for (int i = 0; i < n; i++) {
+          AT (F, N, i, i) = -sigma;
+          AT (F, N, i, n + i) = w;
+        }
+        for (int j = 0; j < n; j++)
+          for (int i = 0; i < n; i++) {
+            AT (F, N, n + i, j) = -AT (p.K, n, i, j) / w;
+            AT (F, N, n + i, n + j) = -AT (p.R, n, i, j) - sigma * AT (p.M, n, i, j);
+          }
+        for (int r = 0; r < m; r++)
+          for (int j = 0; j < n; j++) {
+            AT (F, N, n + j, 2 * n + r) = -s * AT (p.Cq, m, r, j);
+            AT (F, N, 2 * n + r, j) = -s / w * AT (p.Cq, m, r, j);
+          }
+        for (int k = 0; k < nb; k++) {
+          const double complex *x = X + (size_t) k * N;
+          double complex *y = Y + (size_t) k * N;
+          for (int i = 0; i < n; i++) y[i] = x[i];
+          matvec (n, n, p.M, 0, x + n, y + n);
+        }
+        double anorm = 0.0;
+        for (int i = 0; i < N; i++) {
+          double row = 0.0;
+          for (int j = 0; j < N; j++) row += cabs (AT (F, N, i, j));
+          anorm = fmax (anorm, row);
+        }
+        lapack_int *ipiv = xcalloc ((size_t) N, sizeof *ipiv);
+        lapack_int info = LAPACKE_zgetrf (LAPACK_COL_MAJOR, N, N, F, N, ipiv);
+        if (info == 0) info = LAPACKE_zgecon (LAPACK_COL_MAJOR, 'I', N, F, N, anorm, &rcond);
+        if (info == 0)
+          info = LAPACKE_zgetrs (LAPACK_COL_MAJOR, 'N', N, nb, F, N, ipiv, Y, N);
+        CHECK0 (info == 0, "%s: (setup) zgesv info %d", name, (int) info);
+        CHECK0 (rcond > 1e-9, "%s: (setup) the pencil's rcond %.2e is below 1e-9", name, rcond);
+        free (ipiv);
+        free (F);
+      }
+      MPI_Bcast (Y, 2 * N * nb, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      MPI_Bcast (&rcond, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      double tol = 10.0 * DBL_EPSILON / (rcond > 0.0 ? rcond : DBL_EPSILON);
+      /* mbmodal: the reduced matrix factored, the operator applied */
+      ztrip t = { 0 };
+      int rc = rank == 0 ? pencil_damped_reduced (&sys, sigma, s * w, lower, &t) : 0;
+      CHECK0 (rc == 0 && t.nnz > 0, "%s: pencil_damped_reduced returned %d", name, rc);
+      mb_err err;
+      mb_err_init (&err);
+      factor *f = factor_create (MPI_COMM_WORLD, lower ? FACTOR_COMPLEX_SYMMETRIC
+                                 : FACTOR_COMPLEX_GENERAL, n + m, t.nnz, t.row, t.col, t.val,
+                                 "reduced", &err);
+      ztrip_clear (&t);
+      CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
+      shift_invert si;
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double complex),
+                                  &err) == 0) {
+        shift_invert_set_damped (&si, sigma, w);
+        int nl = si.dist.nloc, r0 = si.dist.row0;
+        double complex *xl = xcalloc ((size_t) nl * nb + 1, sizeof *xl);
+        double complex *yl = xcalloc ((size_t) nl * nb + 1, sizeof *yl);
+        double complex *yb = xcalloc ((size_t) nl * nb + 1, sizeof *yb);
+        for (int k = 0; k < nb; k++)
+          for (int i = 0; i < nl; i++) xl[(size_t) k * nl + i] = X[(size_t) k * N + r0 + i];
+        int rc1 = 0;
+        for (int k = 0; k < nb && rc1 == 0; k++)
+          rc1 = shift_invert_apply_damped (&si, xl + (size_t) k * nl, yl + (size_t) k * nl);
+        int rc2 = shift_invert_apply_block_damped (&si, nb, xl, nl, yb, nl);
+        CHECK0 (rc1 == 0 && rc2 == 0, "%s: applies returned %d, %d", name, rc1, rc2);
+        double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
+        for (int k = 0; k < nb; k++)
+          for (int i = 0; i < nl; i++) {
+            double complex ref = Y[(size_t) k * N + r0 + i];
+            e[0] = fmax (e[0], cabs (yl[(size_t) k * nl + i] - ref));
+            e[1] = fmax (e[1], cabs (yb[(size_t) k * nl + i] - ref));
+            e[2] = fmax (e[2], cabs (ref));
+          }
+        MPI_Allreduce (e, g, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        CHECK0 (g[0] <= tol * g[2], "%s: single apply differs from zgesv by %.2e relative "
+                "(bound %.1e)", name, g[0] / g[2], tol);
+        CHECK0 (g[1] <= tol * g[2], "%s: block apply differs from zgesv by %.2e relative "
+                "(bound %.1e)", name, g[1] / g[2], tol);
+        if (rank == 0 && getenv ("TEST_GEP_VERBOSE"))
+          printf ("  %s: errors %.2e (single), %.2e (block), rcond %.2e\n", name,
+                  g[0] / g[2], g[1] / g[2], rcond);
+        free (xl); free (yl); free (yb);
+        shift_invert_clear (&si);
+      }
+      factor_free (f);
+      free (Y);
+    }
+  free (X);
+  spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+  problem_free (&p);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1229,6 +1417,7 @@ int main (int argc, char **argv)
   test_singular_shift ();
   test_singular_every_shift ();
   test_faults ();
+  test_reduced_solve ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
