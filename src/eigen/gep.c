@@ -135,7 +135,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
   int rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                              st->out, err);
   if (rc == 0)
-    rc = modes_undamped (sys, sigma, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
+    rc = modes_undamped (sys, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
                          cand, ncand, st->out, err);
   if (rc == 0) missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
   free (cand);
