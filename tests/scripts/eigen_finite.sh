@@ -4,8 +4,15 @@
 # at most 2 x 20 damped ones) asked 1000 modes in both stages: exit 0, 20 modes each, the
 # bound and the request in the log and the report. A 600-mass fixed chain asked 1000000
 # modes: capped at 600 with a message, in bounded time, every eigenvalue against the closed
-# form 4 k/m sin^2 (j pi / 1202) (eigen_shifts.py); its missed-mode check reuses the
-# stage's analysis (issue 10). 1 and 2 ranks. usage: sh eigen_finite.sh MBMODAL OUTDIR
+# form 4 k/m sin^2 (j pi / 1202) (eigen_shifts.py); the massless chain's exact counts (20
+# and 40: the 20 damped modes are pairs) are in its reports too; its missed-mode check reuses the
+# stage's analysis (issue 10). The issue's two cases, where the count is now exact: a
+# 3-DOF damped deck with 2 massless (damped) DOFs asked 10 modes (1 undamped and 4 damped
+# finite eigenvalues: 3 modes), and a clamped 4-element beam asked 40 (24): the log says
+# "the pencil has exactly N finite eigenvalues" and the report's
+# convergence.finite_eigenvalues equals dense numpy / scipy (eigen_count.py: rank of M on
+# null(Cq) and scipy.linalg.eig on the linearization). 1 and 2 ranks.
+# usage: sh eigen_finite.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/eigen_finite"
 here=$(dirname "$0")
@@ -18,6 +25,14 @@ printf 'matrices:\n  K: chain_massless.K.mtx\n  M: chain_massless.M.mtx\n  R: ch
   > "$dir/massless.yaml"
 $py -c "import sys; sys.path.insert(0, '$here'); import eigen_shifts as e; e.chain('$dir/big', 600, 1000.0, 2.0, False)" || exit 1
 printf 'matrices:\n  K: big.K.mtx\n  M: big.M.mtx\nmodal:\n  modes: 1000000\n' > "$dir/big.yaml"
+# the issue's 3-DOF deck: K a grounded 3-spring chain, M = diag (1, 0, 0), R = diag (0.1, 0.2, 0.3)
+mkdir -p "$dir/d3"
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\n2 2 2\n3 2 -1\n3 3 2\n' > "$dir/d3/K.mtx"
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 1 1\n' > "$dir/d3/M.mtx"
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 0.1\n2 2 0.2\n3 3 0.3\n' > "$dir/d3/R.mtx"
+printf 'matrices: {K: K.mtx, M: M.mtx, R: R.mtx}\nmodal: {modes: 10}\ncomplex: {modes: 10}\n' > "$dir/d3/d3.yaml"
+# the issue's clamped 4-element beam, 40 modes asked; its matrices exported for the reference
+sed 's/elements: 48/elements: 4/; s/modes: 25/modes: 40/' "$top/tests/models/cantilever_eb.yaml" > "$dir/beam4.yaml"
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 has() {  # file text
@@ -35,9 +50,9 @@ import sys, yaml
 r = yaml.safe_load(open(sys.argv[1])); c = r["convergence"]
 want = {"modal": 20, "complex": 40}[sys.argv[2]]
 ok = (len(r["modes"]) == 20 and c["converged"] is True and c["finite_eigenvalues_max"] == want
-      and c["modes_asked"] == 1000)
-print(("ok" if ok else "FAIL") + " %s: %d modes, bound %s, asked %s" % (sys.argv[1], len(r["modes"]),
-      c.get("finite_eigenvalues_max"), c.get("modes_asked")))
+      and c["modes_asked"] == 1000 and c.get("finite_eigenvalues") == want)
+print(("ok" if ok else "FAIL") + " %s: %d modes, bound %s, asked %s, exactly %s" % (sys.argv[1],
+      len(r["modes"]), c.get("finite_eigenvalues_max"), c.get("modes_asked"), c.get("finite_eigenvalues")))
 sys.exit(0 if ok else 1)
 PY
   done
@@ -47,5 +62,18 @@ PY
   has "$dir/big.np$np.log" "the stage's analysis reused"
   $py "$here/eigen_shifts.py" check "$dir/out$np/big.modal.yaml" fixed 600 1000 2 || fails=$((fails + 1))
 done
+for np in 1 2; do
+  (cd "$dir/d3" && timeout 120 mpirun --oversubscribe -np $np "$bin" -o out$np d3.yaml > d3.np$np.log 2>&1) \
+    || fail "d3 (np $np): exit $?"
+  has "$dir/d3/d3.np$np.log" "modal: the pencil has exactly 1 finite eigenvalues"
+  has "$dir/d3/d3.np$np.log" "complex: the pencil has exactly 4 finite eigenvalues"
+  has "$dir/d3/d3.np$np.log" "1 conjugate pair and 2 real, 3 modes: that is why fewer than 10"
+  $py "$here/eigen_count.py" "$dir/d3" modal "$dir/d3/out$np/d3.modal.yaml" || fails=$((fails + 1))
+  $py "$here/eigen_count.py" "$dir/d3" complex "$dir/d3/out$np/d3.complex.yaml" || fails=$((fails + 1))
+  (cd "$dir" && timeout 120 mpirun --oversubscribe -np $np "$bin" -o out$np --export-matrices beam4.mtx$np beam4.yaml > beam4.np$np.log 2>&1) \
+    || fail "beam4 (np $np): exit $?"
+  has "$dir/beam4.np$np.log" "modal: the pencil has exactly 24 finite eigenvalues"
+  $py "$here/eigen_count.py" "$dir/beam4.mtx$np" modal "$dir/out$np/beam4.modal.yaml" || fails=$((fails + 1))
+done
 [ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }
-echo "eigen_finite: requests capped at the structural bound (20, 40, 600) with a message; 600 eigenvalues match the closed form (1, 2 ranks)"
+echo "eigen_finite: requests capped at the structural bound (20, 40, 600) with a message; 600 eigenvalues match the closed form; exact counts 1, 4 and 24 as numpy / scipy (1, 2 ranks)"
