@@ -11,7 +11,9 @@
 # finite eigenvalues: 3 modes), and a clamped 4-element beam asked 40 (24): the log says
 # "the pencil has exactly N finite eigenvalues" and the report's
 # convergence.finite_eigenvalues equals dense numpy / scipy (eigen_count.py: rank of M on
-# null(Cq) and scipy.linalg.eig on the linearization). 1 and 2 ranks.
+# null(Cq) and scipy.linalg.eig on the linearization). A complex section in a deck without
+# damping (no 'enabled' key) is not run, and the log says so with the section's line
+# (it was skipped in silence). 1 and 2 ranks.
 # usage: sh eigen_finite.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/eigen_finite"
@@ -31,6 +33,7 @@ printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 1 1\n' > "$dir/d3/M.mtx"
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 0.1\n2 2 0.2\n3 3 0.3\n' > "$dir/d3/R.mtx"
 printf 'matrices: {K: K.mtx, M: M.mtx, R: R.mtx}\nmodal: {modes: 10}\ncomplex: {modes: 10}\n' > "$dir/d3/d3.yaml"
+printf 'matrices: {K: K.mtx, M: M.mtx}\nmodal: {modes: 1}\ncomplex: {modes: 2, shift: [0, 1]}\n' > "$dir/d3/nor.yaml"
 # the issue's clamped 4-element beam, 40 modes asked; its matrices exported for the reference
 sed 's/elements: 48/elements: 4/; s/modes: 25/modes: 40/' "$top/tests/models/cantilever_eb.yaml" > "$dir/beam4.yaml"
 fails=0
@@ -69,6 +72,10 @@ for np in 1 2; do
   has "$dir/d3/d3.np$np.log" "complex: the pencil has exactly 4 finite eigenvalues"
   has "$dir/d3/d3.np$np.log" "1 conjugate pair and 2 real, 3 modes: that is why fewer than 10"
   $py "$here/eigen_count.py" "$dir/d3" modal "$dir/d3/out$np/d3.modal.yaml" || fails=$((fails + 1))
+  (cd "$dir/d3" && timeout 120 mpirun --oversubscribe -np $np "$bin" -o nor$np nor.yaml > nor.np$np.log 2>&1) \
+    || fail "nor (np $np): exit $?"
+  has "$dir/d3/nor.np$np.log" "note: nor.yaml:3: the complex section is not run: the damped stage needs matrices.R"
+  [ -e "$dir/d3/nor$np/nor.complex.yaml" ] && fail "nor (np $np): a complex report without R"
   $py "$here/eigen_count.py" "$dir/d3" complex "$dir/d3/out$np/d3.complex.yaml" || fails=$((fails + 1))
   (cd "$dir" && timeout 120 mpirun --oversubscribe -np $np "$bin" -o out$np --export-matrices beam4.mtx$np beam4.yaml > beam4.np$np.log 2>&1) \
     || fail "beam4 (np $np): exit $?"
