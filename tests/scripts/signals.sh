@@ -60,6 +60,9 @@ case_run() {  # label signal target(one|mpirun|rank) command...
     *) echo "  $label: ended with status $st after SIG$sig" ;;
   esac
   reports_whole "$dir" "$label"
+  if [ "$sig" != KILL ] && ls -A "$dir" | grep -q '\.partial\.'; then
+    fail "$label: a temporary .partial. file left after SIG$sig"
+  fi
 }
 
 export OMPI_MCA_rmaps_base_oversubscribe=1
