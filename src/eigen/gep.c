@@ -76,6 +76,59 @@ static int cap_modes (MPI_Comm comm, const gep_system *sys, int damped, int boun
   return 0;
 }
 
+/* Rank 0. The eigenvalues out's modes stand for: a damped mode with Im lambda != 0 is a
+   conjugate pair, 2; every other mode 1. */
+static int modes_stand_for (const eigen_result *out)
+{
+  int found = 0;
+  for (int i = 0; i < out->nmodes; i++)
+    found += 1 + (out->stage == STAGE_COMPLEX && cimag (out->modes[i].lambda) != 0.0);
+  return found;
+}
+
+/* Rank 0. Modes that stand for more eigenvalues than the pencil can have finite (bound, from
+   `what`) cannot all be finite: the excess are infinite eigenvalues that rounding left
+   large but finite (|mu| just above the filter of modes_candidates; any huge eigenvalue
+   has a small backward error, so their residuals pass). They are the ones farthest from
+   the shift: dropped (vectors freed) until the rest stand for at most bound, counted in
+   n_infinite, max_residual and n_above_tol recomputed, and a log line. This happens only
+   when nearly every eigenvalue is asked for (the small-problem path of Krylov-Schur). */
+static void drop_beyond (eigen_result *out, int bound, const char *what, FILE *log)
+{
+  int found = modes_stand_for (out), dropped = 0, before = found;
+  double lo = INFINITY, hi = 0.0;
+  while (found > bound && out->nmodes > 0) {
+    int far = 0;
+    for (int i = 1; i < out->nmodes; i++)
+      if (cabs (out->modes[i].lambda - out->shift) > cabs (out->modes[far].lambda - out->shift))
+        far = i;
+    mode *md = &out->modes[far];
+    int k = 1 + (out->stage == STAGE_COMPLEX && cimag (md->lambda) != 0.0);
+    lo = fmin (lo, cabs (md->lambda));
+    hi = fmax (hi, cabs (md->lambda));
+    free (md->x);
+    free (md->xi);
+    memmove (md, md + 1, (size_t) (out->nmodes - far - 1) * sizeof *md);
+    out->nmodes--;
+    found -= k;
+    out->n_infinite += k;
+    dropped++;
+  }
+  if (dropped == 0) return;
+  out->max_residual = 0.0;
+  out->n_above_tol = 0;
+  for (int i = 0; i < out->nmodes; i++) {
+    out->max_residual = fmax (out->max_residual, out->modes[i].residual);
+    if (!(out->modes[i].residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+  }
+  if (log)
+    fprintf (log, "%s: the modes found stood for %d eigenvalues, but %s allows at most %d "
+             "finite ones: the %d mode%s farthest from the shift (|lambda| %.3g .. %.3g) %s "
+             "infinite eigenvalues that rounding left finite, dropped\n",
+             out->stage == STAGE_COMPLEX ? "complex" : "modal", before, what, bound, dropped,
+             dropped == 1 ? "" : "s", lo, hi, dropped == 1 ? "is an" : "are");
+}
+
 /* Rank 0 logs (every rank records): the bound in out, and why fewer modes came back. */
 static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int bound,
                           eigen_result *out)
@@ -84,6 +137,7 @@ static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int 
   MPI_Comm_rank (comm, &rank);
   out->finite_max = bound;
   out->modes_asked = asked;
+  if (rank == 0) drop_beyond (out, bound, "the structure of the pencil", opts->log);
   if (opts->log && rank == 0 && out->nmodes < asked)
     fprintf (opts->log, "%s: %d of the %d modes asked were found; the pencil has at most %d "
              "finite eigenvalues%s\n", out->stage == STAGE_COMPLEX ? "complex" : "modal",
@@ -197,6 +251,13 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
     return;
   }
   long count = damped ? 2 * nm - k0 - k1 : nm - k0;
+  if (count < found && count > 0) {
+    drop_beyond (out, (int) count, damped ? "the ranks of M and M + R on null(Cq)"
+                 : "the rank of M on null(Cq)", opts->log);
+    found = modes_stand_for (out);
+    pairs = 0;
+    for (int i = 0; i < out->nmodes; i++) pairs += damped && cimag (out->modes[i].lambda) != 0.0;
+  }
   if (count == found) {
     out->finite_count = (int) count;
     if (opts->log) {

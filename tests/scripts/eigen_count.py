@@ -9,7 +9,7 @@ usage: eigen_count.py DECK_DIR STAGE REPORT
     k1 = nullity of Z^T (M + R) Z (numpy.linalg.matrix_rank); modal: (n - m) - k0,
     complex: 2 (n - m) - k0 - k1;
   - eig: scipy.linalg.eig of the linearized pencil (GEP (18) or (31)) with homogeneous
-    eigenvalues, counting |beta| > 1e-8 |alpha| (scaled so that ||A|| = ||B||).
+    eigenvalues, counting |beta| > 1e-8 |alpha| (modal: B scaled so that ||A|| = ||B||).
 The report must have convergence.finite_eigenvalues equal to both, and its modes must stand
 for that many eigenvalues (a mode with Im lambda != 0 is a conjugate pair: 2)."""
 import os
@@ -52,7 +52,10 @@ def main():
         A[n:2 * n, :n] = -K; A[n:2 * n, n:2 * n] = -R; B[n:2 * n, n:2 * n] = M
         if m:
             A[n:2 * n, 2 * n:] = -Cq.T; A[2 * n:, :n] = -Cq
-    s = np.abs(A).max() / max(np.abs(B).max(), 1e-300)
+    # modal: B scaled to A's size (eigenvalues omega^2 up to ~1e8 here); complex: unscaled,
+    # |lambda| < 1e8 rad/s (scaling B by ||A|| / ||B|| there let QZ's rounding turn 7
+    # infinite eigenvalues of the beam grid finite)
+    s = np.abs(A).max() / max(np.abs(B).max(), 1e-300) if stage == "modal" else 1.0
     ab = scipy.linalg.eigvals(A, s * B, homogeneous_eigvals=True)
     alpha, beta = ab[0], ab[1]
     eig_count = int(np.sum(np.abs(beta) > 1e-8 * np.abs(alpha)))
