@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "report/compare.h"
+#include "report/writer.h"
 #include "run.h"
 
 #define MBMODAL_VERSION "0.1.0"
@@ -84,10 +85,11 @@ static int cli_parse (int argc, char **argv, run_opts *c, mb_err *err)
 }
 
 /* SIGTERM, SIGINT (a job scheduler's cancel, Ctrl-C), SIGHUP: rank 0 says which signal
-   stopped the run; every rank exits at once with status 128 + signal, as a shell reports
-   it. Async-signal-safe: write and _exit only. Reports are written under a temporary
-   name and renamed when complete, so an interrupted run leaves no report that looks
-   whole. */
+   stopped the run; every rank removes the temporary files it is writing
+   (writer_remove_partials) and exits at once with status 128 + signal, as a shell reports
+   it. Async-signal-safe: write, unlink and _exit only. Reports are written under a
+   temporary name and renamed when complete, so an interrupted run leaves no report that
+   looks whole, and no hidden ".NAME.partial.PID.N" either. */
 static int signal_rank;
 
 static void on_stop_signal (int sig)
@@ -104,6 +106,7 @@ static void on_stop_signal (int sig)
               : write (2, hup, sizeof hup - 1);
     (void) w;
   }
+  writer_remove_partials ();
   _exit (128 + sig);
 }
 

@@ -190,6 +190,18 @@ static void note_gravity (const run *r)
            g[0], g[1], g[2]);
 }
 
+/* Rank 0: a complex section in a deck without damping (and no 'enabled' key) is not run;
+   the log says so, with the section's line, instead of skipping it in silence. */
+static void note_complex_off (const run *r)
+{
+  if (!r->log || r->d.damped.off_line <= 0) return;
+  fprintf (r->log, "note: %s:%d: the complex section is not run: the damped stage needs %s; "
+           "give it, or set 'enabled: true' (%s)\n", r->d.path, r->d.damped.off_line,
+           r->is_model ? "damping in the model (alpha or beta of a material, c of a spring, "
+           "a bushing's damping)" : "matrices.R (a damping matrix)", r->is_model
+           ? "it then runs with R = 0" : "the missing R is then an error");
+}
+
 /* Rank 0: the log lines of a finished static stage. */
 static void log_statics (FILE *log, const statics_result *res, const char *path, int written)
 {
@@ -424,6 +436,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   if (rc == 0) rc = prepare_outputs (&r, err);
   if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
   if (rc == 0 && r.rank == 0) note_gravity (&r);
+  if (rc == 0 && r.rank == 0) note_complex_off (&r);
 
   mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
   mb_err_init (&serr);

@@ -244,8 +244,10 @@ static int root (ctx *c, const yaml_node_t *r)
                          " 'matrices' or a model (bodies/beams)");
   if (model_key) MB_TRY (deck_model_finish (c, r, f[1].k));
   if (f[STATICS].k) MB_TRY (deck_statics_finish (c, f[STATICS].k, model_key != NULL));
-  if (!c->cplx_key)  /* default */
+  if (!c->cplx_key) {  /* default; a section given for nothing is said in the log */
     d->damped.enabled = model_key ? d->model.has_damping : d->matrices.R != NULL;
+    if (!d->damped.enabled && f[11].k) d->damped.off_line = (int) f[11].k->start_mark.line + 1;
+  }
   else if (d->damped.enabled && !model_key && !d->matrices.R)
     return deck_fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
                          " (a damping matrix); give R or set 'enabled: false'");

@@ -26,6 +26,9 @@ typedef struct deck_stage {
   int max_restarts;    /* >= 1 */
   int subspace;        /* Krylov subspace size ncv, modes + 2 .. DECK_MAX_SUBSPACE;
                           0 = automatic */
+  int off_line;        /* complex only: > 0 when the deck has a complex section at this
+                          line but no 'enabled' key and the stage is off by default (no R,
+                          no damping): the run log says so; 0 otherwise */
 } deck_stage;
 
 /* Matrix Market files named by a matrix deck; paths resolved against the deck's folder.

@@ -130,6 +130,10 @@ typedef struct eigen_result {
   int finite_max;            /* upper bound on the pencil's finite eigenvalues (modal) or
                                 modes (complex) from its structure; -1 unknown */
   int modes_asked;           /* modes the deck asked for (before capping at finite_max) */
+  int finite_count;          /* when fewer modes than asked came back: the pencil's finite
+                                eigenvalues, counted from the ranks of M (and M + R) on
+                                null(Cq) and equal to what the modes found stand for (a
+                                pair counts 2); 0 when not counted or not confirmed */
   double time_check;         /* [s] the missed-mode check */
   eigen_profile profile;     /* time breakdown, floor and memory (rank 0) */
 } eigen_result;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../linalg/factor.h"
 #include "modes.h"
 #include "stage.h"
 
@@ -75,6 +76,59 @@ static int cap_modes (MPI_Comm comm, const gep_system *sys, int damped, int boun
   return 0;
 }
 
+/* Rank 0. The eigenvalues out's modes stand for: a damped mode with Im lambda != 0 is a
+   conjugate pair, 2; every other mode 1. */
+static int modes_stand_for (const eigen_result *out)
+{
+  int found = 0;
+  for (int i = 0; i < out->nmodes; i++)
+    found += 1 + (out->stage == STAGE_COMPLEX && cimag (out->modes[i].lambda) != 0.0);
+  return found;
+}
+
+/* Rank 0. Modes that stand for more eigenvalues than the pencil can have finite (bound, from
+   `what`) cannot all be finite: the excess are infinite eigenvalues that rounding left
+   large but finite (|mu| just above the filter of modes_candidates; any huge eigenvalue
+   has a small backward error, so their residuals pass). They are the ones farthest from
+   the shift: dropped (vectors freed) until the rest stand for at most bound, counted in
+   n_infinite, max_residual and n_above_tol recomputed, and a log line. This happens only
+   when nearly every eigenvalue is asked for (the small-problem path of Krylov-Schur). */
+static void drop_beyond (eigen_result *out, int bound, const char *what, FILE *log)
+{
+  int found = modes_stand_for (out), dropped = 0, before = found;
+  double lo = INFINITY, hi = 0.0;
+  while (found > bound && out->nmodes > 0) {
+    int far = 0;
+    for (int i = 1; i < out->nmodes; i++)
+      if (cabs (out->modes[i].lambda - out->shift) > cabs (out->modes[far].lambda - out->shift))
+        far = i;
+    mode *md = &out->modes[far];
+    int k = 1 + (out->stage == STAGE_COMPLEX && cimag (md->lambda) != 0.0);
+    lo = fmin (lo, cabs (md->lambda));
+    hi = fmax (hi, cabs (md->lambda));
+    free (md->x);
+    free (md->xi);
+    memmove (md, md + 1, (size_t) (out->nmodes - far - 1) * sizeof *md);
+    out->nmodes--;
+    found -= k;
+    out->n_infinite += k;
+    dropped++;
+  }
+  if (dropped == 0) return;
+  out->max_residual = 0.0;
+  out->n_above_tol = 0;
+  for (int i = 0; i < out->nmodes; i++) {
+    out->max_residual = fmax (out->max_residual, out->modes[i].residual);
+    if (!(out->modes[i].residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+  }
+  if (log)
+    fprintf (log, "%s: the modes found stood for %d eigenvalues, but %s allows at most %d "
+             "finite ones: the %d mode%s farthest from the shift (|lambda| %.3g .. %.3g) %s "
+             "infinite eigenvalues that rounding left finite, dropped\n",
+             out->stage == STAGE_COMPLEX ? "complex" : "modal", before, what, bound, dropped,
+             dropped == 1 ? "" : "s", lo, hi, dropped == 1 ? "is an" : "are");
+}
+
 /* Rank 0 logs (every rank records): the bound in out, and why fewer modes came back. */
 static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int bound,
                           eigen_result *out)
@@ -83,11 +137,146 @@ static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int 
   MPI_Comm_rank (comm, &rank);
   out->finite_max = bound;
   out->modes_asked = asked;
+  if (rank == 0) drop_beyond (out, bound, "the structure of the pencil", opts->log);
   if (opts->log && rank == 0 && out->nmodes < asked)
     fprintf (opts->log, "%s: %d of the %d modes asked were found; the pencil has at most %d "
              "finite eigenvalues%s\n", out->stage == STAGE_COMPLEX ? "complex" : "modal",
              out->nmodes, asked, bound, out->stage == STAGE_COMPLEX
              ? " (a conjugate pair is one mode)" : out->nmodes < bound ? "" : ": that is why");
+}
+
+/* Collective. The nullity *k of [P, c Cq^T; c Cq, 0] (P = M, or M + R when with_r; c a power
+   of two bringing Cq to P's size), by LDL^T with null-pivot detection
+   (factor_deficiency_inertia), and *psd = 1 when P is positive semi-definite on null(Cq):
+   with Cq of full row rank the inertia is that of Z^T P Z (Z a basis of null(Cq)) plus m
+   negative and m positive pivots, so exactly m negative pivots. For such P the null
+   vectors are (x, 0) with x in null(P) and null(Cq): *k = dim (null(P) ^ null(Cq)).
+   Returns 0 or an error, the same on every rank (err set); *k = -1 then. */
+static int bordered_nullity (MPI_Comm comm, const gep_system *sys, int with_r, int *k,
+                             int *psd, mb_err *err)
+{
+  int rank, n = sys->n, m = sys->m, fail = 0;
+  MPI_Comm_rank (comm, &rank);
+  *k = -1;
+  *psd = 0;
+  spm *A = NULL;
+  if (rank == 0) {
+    const spm *R = with_r ? sys->R : NULL;
+    long nnz = sys->M->nnz + (R ? R->nnz : 0) + (sys->Cq ? sys->Cq->nnz : 0);
+    A = spm_create (n + m, n + m, nnz > 0 ? nnz : 1);
+    double pmax = fmax (spm_max_abs (sys->M), R ? spm_max_abs (R) : 0.0);
+    double cmax = sys->Cq ? spm_max_abs (sys->Cq) : 0.0;
+    double c = pmax > 0.0 && cmax > 0.0 ? ldexp (1.0, (int) lround (log2 (pmax / cmax))) : 1.0;
+    int r = A ? 0 : MB_ENOMEM;
+    for (long e = 0; e < sys->M->nnz && r == 0; e++)
+      if (sys->M->row[e] >= sys->M->col[e])
+        r = spm_add (A, sys->M->row[e], sys->M->col[e], sys->M->val[e]);
+    for (long e = 0; R && e < R->nnz && r == 0; e++)
+      if (R->row[e] >= R->col[e]) r = spm_add (A, R->row[e], R->col[e], R->val[e]);
+    for (long e = 0; sys->Cq && e < sys->Cq->nnz && r == 0; e++)
+      r = spm_add (A, n + sys->Cq->row[e], sys->Cq->col[e], c * sys->Cq->val[e]);
+    if (r == 0) r = spm_compress (A);
+    fail = r < 0;
+  }
+  int rc = mb_agree (comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory counting the finite "
+                                           "eigenvalues") : 0, err);
+  if (rc < 0) {
+    spm_free (A);
+    return rc;
+  }
+  int count = -1;
+  long neg = -1;
+  rc = factor_deficiency_inertia (comm, FACTOR_REAL_SYMMETRIC, n + m, A ? A->nnz : 0,
+                                  A ? A->row : NULL, A ? A->col : NULL, A ? A->val : NULL,
+                                  with_r ? "[M + R, Cq^T; Cq, 0]" : "[M, Cq^T; Cq, 0]", &count,
+                                  NULL, &neg, err);
+  spm_free (A);
+  if (rc < 0) return rc;
+  *k = count;
+  *psd = neg == m;
+  return 0;
+}
+
+/* Collective, after a stage that gave fewer modes than asked (rank 0 decides, broadcast).
+   For symmetric K, M (and R), the finite eigenvalues counted from ranks: with M (and
+   M + R) positive semi-definite on null(Cq), k0 = dim (null(M) ^ null(Cq)) and
+   k1 = dim (null(M) ^ null(R) ^ null(Cq)) (bordered_nullity),
+       undamped: (n - m) - k0,      damped: 2 (n - m) - k0 - k1
+   (the degree of det (K - lambda M), det (lambda^2 M + lambda R + K) on null(Cq): 2 per
+   DOF with mass, 1 per massless DOF with damping, 0 for the others). These equal the true
+   count when K is regular on the massless, undamped directions; so the number is called
+   exact only when the modes found stand for as many eigenvalues (a conjugate pair for two),
+   and then it is recorded in out->finite_count and said in the log: that is why fewer came
+   back. Otherwise the log says the rank bound and what was found. A failure of the count
+   is not an error of the stage (logged, the count stays unknown). */
+static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int asked,
+                          const eigen_opts *opts, eigen_result *out)
+{
+  int rank, go = 0, found = 0;
+  MPI_Comm_rank (comm, &rank);
+  const char *label = damped ? "complex" : "modal";
+  int pairs = 0, has_r = rank == 0 && damped && sys->R;  /* matrices on rank 0 only */
+  if (rank == 0 && out->nmodes < asked) {
+    go = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+         && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
+    for (int i = 0; i < out->nmodes; i++) {
+      int pair = damped && cimag (out->modes[i].lambda) != 0.0;
+      pairs += pair;
+      found += 1 + pair;
+    }
+  }
+  MPI_Bcast (&go, 1, MPI_INT, 0, comm);
+  MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
+  if (!go) return;
+  mb_err e;
+  mb_err_init (&e);
+  int k0 = -1, k1 = 0, psd0 = 0, psd1 = 1;
+  int rc = bordered_nullity (comm, sys, 0, &k0, &psd0, &e);
+  if (rc == 0 && damped) {
+    if (has_r) rc = bordered_nullity (comm, sys, 1, &k1, &psd1, &e);
+    else k1 = k0;
+  }
+  if (rank != 0) return;
+  long nm = (long) sys->n - sys->m;
+  if (rc < 0) {
+    if (opts->log)
+      fprintf (opts->log, "%s: the finite eigenvalues could not be counted: %s\n", label, e.msg);
+    return;
+  }
+  if (!psd0 || !psd1) {
+    if (opts->log)
+      fprintf (opts->log, "%s: M%s is not positive semi-definite on null(Cq): the finite "
+               "eigenvalues are not counted (the bound above stands)\n", label,
+               psd0 ? " + R" : "");
+    return;
+  }
+  long count = damped ? 2 * nm - k0 - k1 : nm - k0;
+  if (count < found && count > 0) {
+    drop_beyond (out, (int) count, damped ? "the ranks of M and M + R on null(Cq)"
+                 : "the rank of M on null(Cq)", opts->log);
+    found = modes_stand_for (out);
+    pairs = 0;
+    for (int i = 0; i < out->nmodes; i++) pairs += damped && cimag (out->modes[i].lambda) != 0.0;
+  }
+  if (count == found) {
+    out->finite_count = (int) count;
+    if (opts->log) {
+      if (damped)
+        fprintf (opts->log, "complex: the pencil has exactly %ld finite eigenvalues (2 (n - m) "
+                 "- %d - %d: %d massless directions on null(Cq), %d of them also undamped) and "
+                 "all came back: %d conjugate pair%s and %d real, %d modes: that is why fewer "
+                 "than %d\n", count, k0, k1, k0, k1, pairs,
+                 pairs == 1 ? "" : "s", found - 2 * pairs, out->nmodes, asked);
+      else
+        fprintf (opts->log, "modal: the pencil has exactly %ld finite eigenvalues (n - m - %d: "
+                 "%d massless directions on null(Cq)) and all came back: that is why fewer "
+                 "than %d\n", count, k0, k0, asked);
+    }
+  } else if (opts->log) {
+    fprintf (opts->log, "%s: the ranks of M%s on null(Cq) allow at most %ld finite eigenvalues; "
+             "the %d modes found stand for %d\n", label, damped ? " and M + R" : "", count,
+             out->nmodes, found);
+  }
 }
 
 /* ---- undamped stage: GEP (18), real, LDL^T when symmetric, missed-mode check ---------- */
@@ -135,7 +324,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
   int rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                              st->out, err);
   if (rc == 0)
-    rc = modes_undamped (sys, sigma, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
+    rc = modes_undamped (sys, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
                          cand, ncand, st->out, err);
   if (rc == 0) missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
   free (cand);
@@ -183,6 +372,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   }
   int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
   record_bound (comm, &o, opts->modes, bound, out);
+  if (rc == 0) count_finite (comm, sys, 0, opts->modes, &o, out);
   return rc;
 }
 
@@ -274,5 +464,6 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   }
   int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
   record_bound (comm, &o, opts->modes, bound, out);
+  if (rc == 0) count_finite (comm, sys, 1, opts->modes, &o, out);
   return rc;
 }

@@ -1,30 +1,37 @@
 /* missed_check.c: the missed-mode check (inertia / Sturm count) of the undamped stage. */
 #include "missed_check.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "../linalg/factor.h"
 #include "pencil.h"
 
-/* Rank 0. lo = min lambda - delta, hi = max lambda + delta over out's modes, with
-   delta = 1e-6 max(|lo|, |hi|, rigid threshold, 100 tol |sigma|); lo is raised to sigma when sigma is above
-   it (the stage's own factorization then counts below lo). */
+/* Rank 0. lo = min lambda - delta, hi = max lambda + delta over out's modes, with delta the
+   largest of 1e-6 max(|lo|, |hi|), the rigid-body rounding floor, 10 times each mode's
+   eigenvalue error bound from its true residual, rho (||A|| + |lambda| ||B||) / ||B||, and
+   eps ||A|| / ||B|| (K = 0 has no rounding floor; a margin of zero would count at 0). None
+   depends on the shift (the eigenvalues are Rayleigh quotients). lo is raised to sigma when
+   sigma is above it (the stage's own factorization then counts below lo). */
 void missed_check_plan (const gep_system *sys, const eigen_result *out, const candidate *cand,
                         int ncand, double sigma, int symmetric, missed_check *mc)
 {
   memset (mc, 0, sizeof *mc);
   if (!symmetric || out->nmodes <= 0) return;
-  /* the margin's floor: the rounding floor of rigid-body modes, or the Krylov-Schur noise
-     100 tol |sigma| (K = 0 has no rounding floor; a margin of zero would count at 0) */
-  double rigid_tol = fmax (modes_rigid_threshold (sys, out->tolerance, sigma, 0),
-                           100.0 * out->tolerance * fabs (sigma));
+  double anorm = 1.0, bnorm = 1.0;
+  mb_err e;
+  mb_err_init (&e);
+  if (pencil_norms (sys, 0, &anorm, &bnorm, &e) < 0) anorm = bnorm = 1.0;
+  double margin = fmax (modes_rigid_threshold (sys, 0), DBL_EPSILON * anorm / bnorm);
   double lo = creal (out->modes[0].lambda), hi = lo;
   for (int i = 0; i < out->nmodes; i++) {
-    lo = fmin (lo, creal (out->modes[i].lambda));
-    hi = fmax (hi, creal (out->modes[i].lambda));
+    double l = creal (out->modes[i].lambda), rho = out->modes[i].residual;
+    lo = fmin (lo, l);
+    hi = fmax (hi, l);
+    if (isfinite (rho)) margin = fmax (margin, 10.0 * rho * (anorm + fabs (l) * bnorm) / bnorm);
   }
-  double delta = 1e-6 * fmax (fmax (fabs (lo), fabs (hi)), rigid_tol);
+  double delta = fmax (1e-6 * fmax (fabs (lo), fabs (hi)), margin);
   mc->run = 1;
   mc->hi = hi + delta;
   mc->lo = lo - delta;

@@ -32,18 +32,19 @@ void eigen_result_clear (eigen_result *r)
   memset (r, 0, sizeof *r);
 }
 
-/* The largest |lambda| (modal: omega^2; damped: |lambda|, so the square root of the bound)
-   that counts as a rigid-body mode before residuals are known. Undamped: the rounding floor
-   RIGID_RTOL max|K| / max|M| alone, the same at every shift (the modes' eigenvalues are
-   Rayleigh quotients, accurate whatever the shift; a mode's own residual widens it, see
-   modes_is_rigid). Damped: also 100 tol |sigma|, the Krylov-Schur noise of sigma + 1/mu. */
-double modes_rigid_threshold (const gep_system *sys, double tol, double complex sigma,
-                              int damped)
+/* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;
+   damped: |lambda|, so the square root of the undamped floor) that counts as a rigid-body
+   mode whatever its residual. RIGID_RTOL max|K| / max|M| undamped, its square root damped
+   (a free body undamped in R is a 2 x 2 Jordan block at 0 in GEP (31): rounding of size
+   eps moves it by sqrt(eps) times the pencil's omega scale). The same at every shift (the
+   eigenvalues are refined from the vectors, accurate whatever the shift; a mode's own
+   residual widens it, see modes_is_rigid and damped_is_rigid). */
+double modes_rigid_threshold (const gep_system *sys, int damped)
 {
   double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
   double ratio = mmax > 0.0 ? kmax / mmax : kmax;
   if (!damped) return RIGID_RTOL * ratio;
-  return fmax (sqrt (RIGID_RTOL * ratio), 100.0 * tol * cabs (sigma));
+  return sqrt (RIGID_RTOL * ratio);
 }
 
 /* Undamped: a mode is rigid-body when |lambda| is below the rounding floor, or below what
@@ -56,6 +57,57 @@ static int modes_is_rigid (double complex lambda, double rho, double floor_round
 {
   double l = cabs (lambda);
   return l <= floor_round || l <= rho * (anorm + l * bnorm) / bnorm;
+}
+
+/* Damped: a mode is rigid-body when l = |lambda| is below the rounding floor, or when its
+   true residual rho cannot tell it from a perturbed zero. A zero of GEP (31) that is a
+   2 x 2 Jordan block (a free body, R u = 0) moves by the square root of a perturbation:
+   with K u = R u = 0, the pair (l, [u; l u]) has the residual l^2 ||M u|| / ((||A|| +
+   l ||B||) ||[u; l u]||), so a residual rho allows
+       l^2 <= d max(1, l),   d = rho (||A|| + l ||B||) / ||B||,
+   and a simple zero allows l <= d (below the former when d < 1). Neither depends on the
+   shift. */
+static int damped_is_rigid (double complex lambda, double rho, double floor_round, double anorm,
+                            double bnorm)
+{
+  double l = cabs (lambda), d = rho * (anorm + l * bnorm) / bnorm;
+  return l <= floor_round || l <= d || l * l <= d * fmax (1.0, l);
+}
+
+/* Damped: the eigenvalue refined from the position part u of a mode of GEP (31): the root
+   nearest `near` of the quadratic Rayleigh quotient
+       u^T (lambda^2 M + lambda R + K) u = 0
+   (unconjugated: for symmetric M, R, K the left eigenvector is u itself, so the root is
+   accurate to the square of u's error; for the rest, to its first power). Cq u = 0 drops the
+   multipliers. lambda = sigma + 1/mu loses |sigma| times the Ritz value's error, which a far
+   shift makes large; the quotient does not depend on the shift. Returns `near` when the
+   quotient is not finite. work: n entries. */
+static double complex damped_rayleigh (const gep_system *sys, const double complex *u,
+                                       double complex near, double complex *work)
+{
+  int n = sys->n;
+  double complex a = 0.0, b = 0.0, c = 0.0;
+  pencil_matvec_complex (sys->M, u, work);
+  for (int k = 0; k < n; k++) a += u[k] * work[k];
+  if (sys->R) {
+    pencil_matvec_complex (sys->R, u, work);
+    for (int k = 0; k < n; k++) b += u[k] * work[k];
+  }
+  pencil_matvec_complex (sys->K, u, work);
+  for (int k = 0; k < n; k++) c += u[k] * work[k];
+  double complex r1, r2;
+  if (a == 0.0) {
+    if (b == 0.0) return near;
+    r1 = r2 = -c / b;
+  } else {
+    double complex sq = csqrt (b * b - 4.0 * a * c);
+    if (creal (conj (b) * sq) < 0.0) sq = -sq;  /* no cancellation in b + sq */
+    double complex q = -0.5 * (b + sq);
+    r1 = q / a;
+    r2 = q != 0.0 ? c / q : r1;
+  }
+  double complex r = cabs (r1 - near) <= cabs (r2 - near) ? r1 : r2;
+  return isfinite (creal (r)) && isfinite (cimag (r)) ? r : near;
 }
 
 static double inf_norm_c (int len, const double complex *x)
@@ -220,12 +272,12 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
    lambda M-orthonormalized, elastic modes cleaned of rigid-body components; then for the
    want nearest sigma: unit mass norm (or unit inf-norm without mass), largest entry real
    positive, multipliers scaled back, residual on the unscaled pencil, kind. */
-int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric, int want,
+int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
                     int keep_vectors, candidate *cand, int ncand, eigen_result *out,
                     mb_err *err)
 {
   int n = sys->n, m = sys->m, N = n + m, rc = 0;
-  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 0);
+  double rigid_tol = modes_rigid_threshold (sys, 0);
   qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
   /* order the candidates by lambda for clustering */
   double anorm, bnorm;
@@ -306,20 +358,45 @@ int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric
   return rc;
 }
 
-/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): one per conjugate
-   pair (Im >= 0), nearest the shift first, unit largest position entry, residual, kind. */
+/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): multipliers scaled
+   back, each eigenvalue refined by damped_rayleigh (kept when it lowers the true residual;
+   the velocity part then set to lambda u), one mode per conjugate pair (Im >= 0), nearest
+   the shift first, unit largest position entry, residual, kind (damped_is_rigid). */
 int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
                   int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err)
 {
   int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
-  double rigid_tol = modes_rigid_threshold (sys, out->tolerance, sigma, 1);
-  /* fold each pair onto Im >= 0; drop the second member of a pair */
+  double floor_round = modes_rigid_threshold (sys, 1);
+  double anorm, bnorm;
+  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
+  if (rc < 0) return rc;
   int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
-  if (!keep) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  double complex *work = mb_calloc ((size_t) 2 * N + n, sizeof *work);
+  if (!keep || !work) {
+    free (keep);
+    free (work);
+    return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
+  double complex *vsave = work + 2 * N;
+  /* multipliers scaled back; eigenvalues refined from the vectors */
+  for (int i = 0; i < ncand; i++) {
+    candidate *c = &cand[i];
+    double complex *u = c->x, *v = c->x + n, *xi = c->x + 2 * n;
+    for (int k = 0; k < m; k++) xi[k] *= s;
+    double complex lr = damped_rayleigh (sys, u, c->lambda, work);
+    if (lr == c->lambda) continue;
+    double rho = pencil_residual_damped (sys, c->lambda, u, xi, anorm, bnorm, work);
+    memcpy (vsave, v, (size_t) n * sizeof *v);
+    for (int k = 0; k < n; k++) v[k] = lr * u[k];
+    double rho_r = pencil_residual_damped (sys, lr, u, xi, anorm, bnorm, work);
+    if (rho_r <= rho || !isfinite (rho)) c->lambda = lr;
+    else memcpy (v, vsave, (size_t) n * sizeof *v);
+  }
+  /* fold each pair onto Im >= 0; drop the second member of a pair */
   for (int i = 0; i < ncand; i++) keep[i] = 1;
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
-    double tol = 1e-8 * fmax (cabs (c->lambda), rigid_tol);
+    double tol = 1e-8 * fmax (cabs (c->lambda), floor_round);
     if (cimag (c->lambda) < -tol) {
       for (int j = 0; j < ncand; j++)
         if (j != i && keep[j] && cabs (cand[j].lambda - conj (c->lambda)) <= 1e-6 * cabs (c->lambda)) {
@@ -340,12 +417,9 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     if (keep[i]) cand[kept++] = cand[i];
   free (keep);
   qsort (cand, (size_t) kept, sizeof *cand, by_dist);
-  double anorm, bnorm;
-  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
   int nsel = kept < want ? kept : want;
-  double complex *work = mb_calloc ((size_t) 2 * N, sizeof *work);
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (rc == 0 && (!work || !out->modes)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  if (!out->modes) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   for (int i = 0; i < nsel && rc == 0; i++) {
     candidate *c = &cand[i];
     mode *md = &out->modes[out->nmodes];
@@ -353,18 +427,17 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     int big = canonical_index (n, x);  /* largest position entry = 1 */
     double complex scale = x[big] != 0.0 ? x[big] : 1.0;
     for (int k = 0; k < N; k++) x[k] /= scale;
-    for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
     double complex l = c->lambda;
     md->lambda = l;
     md->freq_hz = cabs (l) / TWO_PI;
     md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
     md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
-    md->kind = cabs (l) <= rigid_tol ? MODE_RIGID
+    md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
+    if (!isfinite (md->residual)) md->residual = INFINITY;
+    md->kind = damped_is_rigid (l, md->residual, floor_round, anorm, bnorm) ? MODE_RIGID
              : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
              : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
-    md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
-    if (!isfinite (md->residual)) md->residual = INFINITY;
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
     if (keep_vectors) {

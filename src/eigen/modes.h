@@ -17,10 +17,10 @@ typedef struct candidate {
   double complex *x;       /* full pencil vector, borrowed from (and edited in) ks_result */
 } candidate;
 
-/* The largest |lambda| (modal: omega^2; damped: |lambda|) that counts as a rigid-body mode,
-   for Krylov-Schur tolerance tol and shift sigma. */
-double modes_rigid_threshold (const gep_system *sys, double tol, double complex sigma,
-                              int damped);
+/* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;
+   damped: |lambda|) that counts as rigid-body whatever the mode's residual; it does not
+   depend on the shift or the tolerance. */
+double modes_rigid_threshold (const gep_system *sys, int damped);
 
 /* Rank 0. The finite Ritz pairs of ks (|mu| above a tiny fraction of the largest; the
    others are infinite eigenvalues, counted in out->n_infinite) as candidates with
@@ -39,12 +39,15 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
    residual and kind. cand is reordered (by distance to sigma on return) and its vectors
    edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM
    (fault site "modes"); out->modes is then the caller's to clear. */
-int modes_undamped (const gep_system *sys, double sigma, double s, int symmetric, int want,
+int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
                     int keep_vectors, candidate *cand, int ncand, eigen_result *out,
                     mb_err *err);
 
-/* Rank 0. Damped stage, GEP (31): one mode per conjugate pair (Im lambda >= 0), the `want`
-   nearest sigma, largest position entry 1, multipliers scaled back by s, residual, kind.
+/* Rank 0. Damped stage, GEP (31): multipliers scaled back by s, eigenvalues refined from
+   the position parts (quadratic Rayleigh quotient, kept when the true residual is not
+   worse), one mode per conjugate pair (Im lambda >= 0), the `want` nearest sigma, largest
+   position entry 1, residual, kind (rigid-body from the eigenvalue against the pencil's
+   rounding floor and the mode's own residual, never from the shift).
    cand is edited as above (the dropped partners are moved out of the first entries).
    Returns 0 or MB_ENOMEM (fault site "modes"); out->modes is then the caller's to clear. */
 int modes_damped (const gep_system *sys, double complex sigma, double s, int want,

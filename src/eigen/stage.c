@@ -344,12 +344,13 @@ static int residual_failure (const stage_ops *ops, stage *st, mb_err *err)
   }
   double sig = cabs (st->sigma);
   int far = sig > 1e3 * fmax (lmax, DBL_MIN) || !isfinite (sig);
-  char why[320] = "; move the shift nearer those modes (or leave it out)";
+  char why[400] = "; move the shift nearer those modes (or leave it out)", shift[96];
+  shift_text (ops, st->sigma, shift, sizeof shift);
   if (far)
-    snprintf (why, sizeof why, ": the shift %.6g %s is far from those modes (|lambda| up to "
+    snprintf (why, sizeof why, ": the shift %s is far from those modes (|lambda| up to "
               "%.3g), where (A - sigma B)^-1 B is nearly 1/sigma times the identity and cannot "
               "tell the modes apart; give a shift (or target_frequency) near the wanted modes, "
-              "or none", creal (st->sigma), ops->unit, lmax);
+              "or none", shift, lmax);
   mb_fail (err, MB_ENOCONV, "%s stage: %d of %d modes have true residuals above %.0f x the "
            "tolerance %.1e (worst %.2e) although Krylov-Schur's estimate converged%s",
            ops->label, out->n_above_tol, out->nmodes, EIGEN_RESIDUAL_SAFETY, out->tolerance,

@@ -609,6 +609,15 @@ int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
                        const int *jcol, const void *a, const char *name, int *count,
                        int **rows, mb_err *err)
 {
+  return factor_deficiency_inertia (comm, kind, n, nnz, irow, jcol, a, name, count, rows, NULL,
+                                    err);
+}
+
+int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                               const int *irow, const int *jcol, const void *a,
+                               const char *name, int *count, int **rows, long *negative,
+                               mb_err *err)
+{
   int rank, rc = 0;
   mb_err mine;
   mb_err_init (&mine);
@@ -653,6 +662,11 @@ int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
   free (ir);
   free (jc);
   free (v);
+  if (f && negative) {
+    factor_stats st;
+    factor_get_stats (f, &st);
+    *negative = st.negative_pivots;
+  }
   if (f) {
     rc = factor_null_pivots (f, count, rows);
     if (rc < 0)

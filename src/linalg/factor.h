@@ -138,6 +138,14 @@ int factor_deficiency (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
                        const int *jcol, const void *a, const char *name, int *count,
                        int **rows, mb_err *err);
 
+/* As factor_deficiency, and with negative != NULL, *negative = the negative pivots of the
+   LDL^T factors (INFOG(12); null pivots are not counted; -1 for LU), the same on every rank:
+   with the null pivots, the inertia of a symmetric matrix. */
+int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                               const int *irow, const int *jcol, const void *a,
+                               const char *name, int *count, int **rows, long *negative,
+                               mb_err *err);
+
 /* Collective. x = A^-1 b in place: b (size n, double or double complex by kind) is read
    and overwritten on rank 0 only; other ranks pass NULL. Returns 0 or MB_ESOLVE
    (MB_ENOMEM) on every rank. */

@@ -490,6 +490,8 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   if (r->finite_max > 0)  /* the structural bound, and the request it capped */
     fprintf (f, "  finite_eigenvalues_max: %d\n  modes_asked: %d\n  modes_above_tolerance: %d\n",
              r->finite_max, r->modes_asked, r->n_above_tol);
+  if (r->finite_count > 0)  /* exact: counted from ranks and all of them found */
+    fprintf (f, "  finite_eigenvalues: %d\n", r->finite_count);
 
   fprintf (f, "factorization:\n  ranks: %d\n  method: %s\n  arithmetic: %s\n  order: %ld\n"
            "  entries: %ld\n  factor_entries: %ld\n", fs->ranks,

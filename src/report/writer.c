@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,40 @@ static void ignore_sigxfsz (void)
   sigaction (SIGXFSZ, &sa, NULL);
 }
 
+/* The temporary files that exist now, for writer_remove_partials (a stop signal's handler):
+   a slot holds a name from its creation until it is renamed or removed. Lock-free atomic
+   pointers, so that a handler that interrupts a change sees either the old or the new
+   slot, never a torn one. More than LIVE_MAX files at once (never, today: one at a time)
+   are left out: best effort. */
+#define LIVE_MAX 16
+static _Atomic (char *) live_tmp[LIVE_MAX];
+
+/* Records name (owned by the caller, alive until unregister_tmp) in a free slot. */
+static void register_tmp (char *name)
+{
+  for (int i = 0; i < LIVE_MAX; i++) {
+    char *expect = NULL;
+    if (atomic_compare_exchange_strong (&live_tmp[i], &expect, name)) return;
+  }
+}
+
+/* Clears the slot of name (after it was renamed or removed, before it is freed). */
+static void unregister_tmp (const char *name)
+{
+  for (int i = 0; i < LIVE_MAX && name; i++) {
+    char *expect = (char *) name;
+    if (atomic_compare_exchange_strong (&live_tmp[i], &expect, NULL)) return;
+  }
+}
+
+void writer_remove_partials (void)
+{
+  for (int i = 0; i < LIVE_MAX; i++) {
+    char *name = atomic_load (&live_tmp[i]);
+    if (name) (void) unlink (name);
+  }
+}
+
 /* ".NAME.partial.PID.SEQ" beside path (same folder, so that rename is atomic); a new
    string (caller frees) or NULL. */
 static char *tmp_name (const char *path, unsigned long seq)
@@ -271,11 +306,13 @@ static int create_tmp (const char *path, char **tmp)
       errno = ENOMEM;
       return -1;
     }
+    register_tmp (t);  /* before it exists: a stop signal may come at any point */
     int fd = open (t, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd >= 0) {
       *tmp = t;
       return fd;
     }
+    unregister_tmp (t);
     int e = errno;
     free (t);
     errno = e;
@@ -356,6 +393,7 @@ static void sync_folder (const char *path)
 int writer_commit (writer *w, mb_err *err)
 {
   int failed = 0, saved = 0;
+  if (mb_fault ("write-stop")) raise (SIGSTOP);  /* tests: stopped with the file open */
   if (w->f) {
     errno = 0;
     if (fflush (w->f) != 0 || ferror (w->f)) failed = 1, saved = errno ? errno : EIO;
@@ -378,6 +416,7 @@ int writer_commit (writer *w, mb_err *err)
     rc = mb_fail_at (err, MB_EIO, w->path, 0, 0, "cannot put %s in place: %s", w->what,
                      strerror (errno));
   if (rc == 0) {
+    unregister_tmp (w->tmp);
     sync_folder (w->path);
     free (w->tmp);  /* renamed: nothing to remove */
     w->tmp = NULL;
@@ -390,6 +429,7 @@ void writer_abort (writer *w)
 {
   if (w->f) fclose (w->f);
   if (w->tmp) unlink (w->tmp);
+  unregister_tmp (w->tmp);
   free (w->tmp);
   free (w->path);
   memset (w, 0, sizeof *w);
@@ -415,6 +455,7 @@ int writer_check_folder (const char *dir, const char *const *names, int n, mb_er
       close (fd);
       unlink (tmp);
     }
+    unregister_tmp (tmp);
     free (tmp);
     free (path);
     MB_TRY (rc);

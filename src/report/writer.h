@@ -67,12 +67,21 @@ int writer_open_name (writer *w, const char *path, const char *what, mb_err *err
    syncs the folder. On any failure the temporary file is removed and the final name is
    untouched. Releases w in every case. Returns 0 or MB_EIO naming the path and the
    system's reason (e.g. "File too large", "No space left on device"). The fault site
-   "write" (mb_fault, MBMODAL_FAULT=0:write) fails a stream's commit as a full disk would. */
+   "write" (mb_fault, MBMODAL_FAULT=0:write) fails a stream's commit as a full disk would;
+   the site "write-stop" stops the process (SIGSTOP) with the temporary file complete but
+   not renamed, for tests of stop signals during a write. */
 int writer_commit (writer *w, mb_err *err);
 
 /* Gives up w (after a failure while producing its text): closes and removes the temporary
    file, leaves the final name untouched, releases w. */
 void writer_abort (writer *w);
+
+/* Removes every temporary file that exists now (created by writer_open, writer_open_name
+   or writer_check_folder, not yet renamed or removed). Async-signal-safe (atomic loads and
+   unlink only): the stop-signal handler calls it before _exit, so that a run stopped while
+   writing leaves no ".NAME.partial.PID.N" behind. The names stay registered (their
+   writers still own them). */
+void writer_remove_partials (void);
 
 /* Records path as an input of this run (role: "the deck", "matrix K", ... for messages;
    static), by its device and inode, so that no writer replaces it: writer_open and

@@ -57,8 +57,8 @@ static void make_deck (deck *d)
   memset (d, 0, sizeof *d);
   d->path = "decks/toy.yaml";
   d->title = "Toy \"model\"";
-  d->modal = (deck_stage) { 1, 4, 1, 2.5, 0, 0, 0, 1e-9, 100, 0 };
-  d->damped = (deck_stage) { 1, 3, 0, 0, 1, -0.5, 3.0, 1e-8, 50, 12 };
+  d->modal = (deck_stage) { 1, 4, 1, 2.5, 0, 0, 0, 1e-9, 100, 0, 0 };
+  d->damped = (deck_stage) { 1, 3, 0, 0, 1, -0.5, 3.0, 1e-8, 50, 12, 0 };
   d->output.name = "toy";
   d->output.eigenvectors = 1;
 }

@@ -973,6 +973,202 @@ static void test_overdamped (void)
   problem_free (&p);
 }
 
+/* issue 9: the damped stage's kinds against dense LAPACK, whatever the shift. Each mode of
+   r is matched to the nearest dense eigenvalue of GEP (31) (dggev, Im >= 0 folded); the
+   reference kind is rigid-body when |lambda_ref| <= 1e-6 w (w = sqrt(max|K| / max|M|), the
+   pencil's omega scale; a free body's Jordan zero comes back from dggev near sqrt(eps) w,
+   elastic modes here are above 1e-2 w), overdamped when dggev's value is real, else
+   oscillatory. Elastic eigenvalues to 1e-8 relative; rigid ones below 1e-6 w. Returns the
+   number of rigid-body modes reported. */
+static int check_damped_kinds (const char *name, const problem *p, const eigen_result *r,
+                               const double complex *zref, int nz)
+{
+  if (rank != 0) return 0;
+  int n = p->n;
+  double w = sqrt (max_abs (n * n, p->K) / max_abs (n * n, p->M));
+  int kinds_ok = 1, values_ok = 1, nrigid = 0;
+  double worst = 0.0;
+  for (int i = 0; i < r->nmodes; i++) {
+    const mode *md = &r->modes[i];
+    int best = -1;
+    double bd = INFINITY;
+    for (int j = 0; j < nz; j++) {
+      double complex z = cimag (zref[j]) < 0.0 ? conj (zref[j]) : zref[j];
+      if (cabs (z - md->lambda) < bd) { bd = cabs (z - md->lambda); best = j; }
+    }
+    if (best < 0) { kinds_ok = 0; continue; }
+    double complex z = zref[best];
+    int rigid = cabs (z) <= 1e-6 * w;
+    mode_kind want = rigid ? MODE_RIGID : cimag (z) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+    if (md->kind != want) {
+      kinds_ok = 0;
+      printf ("  %s: mode %d lambda %.10g%+.10gi kind %d, dense %.10g%+.10gi kind %d\n", name,
+              i + 1, creal (md->lambda), cimag (md->lambda), md->kind, creal (z), cimag (z), want);
+    }
+    if (rigid) { nrigid++; if (!(cabs (md->lambda) <= 1e-6 * w)) values_ok = 0; }
+    else worst = fmax (worst, bd / (1e-8 * cabs (z)));
+  }
+  CHECK0 (kinds_ok, "%s: a kind disagrees with dense dggev's eigenvalue", name);
+  CHECK0 (values_ok && worst <= 1.0, "%s: eigenvalues vs dense dggev off by %.2f x 1e-8", name,
+          worst);
+  return nrigid;
+}
+
+/* The free (rigid = 1) or grounded spring chain of test_damped with dashpots between DOFs
+   only: a free chain's translation has K u = R u = 0, a 2 x 2 Jordan block at 0 of
+   GEP (31). */
+static problem make_damped_chain (int n, int rigid)
+{
+  problem p = problem_new (rigid ? "damped free" : "damped grounded", n, 0, 1);
+  if (rank != 0) return p;
+  rng_seed (rigid ? 21 : 22);
+  chain (p.K, n, 0, n, n / 4, !rigid);
+  masses (p.M, n, 0, n, NULL);
+  for (int i = 0; i + 1 < n; i++) spring (p.R, n, i, i + 1, urange (5.0, 50.0));
+  return p;
+}
+
+/* issue 9, damped: a mode's kind must not depend on the shift. Free and grounded chains at
+   shifts 1e3 x below the lowest elastic |lambda| (-1e3 |lambda_1|, real) and 10 x above the
+   largest (10 i max|lambda|); kinds against dense dggev (check_damped_kinds). Then the
+   issue's cases on K = diag (0.0025, 1, 4, 9), M = I, R = 0.02 I: omega = 0.05, 1, 2, 3 rad/s
+   (closed form lambda = -0.01 +- i sqrt(omega^2 - 1e-4)), which the old threshold 100 tol
+   |sigma| called rigid-body: target_frequency 100 Hz at tolerance 1e-6 (threshold 0.063),
+   and shift 1e10: there exit 0 must come with the right kinds and values, else
+   MB_ENOCONV. */
+static void test_damped_rigid_kinds (void)
+{
+  for (int rigid = 1; rigid >= 0; rigid--) {
+    problem p = make_damped_chain (24, rigid);
+    int nz = 0;
+    double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;  /* dggev on GEP (31) */
+    double span[2] = { 0.0, 0.0 };  /* lowest elastic, largest |lambda| (dggev) */
+    if (rank == 0) {
+      double w = sqrt (max_abs (p.n * p.n, p.K) / max_abs (p.n * p.n, p.M));
+      int nzero = 0;
+      span[0] = INFINITY;
+      for (int j = 0; j < nz; j++) {
+        if (cabs (zref[j]) <= 1e-6 * w) { nzero++; continue; }
+        span[0] = fmin (span[0], cabs (zref[j]));
+        span[1] = fmax (span[1], cabs (zref[j]));
+      }
+      CHECK0 (nz == 2 * p.n && nzero == 2 * rigid && span[0] > 1e-2 * w,
+              "%s: (setup) dggev: %d finite, %d zeros, lowest elastic %.3g (w %.3g)", p.name,
+              nz, nzero, span[0], w);
+    }
+    MPI_Bcast (span, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    eigen_opts st = stage (6);
+    st.has_shift = 1;
+    for (int far = 0; far < 2; far++) {
+      char label[96];
+      snprintf (label, sizeof label, "%s, shift %s", p.name, far ? "10 x above" : "30 x below");
+      st.shift = far ? 10.0 * I * span[1] : -30.0 * span[0];
+      eigen_result r;
+      mb_err err;
+      int rc = run_stage (1, &p, &st, 1, &r, &err);
+      check_ok (label, rc, &err, &r, &p, 1);
+      int nrigid = check_damped_kinds (label, &p, &r, zref, nz);
+      if (getenv ("TEST_GEP_VERBOSE") && rank == 0)
+        for (int i = 0; i < r.nmodes; i++)
+          printf ("    %s: %.6g%+.6gi kind %d residual %.2e\n", label, creal (r.modes[i].lambda),
+                  cimag (r.modes[i].lambda), r.modes[i].kind, r.modes[i].residual);
+      if (rigid && !far)
+        CHECK0 (nrigid >= 1, "%s: no rigid-body mode reported (the 6 nearest include the zero)",
+                label);
+      if (!rigid || far) CHECK0 (nrigid == 0, "%s: %d rigid-body modes", label, nrigid);
+      eigen_result_clear (&r);
+    }
+    free (zref);
+    problem_free (&p);
+  }
+
+  problem q = problem_new ("damped issue case", 4, 0, 1);
+  if (rank == 0) {
+    const double k[4] = { 0.0025, 1.0, 4.0, 9.0 };
+    for (int i = 0; i < 4; i++) {
+      AT (q.K, 4, i, i) = k[i];
+      AT (q.M, 4, i, i) = 1.0;
+      AT (q.R, 4, i, i) = 0.02;
+    }
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&q, &nz) : NULL;
+  if (rank == 0) {  /* dggev against the closed form -0.01 + i sqrt (k - 1e-4) */
+    double worst = 0.0;
+    const double k[4] = { 0.0025, 1.0, 4.0, 9.0 };
+    for (int i = 0; i < 4; i++) {
+      double complex z = -0.01 + I * sqrt (k[i] - 1e-4), best = INFINITY;
+      for (int j = 0; j < nz; j++) best = fmin (best, cabs (zref[j] - z));
+      worst = fmax (worst, creal (best) / cabs (z));
+    }
+    CHECK0 (nz == 8 && worst < 1e-12, "damped issue case: (setup) dggev vs closed form %.2e",
+            worst);
+  }
+  eigen_opts st = stage (4);
+  st.tolerance = 1e-6;
+  st.has_target = 1;
+  st.target_hz = 100.0;
+  eigen_result r;
+  mb_err err;
+  int rc = run_stage (1, &q, &st, 1, &r, &err);
+  if (rc == 0) {
+    int nrigid = check_damped_kinds ("damped issue case, target 100 Hz tol 1e-6", &q, &r,
+                                     zref, nz);
+    CHECK0 (r.nmodes == 4 && nrigid == 0, "damped issue case, target 100 Hz: %d modes, %d "
+            "rigid-body (expected 4, none)", r.nmodes, nrigid);
+  } else {
+    CHECK0 (rc == MB_ENOCONV, "damped issue case, target 100 Hz: status %d (%.300s), expected 0 or "
+            "MB_ENOCONV", rc, err.msg);
+  }
+  eigen_result_clear (&r);
+  st.tolerance = 1e-10;
+  st.has_target = 0;
+  st.has_shift = 1;
+  st.shift = 1e10;
+  for (int nm = 1; nm <= 4; nm += 3) {
+    st.modes = nm;
+    rc = run_stage (1, &q, &st, 1, &r, &err);
+    if (rc == 0) {
+      int nrigid = check_damped_kinds ("damped issue case, shift 1e10", &q, &r, zref, nz);
+      CHECK0 (r.nmodes == nm && nrigid == 0, "damped issue case, shift 1e10, %d modes: %d "
+              "modes, %d rigid-body", nm, r.nmodes, nrigid);
+    } else {
+      CHECK0 (rc == MB_ENOCONV && strstr (err.msg, "far from those modes"),
+              "damped issue case, shift 1e10, %d modes: status %d, expected 0 with the right "
+              "kinds or MB_ENOCONV naming the far shift: %.300s", nm, rc, err.msg);
+    }
+    if (rank == 0)
+      printf ("  damped issue case, shift 1e10, %d mode%s: status %d\n", nm, nm > 1 ? "s" : "",
+              rc);
+    eigen_result_clear (&r);
+  }
+  free (zref);
+
+  /* the undamped stage on the same K, M: lambda = omega^2 = 0.0025 .. 9, target 100 Hz,
+     tolerance 1e-6 (the old threshold 100 tol sigma was 39 rad^2/s^2) */
+  q.name = "undamped issue case";
+  free (q.R);
+  q.R = NULL;
+  int nref = 0;
+  double complex *ref = rank == 0 ? ggev_18 (&q, &nref) : NULL;
+  st = stage (4);
+  st.tolerance = 1e-6;
+  st.has_target = 1;
+  st.target_hz = 100.0;
+  rc = run_stage (0, &q, &st, 1, &r, &err);
+  if (rank == 0 && rc == 0) {
+    int nrigid = 0;
+    for (int i = 0; i < r.nmodes; i++) nrigid += r.modes[i].kind == MODE_RIGID;
+    CHECK0 (r.nmodes == 4 && nrigid == 0, "undamped issue case, target 100 Hz tol 1e-6: %d "
+            "modes, %d rigid-body (dggev: 4 eigenvalues 0.0025 .. 9, none zero)", r.nmodes,
+            nrigid);
+  }
+  CHECK0 (rc == 0 || rc == MB_ENOCONV, "undamped issue case: status %d", rc);
+  eigen_result_clear (&r);
+  free (ref);
+  problem_free (&q);
+}
+
 /* 7: two identical uncoupled blocks: every eigenvalue twice. */
 static void test_repeated (void)
 {
@@ -1411,6 +1607,7 @@ int main (int argc, char **argv)
   test_massless ();
   test_damped ();
   test_overdamped ();
+  test_damped_rigid_kinds ();
   test_repeated ();
   test_nonsymmetric ();
   test_noconv ();
