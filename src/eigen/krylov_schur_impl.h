@@ -473,7 +473,9 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
    OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
    V(:, j:j+nb-1) get OP applied at once (opb, one multi-RHS solve; else op per column)
    into W = V(:, q:q+nb-1), q = j + p; W is orthogonalized against V(:, 0:q-1) by two
-   block classical Gram-Schmidt passes (BLAS-3, one reduction each), then column by column
+   block classical Gram-Schmidt passes (BLAS-3, one reduction each; C1 = V^H W, then
+   W -= V C1 and C2 = V^H W in one sweep over row blocks of V, then W -= V C2: three reads
+   of V instead of four; H gets C1 + C2), then column by column
    against itself (KS_SUFFIX (block_finish), which also deflates a rank-deficient block).
    H(0:q+i, j+i) holds the coefficients: H has p subdiagonals. C is workspace of ldh p,
    nrm of p, red of KS_DOUBLES (ldh + 1) p doubles. Ends with V(:, 0:m+p-1). */
@@ -497,13 +499,18 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     res->applies += nb;
     res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    for (int pass = 0; pass < 2; pass++) {
-      KS_SUFFIX (block_pass) (d, q, nb, V, W, C, pass == 0 ? nrm : NULL, red);
-      for (int i = 0; i < nb; i++) {
-        KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-        for (int t = 0; t < q; t++) h[t] = (pass == 0 ? 0.0 : h[t]) + C[t + (size_t) i * q];
-      }
+    /* BCGS2: C = V^H W, then W -= V C fused with the second C = V^H W, then W -= V C */
+    KS_SUFFIX (block_pass) (d, q, nb, V, W, C, nrm, red);
+    for (int i = 0; i < nb; i++) {
+      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+      for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
     }
+    KS_SUFFIX (block_fused) (d, q, nb, V, W, C, red);
+    for (int i = 0; i < nb; i++) {
+      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+      for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
+    }
+    KS_SUFFIX (block_update) (d->nloc, q, nb, V, W, C);
     res->reorths += nb;
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
