@@ -14,7 +14,9 @@
    The block path (ks_opts.block = p > 1; the default for large real operators, see block_size)
    keeps OP V_m = V_m H_m + V(:, m:m+p-1) E with H of p subdiagonals: band Arnoldi applies
    OP to p vectors at once (one multi-RHS solve), orthogonalizes the block by block
-   classical Gram-Schmidt twice (BLAS-3), deflates a rank-deficient block by a random
+   classical Gram-Schmidt twice (BCGS2, BLAS-3 against the basis, one reduction per pass,
+   the first pass's update fused with the second pass's product so that the basis is read
+   three times per block), deflates a rank-deficient block by a random
    direction, and restarts with the p-row residual block E Z; Ritz residuals are |E Z y|.
 
    The algorithm body is written once in krylov_schur_impl.h and included twice, for
@@ -371,10 +373,11 @@ static void update2_c (int nl, int j, double complex *V, const double complex *Y
 
 /* One block Gram-Schmidt pass of the nb columns W (local rows, leading dimension ld)
    against V(:, 0:q-1) with one collective: C (q x nb) = V^H W and, with nrm != NULL, the
-   squared column norms of W as given, summed over the ranks in one message; then
-   W -= V C (BLAS-3). red is workspace of KS_DOUBLES q nb + nb doubles. */
-static void block_pass_r (const ks_dist *d, int q, int nb, const double *V, double *W, double *C,
-                          double *nrm, double *red)
+   squared column norms of W as given, summed over the ranks in one message (BLAS-3; the
+   update W -= V C is left to the caller: block_fused). red is workspace of
+   KS_DOUBLES q nb + nb doubles. */
+static void block_pass_r (const ks_dist *d, int q, int nb, const double *V, const double *W,
+                          double *C, double *nrm, double *red)
 {
   int nl = d->nloc, ld = nl > 0 ? nl : 1, cnt = q * nb + (nrm ? nb : 0);
   memset (red, 0, (size_t) cnt * sizeof *red);
@@ -387,14 +390,12 @@ static void block_pass_r (const ks_dist *d, int q, int nb, const double *V, doub
   allsum_one (d, red, cnt);
   memcpy (C, red, (size_t) q * nb * sizeof *C);
   if (nrm) memcpy (nrm, red + q * nb, (size_t) nb * sizeof *nrm);
-  if (nl > 0 && q > 0) cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, -1.0, V,
-                                    ld, C, q, 1.0, W, ld);
 }
 
 static void block_pass_c (const ks_dist *d, int q, int nb, const double complex *V,
-                          double complex *W, double complex *C, double *nrm, double *red)
+                          const double complex *W, double complex *C, double *nrm, double *red)
 {
-  const double complex one = 1.0, zero = 0.0, mone = -1.0;
+  const double complex one = 1.0, zero = 0.0;
   int nl = d->nloc, ld = nl > 0 ? nl : 1, cnt = 2 * q * nb + (nrm ? nb : 0);
   memset (red, 0, (size_t) cnt * sizeof *red);
   if (nl > 0) {
@@ -408,8 +409,64 @@ static void block_pass_c (const ks_dist *d, int q, int nb, const double complex 
   allsum_one (d, red, cnt);
   memcpy (C, red, (size_t) q * nb * sizeof *C);
   if (nrm) memcpy (nrm, red + 2 * q * nb, (size_t) nb * sizeof *nrm);
-  if (nl > 0 && q > 0) cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, &mone,
-                                    V, ld, C, q, &one, W, ld);
+}
+
+/* The middle of block classical Gram-Schmidt twice (BCGS2): W -= V C (the first pass's
+   update, C q x nb) and then C = V^H W (the second pass's coefficients, summed over the
+   ranks in one collective), fused: one block of gs_rows (q) rows of V at a time, so that
+   the block, still in the cache, serves both products and V is read from memory three
+   times per block of columns instead of four. red is workspace of KS_DOUBLES q nb doubles. */
+static void block_fused_r (const ks_dist *d, int q, int nb, const double *V, double *W,
+                           double *C, double *red)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, rb = gs_rows (q);
+  memset (red, 0, (size_t) q * nb * sizeof *red);
+  for (int r0 = 0; r0 < nl && q > 0; r0 += rb) {
+    int rows = nl - r0 < rb ? nl - r0 : rb;
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, rows, nb, q, -1.0, V + r0, ld, C, q,
+                 1.0, W + r0, ld);
+    cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, q, nb, rows, 1.0, V + r0, ld, W + r0,
+                 ld, 1.0, red, q);
+  }
+  allsum_one (d, red, q * nb);
+  memcpy (C, red, (size_t) q * nb * sizeof *C);
+}
+
+static void block_fused_c (const ks_dist *d, int q, int nb, const double complex *V,
+                           double complex *W, double complex *C, double *red)
+{
+  const double complex one = 1.0, mone = -1.0;
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, rb = gs_rows (2 * q);
+  double complex *cr = (double complex *) red;
+  memset (red, 0, (size_t) 2 * q * nb * sizeof *red);
+  for (int r0 = 0; r0 < nl && q > 0; r0 += rb) {
+    int rows = nl - r0 < rb ? nl - r0 : rb;
+    cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, rows, nb, q, &mone, V + r0, ld, C, q,
+                 &one, W + r0, ld);
+    cblas_zgemm (CblasColMajor, CblasConjTrans, CblasNoTrans, q, nb, rows, &one, V + r0, ld,
+                 W + r0, ld, &one, cr, q);
+  }
+  allsum_one (d, red, 2 * q * nb);
+  memcpy (C, red, (size_t) q * nb * sizeof *C);
+}
+
+/* W -= V C (V: q columns, C: q x nb) on the local rows: the second pass's update. */
+static void block_update_r (int nl, int q, int nb, const double *V, double *W, const double *C)
+{
+  int ld = nl > 0 ? nl : 1;
+  if (nl > 0 && q > 0)
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, -1.0, V, ld, C, q, 1.0, W,
+                 ld);
+}
+
+static void block_update_c (int nl, int q, int nb, const double complex *V, double complex *W,
+                            const double complex *C)
+{
+  const double complex one = 1.0, mone = -1.0;
+  int ld = nl > 0 ? nl : 1;
+  if (nl > 0 && q > 0)
+    cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, nl, nb, q, &mone, V, ld, C, q, &one,
+                 W, ld);
 }
 
 /* Complex conjugate in each arithmetic (the identity for real numbers). */

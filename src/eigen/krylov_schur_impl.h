@@ -15,7 +15,6 @@
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_FINISH KS_SUFFIX (finish)
 #define KS_CONJ KS_SUFFIX (KS_CONJ)
-#define KS_RESIDUALS KS_SUFFIX (residuals)
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
@@ -198,27 +197,6 @@ static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_S
     for (int j = 0; j < q; j++)
       memcpy (W + r0 + (size_t) j * ld, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
   }
-}
-
-/* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with residual row
-   b (size mm): rel[i] = |b^T y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Y is mm x mm
-   workspace. Rank 0. Returns 0 or the LAPACK info. */
-static int KS_RESIDUALS (int mm, const KS_SCALAR *T, int ld, const KS_SCALAR *b, double mu_max,
-                         double complex *Y, double *rel)
-{
-  int info = KS_EIGVECS (mm, T, ld, Y);
-  if (info != 0) return info;
-  for (int i = 0; i < mm; i++) {
-    double complex r = 0.0;
-    double ny = 0.0;
-    for (int q = 0; q < mm; q++) {
-      r += b[q] * Y[q + (size_t) i * mm];
-      ny += creal (Y[q + (size_t) i * mm] * conj (Y[q + (size_t) i * mm]));
-    }
-    double mu = cabs (KS_MU (mm, T, ld, i));
-    rel[i] = cabs (r) / (sqrt (ny) * fmax (mu, 1e-12 * mu_max));
-  }
-  return 0;
 }
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
@@ -473,7 +451,9 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
    OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
    V(:, j:j+nb-1) get OP applied at once (opb, one multi-RHS solve; else op per column)
    into W = V(:, q:q+nb-1), q = j + p; W is orthogonalized against V(:, 0:q-1) by two
-   block classical Gram-Schmidt passes (BLAS-3, one reduction each), then column by column
+   block classical Gram-Schmidt passes (BLAS-3, one reduction each; C1 = V^H W, then
+   W -= V C1 and C2 = V^H W in one sweep over row blocks of V, then W -= V C2: three reads
+   of V instead of four; H gets C1 + C2), then column by column
    against itself (KS_SUFFIX (block_finish), which also deflates a rank-deficient block).
    H(0:q+i, j+i) holds the coefficients: H has p subdiagonals. C is workspace of ldh p,
    nrm of p, red of KS_DOUBLES (ldh + 1) p doubles. Ends with V(:, 0:m+p-1). */
@@ -497,13 +477,18 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     res->applies += nb;
     res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    for (int pass = 0; pass < 2; pass++) {
-      KS_SUFFIX (block_pass) (d, q, nb, V, W, C, pass == 0 ? nrm : NULL, red);
-      for (int i = 0; i < nb; i++) {
-        KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-        for (int t = 0; t < q; t++) h[t] = (pass == 0 ? 0.0 : h[t]) + C[t + (size_t) i * q];
-      }
+    /* BCGS2: C = V^H W, then W -= V C fused with the second C = V^H W, then W -= V C */
+    KS_SUFFIX (block_pass) (d, q, nb, V, W, C, nrm, red);
+    for (int i = 0; i < nb; i++) {
+      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+      for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
     }
+    KS_SUFFIX (block_fused) (d, q, nb, V, W, C, red);
+    for (int i = 0; i < nb; i++) {
+      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+      for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
+    }
+    KS_SUFFIX (block_update) (d->nloc, q, nb, V, W, C);
     res->reorths += nb;
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
@@ -515,8 +500,10 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
   return 0;
 }
 
-/* Relative Ritz residuals for the block path: as KS_RESIDUALS with the nb x mm residual
-   block Bm (ld nb): rel[i] = |Bm y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)). Rank 0. */
+/* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with the nb x mm
+   residual block Bm (ld nb; nb = 1 on the single-vector path):
+   rel[i] = |Bm y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)), y_i the eigenvectors of T (Y,
+   mm x mm workspace). Rank 0. Returns 0 or the LAPACK info. */
 static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int nb,
                                         const KS_SCALAR *Bm, double mu_max, double complex *Y,
                                         double *rel)
@@ -537,12 +524,144 @@ static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int 
   return 0;
 }
 
+/* Collective. The step after each expansion, shared by the single-vector (p = 1) and the
+   block path. With OP V(:, 0:m-1) = V(:, 0:m-1) H(0:m-1, 0:m-1) + V(:, m:m+p-1) E,
+   E = H(m:m+p-1, 0:m-1), and l locked leading columns: rank 0 brings the active part to
+   sorted Schur form T = Z^H H(l:m-1, l:m-1) Z and every rank gets T and Z (S, Z) and updates
+   H (the locked rows follow: H(0:l-1, l:m-1) Z); Bm = E(:, l:m-1) Z (p x mm, ld p); the
+   Ritz residuals |Bm y_i| relative to |mu_i|; the leading run of converged pairs (pairs
+   whole) gets locked_rel. Converged (nev) or out of restarts: the result goes to res
+   (mu, resid, the Ritz vectors gathered by gather_vectors, which may move *Vp) and it
+   returns 1. Else the restart: k = nconv + half of the rest Schur vectors are kept,
+   V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1), the p residual vectors move to V(:, k:k+p-1),
+   H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
+   it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
+   ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
+   ldh (locked_rel keeps the locked pairs' residuals across restarts). */
+static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
+                                int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
+                                int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
+                                KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
+                                double *locked_rel, ks_result *res, mb_err *err)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
+  int ok, all_ok;
+  KS_SCALAR *V = *Vp;
+  double t_schur = MPI_Wtime ();
+  int mm = m - l;
+  for (int j = 0; j < mm; j++)
+    for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
+  info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
+  double infod = info;
+  share (d, &infod, 1);
+  if (infod != 0.0) {
+    return lapack_fail (err, infod, "Schur factorization");
+  }
+  share (d, S, KS_DOUBLES * ldh * mm);
+  share (d, Z, KS_DOUBLES * ldh * mm);
+  for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
+    for (int j = 0; j < mm; j++) {
+      KS_SCALAR s = 0.0;
+      for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
+      h2[j] = s;
+    }
+    for (int j = 0; j < mm; j++) H[i + (size_t) (l + j) * ldh] = h2[j];
+  }
+  for (int j = 0; j < mm; j++)
+    for (int i = 0; i < mm; i++) H[(l + i) + (size_t) (l + j) * ldh] = S[i + (size_t) j * ldh];
+  for (int j = 0; j < mm; j++)  /* Bm = E(:, l:m-1) Z, p x mm */
+    for (int t = 0; t < p; t++) {
+      KS_SCALAR s = 0.0;
+      for (int q = 0; q < mm; q++) s += H[(m + t) + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
+      Bm[t + (size_t) j * p] = s;
+    }
+
+  double mu_max = 0.0;
+  for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
+  info = root ? KS_SUFFIX (residuals_block) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
+  infod = info;
+  share (d, &infod, 1);
+  if (infod != 0.0) {
+    return lapack_fail (err, infod, "eigenvectors of T");
+  }
+  share (d, rel, mm);
+  nconv = l;
+  while (nconv < m) {
+    int bs = KS_BLOCK (m, H, ldh, nconv);
+    if (nconv + bs > m || rel[nconv - l] > opts->tol) break;
+    if (bs == 2 && rel[nconv + 1 - l] > opts->tol) break;
+    for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
+    nconv += bs;
+  }
+  double worst = 0.0;
+  for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
+  res->restarts = restart;
+  res->worst = worst;
+  if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
+  res->time_schur += MPI_Wtime () - t_schur;
+
+  if (nconv >= nev || restart >= opts->max_restarts) {
+    double t_basis = MPI_Wtime ();
+    int pr = nconv < nev ? nconv : nev;
+    if (pr > 0 && pr < m && KS_BLOCK (m, H, ldh, pr - 1) == 2
+        && (pr - 1 == 0 || KS_BLOCK (m, H, ldh, pr - 2) == 1)) pr++;  /* a pair whole */
+    if (pr > l) KS_ROTATE (nl, ldv, pr - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+    res->converged = nconv >= nev;
+    res->nconv = pr;
+    if (pr > 0) {
+      res->mu = mb_calloc ((size_t) pr, sizeof *res->mu);
+      res->resid = mb_calloc ((size_t) pr, sizeof *res->resid);
+      ok = res->mu && res->resid;
+      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+      if (!all_ok) {
+        return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+      }
+      info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
+      infod = info;
+      share (d, &infod, 1);
+      if (infod != 0.0) {
+        return lapack_fail (err, infod, "Ritz vectors' eigenvectors");
+      }
+      share (d, (double *) Y, 2 * pr * pr);
+      for (int i = 0; i < pr; i++) {
+        res->mu[i] = KS_MU (m, H, ldh, i);
+        res->resid[i] = locked_rel[i];
+      }
+      if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp, res) < 0) {
+        return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+      }
+    }
+    res->time_basis += MPI_Wtime () - t_basis;
+    return 1;
+  }
+
+  /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
+  k = nconv + (m - nconv) / 2;
+  if (k < nev) k = nev;
+  if (k > m - 1) k = m - 1;
+  if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
+    k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+  double t_basis = MPI_Wtime ();
+  if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+  res->time_basis += MPI_Wtime () - t_basis;
+  memmove (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) p * ldv * sizeof *V);
+  for (int j = 0; j < m + p; j++)   /* H = [T_k; Bm(:, 0:k-1)], locked columns deflated */
+    for (int i = (j < k ? k : 0); i < ldh; i++) H[i + (size_t) j * ldh] = 0.0;
+  for (int j = 0; j < k; j++)
+    for (int t = 0; t < p; t++)
+      H[(k + t) + (size_t) j * ldh] = (j < nconv) ? 0.0 : Bm[t + (size_t) (j - l) * p];
+  *kp = k;
+  *lp = nconv;
+  return 0;
+}
+
 /* Collective. Block Krylov-Schur with block size p (2 <= p, m + p <= n): the decomposition
        OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
-   is expanded by band Arnoldi (KS_SUFFIX (expand_block)), the active part of H brought to
-   sorted Schur form as in the single-vector path, the Ritz residuals are |E Z y_i|, the
-   converged leading pairs are locked (their columns of E Z set to zero), and the restart
-   keeps k Schur vectors and the p residual vectors: H = [T_k; (E Z)(:, 0:k-1)]. Same
+   is expanded by band Arnoldi (KS_SUFFIX (expand_block)); then KS_SUFFIX (restart), the
+   step shared with the single-vector path (p = 1 there), brings the active part of H to
+   sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
+   (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
+   vectors: H = [T_k; (E Z)(:, 0:k-1)]. Same
    arguments and result as KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
@@ -553,7 +672,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   res->ncv = m;
   res->block = p;
   double t_start = MPI_Wtime ();
-  int ldh = m + p, rc = 0, info = 0;
+  int ldh = m + p, rc = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + p), sizeof *V);
   KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
@@ -603,7 +722,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &state, res);
   memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
 
-  int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
+  int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
     rc = KS_SUFFIX (expand_block) (d, k, m, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red,
                                    &state, res);
@@ -616,114 +735,10 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
       if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
       free (G);
     }
-    double t_schur = MPI_Wtime ();
-    int mm = m - l;
-    for (int j = 0; j < mm; j++)
-      for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
-    info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
-    double infod = info;
-    share (d, &infod, 1);
-    if (infod != 0.0) {
-      rc = lapack_fail (err, infod, "Schur factorization");
-      goto done;
-    }
-    share (d, S, KS_DOUBLES * ldh * mm);
-    share (d, Z, KS_DOUBLES * ldh * mm);
-    for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
-      for (int j = 0; j < mm; j++) {
-        KS_SCALAR s = 0.0;
-        for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
-        h2[j] = s;
-      }
-      for (int j = 0; j < mm; j++) H[i + (size_t) (l + j) * ldh] = h2[j];
-    }
-    for (int j = 0; j < mm; j++)
-      for (int i = 0; i < mm; i++) H[(l + i) + (size_t) (l + j) * ldh] = S[i + (size_t) j * ldh];
-    for (int j = 0; j < mm; j++)  /* Bm = E(:, l:m-1) Z, p x mm */
-      for (int t = 0; t < p; t++) {
-        KS_SCALAR s = 0.0;
-        for (int q = 0; q < mm; q++) s += H[(m + t) + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
-        Bm[t + (size_t) j * p] = s;
-      }
-
-    double mu_max = 0.0;
-    for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
-    info = root ? KS_SUFFIX (residuals_block) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
-    infod = info;
-    share (d, &infod, 1);
-    if (infod != 0.0) {
-      rc = lapack_fail (err, infod, "eigenvectors of T");
-      goto done;
-    }
-    share (d, rel, mm);
-    nconv = l;
-    while (nconv < m) {
-      int bs = KS_BLOCK (m, H, ldh, nconv);
-      if (nconv + bs > m || rel[nconv - l] > opts->tol) break;
-      if (bs == 2 && rel[nconv + 1 - l] > opts->tol) break;
-      for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
-      nconv += bs;
-    }
-    double worst = 0.0;
-    for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
-    res->restarts = restart;
-    res->worst = worst;
-    if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
-    res->time_schur += MPI_Wtime () - t_schur;
-
-    if (nconv >= nev || restart >= opts->max_restarts) {
-      double t_basis = MPI_Wtime ();
-      int pr = nconv < nev ? nconv : nev;
-      if (pr > 0 && pr < m && KS_BLOCK (m, H, ldh, pr - 1) == 2 && (pr - 1 == 0 || KS_BLOCK (m, H, ldh, pr - 2) == 1)) pr++;
-      if (pr > l) KS_ROTATE (nl, ldv, pr - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-      res->converged = nconv >= nev;
-      res->nconv = pr;
-      if (pr > 0) {
-        res->mu = mb_calloc ((size_t) pr, sizeof *res->mu);
-        res->resid = mb_calloc ((size_t) pr, sizeof *res->resid);
-        ok = res->mu && res->resid;
-        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-        if (!all_ok) {
-          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
-          goto done;
-        }
-        info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
-        infod = info;
-        share (d, &infod, 1);
-        if (infod != 0.0) {
-          rc = lapack_fail (err, infod, "Ritz vectors' eigenvectors");
-          goto done;
-        }
-        share (d, (double *) Y, 2 * pr * pr);
-        for (int i = 0; i < pr; i++) {
-          res->mu[i] = KS_MU (m, H, ldh, i);
-          res->resid[i] = locked_rel[i];
-        }
-        if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, &V, Y, Bm, H, ldh, tmp, res) < 0) {
-          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
-          goto done;
-        }
-      }
-      res->time_basis += MPI_Wtime () - t_basis;
-      break;
-    }
-
-    /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
-    k = nconv + (m - nconv) / 2;
-    if (k < nev) k = nev;
-    if (k > m - 1) k = m - 1;
-    if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
-      k = (k + 1 <= m - 1) ? k + 1 : k - 1;
-    double t_basis = MPI_Wtime ();
-    if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-    res->time_basis += MPI_Wtime () - t_basis;
-    memmove (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) p * ldv * sizeof *V);
-    for (int j = 0; j < m + p; j++)   /* H = [T_k; Bm(:, 0:k-1)], locked columns deflated */
-      for (int i = (j < k ? k : 0); i < ldh; i++) H[i + (size_t) j * ldh] = 0.0;
-    for (int j = 0; j < k; j++)
-      for (int t = 0; t < p; t++)
-        H[(k + t) + (size_t) j * ldh] = (j < nconv) ? 0.0 : Bm[t + (size_t) (j - l) * p];
-    l = nconv;
+    rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2, tmp,
+                              Y, rel, locked_rel, res, err);
+    if (rc < 0) goto done;
+    if (rc == 1) break;  /* the result is in res */
   }
 
 done:
@@ -778,13 +793,13 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   res->ncv = m;
   res->block = 1;
   double t_start = MPI_Wtime ();
-  int ldh = m + 1, rc = 0, info = 0;
+  int ldh = m + 1, rc = 0;
   unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
   KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
   KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
   KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
-  KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);
+  KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);  /* the residual row b^T = beta e_m^T Z */
   KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
   KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
@@ -811,7 +826,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
   else KS_RANDOM_UNIT (d, 0, V, h2, red, &state);
 
-  int k = 0, l = 0, nconv = 0;  /* kept columns, locked columns, converged columns */
+  int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
     rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, xwork, xwork + 2 * ldh, xwork + 3 * ldh, red,
                     &state, res);
@@ -824,113 +839,10 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
       if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
       free (G);
     }
-    double t_schur = MPI_Wtime ();
-
-    /* rank 0: T = Z^H H(l:m-1, l:m-1) Z, sorted, and the Ritz residuals; then every rank
-       gets T, Z and the residuals, and updates H and V alike */
-    int mm = m - l;
-    for (int j = 0; j < mm; j++)
-      for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
-    info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
-    double infod = info;
-    share (d, &infod, 1);
-    if (infod != 0.0) {
-      rc = lapack_fail (err, infod, "Schur factorization");
-      goto done;
-    }
-    share (d, S, KS_DOUBLES * ldh * mm);
-    share (d, Z, KS_DOUBLES * ldh * mm);
-    for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
-      for (int j = 0; j < mm; j++) {
-        KS_SCALAR s = 0.0;
-        for (int q = 0; q < mm; q++) s += H[i + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
-        h2[j] = s;
-      }
-      for (int j = 0; j < mm; j++) H[i + (size_t) (l + j) * ldh] = h2[j];
-    }
-    for (int j = 0; j < mm; j++)
-      for (int i = 0; i < mm; i++) H[(l + i) + (size_t) (l + j) * ldh] = S[i + (size_t) j * ldh];
-    KS_SCALAR beta = H[m + (size_t) (m - 1) * ldh];
-    for (int j = 0; j < mm; j++) b[j] = beta * Z[(mm - 1) + (size_t) j * ldh];  /* b^T = beta e_m^T Z */
-
-    double mu_max = 0.0;
-    for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
-    info = root ? KS_RESIDUALS (mm, S, ldh, b, mu_max, Y, rel) : 0;
-    infod = info;
-    share (d, &infod, 1);
-    if (infod != 0.0) {
-      rc = lapack_fail (err, infod, "eigenvectors of T");
-      goto done;
-    }
-    share (d, rel, mm);
-    /* converged: the leading run of Ritz pairs whose residual is below tol (pairs whole) */
-    nconv = l;
-    while (nconv < m) {
-      int bs = KS_BLOCK (m, H, ldh, nconv);
-      if (nconv + bs > m || rel[nconv - l] > opts->tol) break;
-      if (bs == 2 && rel[nconv + 1 - l] > opts->tol) break;
-      for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
-      nconv += bs;
-    }
-    double worst = 0.0;
-    for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
-    res->restarts = restart;
-    res->worst = worst;
-    if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
-
-    res->time_schur += MPI_Wtime () - t_schur;
-    if (nconv >= nev || restart >= opts->max_restarts) {
-      double t_basis = MPI_Wtime ();
-      /* return the converged ones: p columns, a conjugate pair kept whole */
-      int p = nconv < nev ? nconv : nev;
-      if (p > 0 && p < m && KS_BLOCK (m, H, ldh, p - 1) == 2 && (p - 1 == 0 || KS_BLOCK (m, H, ldh, p - 2) == 1)) p++;
-      if (p > l) KS_ROTATE (nl, ldv, p - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-      res->converged = nconv >= nev;
-      res->nconv = p;
-      if (p > 0) {
-        res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
-        res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
-        ok = res->mu && res->resid;
-        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-        if (!all_ok) {
-          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
-          goto done;
-        }
-        info = root ? KS_EIGVECS (p, H, ldh, Y) : 0;
-        infod = info;
-        share (d, &infod, 1);
-        if (infod != 0.0) {
-          rc = lapack_fail (err, infod, "Ritz vectors' eigenvectors");
-          goto done;
-        }
-        share (d, (double *) Y, 2 * p * p);
-        for (int i = 0; i < p; i++) {
-          res->mu[i] = KS_MU (m, H, ldh, i);
-          res->resid[i] = locked_rel[i];
-        }
-        if (KS_SUFFIX (gather_vectors) (d, p, l, m, 1, &V, Y, b, H, ldh, tmp, res) < 0) {
-          rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", p);
-          goto done;
-        }
-      }
-      res->time_basis += MPI_Wtime () - t_basis;
-      break;
-    }
-
-    /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
-    k = nconv + (m - nconv) / 2;
-    if (k < nev) k = nev;
-    if (k > m - 1) k = m - 1;
-    if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
-      k = (k + 1 <= m - 1) ? k + 1 : k - 1;
-    double t_basis = MPI_Wtime ();
-    if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-    res->time_basis += MPI_Wtime () - t_basis;
-    memcpy (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) nl * sizeof *V);  /* v_{k+1} = v_{m+1} */
-    for (int j = 0; j < m; j++)   /* H = [T_k; b^T], locked entries of b deflated to zero */
-      for (int i = (j < k ? k : 0); i <= m; i++) H[i + (size_t) j * ldh] = 0.0;
-    for (int j = 0; j < k; j++) H[k + (size_t) j * ldh] = (j < nconv) ? 0.0 : b[j - l];
-    l = nconv;
+    rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &V, H, ldh, S, Z, b, h2, tmp,
+                              Y, rel, locked_rel, res, err);
+    if (rc < 0) goto done;
+    if (rc == 1) break;  /* the result is in res */
   }
 
 done:
@@ -959,7 +871,6 @@ done:
 #undef KS_EXPAND
 #undef KS_FINISH
 #undef KS_CONJ
-#undef KS_RESIDUALS
 #undef KS_ROTATE
 #undef KS_DOUBLES
 #undef KS_MPI_TYPE
