@@ -153,14 +153,25 @@ static int by_freq (const void *a, const void *b)
 }
 
 /* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
-   parts, carrying the xi parts along; then phi^T M phi = 1. Real vectors (xr); M phi_j is
+   parts, carrying the xi parts along; then phi^T M phi = 1. A cluster of one with its
+   rayleigh_quotient products still fresh is scaled by the q found there (no product). Real
+   vectors (xr); M phi_j is
    formed once per member j, kept in mphi (cap columns of n; a larger cluster forms M phi_j
    again for each later member). mphi: (cap + 1) n doubles. */
 static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
                                  double *mphi, int cap)
 {
   int n = sys->n;
+  if (i1 == i0 + 1 && c[i0].fresh) {  /* alone: phi^T M phi is rayleigh_quotient's q */
+    double q = c[i0].q;
+    if (q > 0.0) {
+      double sq = sqrt (q);
+      for (int k = 0; k < N; k++) c[i0].xr[k] /= sq;
+    }
+    return;
+  }
   for (int i = i0; i < i1; i++) {
+    c[i].fresh = 0;
     for (int j = i0; j < i; j++) {  /* x_i -= (phi_j^T M phi_i) x_j, phi_j M-unit */
       const double *xj = c[j].xr;
       double *t = mphi + (size_t) (j - i0) * n;
@@ -205,6 +216,7 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
 {
   int n = sys->n, m = sys->m;
   double *phi = c[i].xr, *mphi = work;
+  c[i].fresh = 0;
   spm_matvec (sys->M, phi, mphi);
   for (int r = 0; r < nrigid; r++) {
     double proj = 0.0;  /* phi_r^T M phi_i */
@@ -229,21 +241,41 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
    = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi, into c[i].lambda (unchanged when
    phi^T M phi is not positive). sigma + 1/mu loses eps |sigma| / |lambda| of relative
    accuracy for a shift far from lambda; the quotient is accurate to the square of the
-   vector's error at any shift. Real vectors (xr). work: n doubles. */
-static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s, double *work)
+   vector's error at any shift. From the same products M phi and K phi, the true residual
+   of (lambda, [phi; s xi]) on the unscaled pencil (as pencil_residual_undamped_real: the
+   relative residual does not change when the vector is rescaled) into c[i].resid, and
+   phi^T M phi into c[i].q; c[i].fresh = 1 says they hold (mass_orthonormalize and
+   refine_against_rigid clear it when they change the vector's direction). Real vectors
+   (xr). work: 3 n + m doubles. */
+static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s,
+                               double anorm, double bnorm, double *work)
 {
   int n = sys->n, m = sys->m;
-  const double *phi = c[i].xr;
-  double *t = work;
+  const double *phi = c[i].xr, *xi = c[i].xr + n;
+  double *t = work, *r = work + n;  /* M phi; K phi then the residual (n + m) */
   spm_matvec (sys->M, phi, t);
   double q = 0.0, kq = 0.0, cq = 0.0;
   for (int k = 0; k < n; k++) q += phi[k] * t[k];
-  spm_matvec (sys->K, phi, t);
-  for (int k = 0; k < n; k++) kq += phi[k] * t[k];
+  spm_matvec (sys->K, phi, r);
+  for (int k = 0; k < n; k++) kq += phi[k] * r[k];
   if (sys->Cq && m > 0)
     for (long k = 0; k < sys->Cq->nnz; k++)
       cq += phi[n + sys->Cq->row[k]] * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
   if (q > 0.0 && isfinite (kq + 2.0 * cq)) c[i].lambda = (kq + 2.0 * cq) / q;
+  double lambda = creal (c[i].lambda);
+  for (int k = 0; k < n; k++) r[k] -= lambda * t[k];
+  for (int k = 0; k < m; k++) r[n + k] = 0.0;
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      r[sys->Cq->col[k]] += sys->Cq->val[k] * (s * xi[sys->Cq->row[k]]);
+      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
+    }
+  double xn = 0.0, rn = 0.0;
+  for (int k = 0; k < n; k++) xn = fmax (xn, fabs (phi[k]));
+  for (int k = 0; k < n + m; k++) rn = fmax (rn, fabs (r[k]));
+  c[i].q = q;
+  c[i].resid = rn / ((anorm + fabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
+  c[i].fresh = 1;
 }
 
 /* Rank 0. The real vector of Ritz pair i of a symmetric pencil (its eigenvalue is real):
@@ -324,7 +356,8 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
 
 /* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
    out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
-   on the unscaled pencil (pencil_residual_undamped_real), kind; its vector copied into
+   on the unscaled pencil (rayleigh_quotient's when c->fresh, else
+   pencil_residual_undamped_real), kind; its vector copied into
    new arrays of the mode (complex, as eigen.h keeps them) when keep_vectors. work: 2 N
    doubles. Returns 0 or MB_ENOMEM. */
 static int finish_real (const gep_system *sys, double s, candidate *c, double rigid_tol,
@@ -342,7 +375,8 @@ static int finish_real (const gep_system *sys, double s, candidate *c, double ri
   md->freq_hz = sqrt (fabs (lr)) / TWO_PI;
   md->damped_freq_hz = md->freq_hz;
   md->zeta = 0.0;
-  md->residual = pencil_residual_undamped_real (sys, lr, phi, xi, anorm, bnorm, work);
+  md->residual = c->fresh ? c->resid  /* the same vector up to scale, the same lambda */
+              : pencil_residual_undamped_real (sys, lr, phi, xi, anorm, bnorm, work);
   if (!isfinite (md->residual)) md->residual = INFINITY;
   md->kind = modes_is_rigid (lr, md->residual, rigid_tol, anorm, bnorm) ? MODE_RIGID
            : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
@@ -379,7 +413,7 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
   if (rc == 0 && (!mwork || (!symmetric && !work) || !out->modes || mb_fault ("modes")))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
-    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, mwork);
+    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, anorm, bnorm, mwork);
     /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
        order is not guaranteed: use an index sort by lambda) */
     for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */

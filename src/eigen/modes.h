@@ -18,6 +18,9 @@ typedef struct candidate {
                               NULL for the real vectors of a symmetric undamped pencil: */
   double *xr;              /* the same as real numbers (symmetric undamped only, else
                               NULL), borrowed from ks_result (xr, or x rewritten in place) */
+  double q;                /* symmetric undamped: phi^T M phi as rayleigh_quotient found it */
+  double resid;            /* and the true residual of (lambda, xr) from the same products */
+  int fresh;               /* 1 while xr is only rescaled since then (q, resid still hold) */
 } candidate;
 
 /* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;
