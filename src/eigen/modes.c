@@ -155,9 +155,9 @@ static int by_freq (const void *a, const void *b)
 /* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
    parts, carrying the xi parts along; then phi^T M phi = 1. A cluster of one with its
    rayleigh_quotient products still fresh is scaled by the q found there (no product). Real
-   vectors (xr); M phi_j is
-   formed once per member j, kept in mphi (cap columns of n; a larger cluster forms M phi_j
-   again for each later member). mphi: (cap + 1) n doubles. */
+   vectors (xr); M phi_j is formed once per member j and kept in mphi for the later members
+   (the first cap members; beyond them it is formed again for each later member). mphi:
+   (cap + 1) n doubles. */
 static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
                                  double *mphi, int cap)
 {
