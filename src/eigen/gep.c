@@ -304,12 +304,14 @@ static void modal_pencil_clear (stage *st)
   st->val = NULL;
 }
 
-/* The wanted modes and a few more, for the missed-mode check. */
+/* The wanted modes and a few more, for the missed-mode check; the Ritz vectors gathered as
+   real columns when the pencil is symmetric (its modes are real). */
 static void modal_krylov_opts (const stage *st, ks_opts *o)
 {
   int want = st->opts->modes, extra = want / 10 > 2 ? want / 10 : 2;
   o->nev = want + extra;
   o->seed = 1;
+  o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
   stage_log (st, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
              o->nev, want, extra);
 }

@@ -110,6 +110,7 @@ void ks_result_clear (ks_result *res)
   free (res->mu);
   free (res->resid);
   free (res->x);
+  free (res->xr);
   memset (res, 0, sizeof *res);
 }
 

@@ -54,6 +54,9 @@ typedef struct ks_opts {
                           KS_BLOCK_MIN_ORDER on (see block_size in krylov_schur.c) */
   ks_apply_block_real apply_block_real;       /* block path, real: may be NULL (then the */
   ks_apply_block_complex apply_block_complex; /* single-vector op is applied per column) */
+  int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
+                          into ks_result.xr (half the memory of complex ones; the undamped
+                          stage), 0 = as complex vectors into ks_result.x */
 } ks_opts;
 
 #define KS_MAX_BLOCK 16
@@ -89,7 +92,13 @@ typedef struct ks_result {
   double complex *mu;    /* Ritz values, size nconv */
   double *resid;         /* relative Ritz residual estimates, size nconv */
   double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm; gathered on
-                            rank 0, NULL on the other ranks */
+                            rank 0, NULL on the other ranks (and NULL when xr is set) */
+  double *xr;            /* with opts->real_vectors (real Krylov-Schur path): the same
+                            vectors as real columns, n x nconv, rank 0 only: a conjugate
+                            pair (j, j+1) is held as the real and imaginary parts of x_j in
+                            columns j and j+1 (x_j = xr_j + i xr_{j+1}, x_{j+1} its
+                            conjugate). NULL otherwise, and on the dense path (n <= ncv),
+                            which fills x. */
 } ks_result;
 
 /* With MBMODAL_KS_STATS set in the environment, rank 0 prints the counts and times of

@@ -201,24 +201,28 @@ static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_S
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
    which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
-   coefficients are the nb rows of b, ld nb: 1 for the single-vector path) before rank 0 allocates res->x (n x p), so that the
-   basis and the gathered vectors are never held whole together. Each x is purified and of
-   unit norm. In real arithmetic a conjugate pair (j, j+1) is held as the real and imaginary
-   parts of x_j in columns j and j+1. *Vp may move (realloc). Returns 0 or MB_ENOMEM. */
+   coefficients are the nb rows of b, ld nb: 1 for the single-vector path) before rank 0
+   allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
+   real, the columns as they stand: half the memory), so that the basis and the gathered
+   vectors are never held whole together. Each x is purified and of unit norm. In real
+   arithmetic a conjugate pair (j, j+1) is held as the real and imaginary parts of x_j in
+   columns j and j+1 (so in res->xr; res->x gets x_j and its conjugate). *Vp may move
+   (realloc). Returns 0 or MB_ENOMEM. */
 static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
                                        KS_SCALAR **Vp, const double complex *Y,
                                        const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
-                                       KS_SCALAR *tmp, ks_result *res)
+                                       KS_SCALAR *tmp, int real_out, ks_result *res)
 {
   int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
   MPI_Comm_size (d->comm, &size);
   MPI_Comm_rank (d->comm, &rank);
   KS_SCALAR *V = *Vp;
+  real_out = real_out && KS_DOUBLES == 1;
   KS_SCALAR *Yk = mb_calloc ((size_t) p * p, sizeof *Yk);
   double *sq = mb_calloc ((size_t) p, sizeof *sq);
   int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
-  KS_SCALAR *col = rank == 0 ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
-  int ok = Yk && sq && counts && displs && (rank != 0 || col), all;
+  KS_SCALAR *col = rank == 0 && !real_out ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
+  int ok = Yk && sq && counts && displs && (rank != 0 || real_out || col), all;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all) goto done;
 
@@ -275,14 +279,19 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
     if (nx > 0.0) for (int r = 0; r < nl; r++) V[(size_t) i * ld + r] /= nx;
   }
 
-  /* gather on rank 0, into complex vectors */
-  res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
-  ok = rank != 0 || res->x;
+  /* gather on rank 0: real columns as they stand (real_out, real arithmetic only), else
+     complex vectors */
+  if (real_out) res->xr = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->xr) : NULL;
+  else res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
+  ok = rank != 0 || res->x || res->xr;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all) goto done;
   MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
   MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
-  for (int i = 0; i < p; i++) {
+  for (int i = 0; i < p && real_out; i++)
+    MPI_Gatherv (V + (size_t) i * ld, nl, MPI_DOUBLE, rank == 0 ? res->xr + (size_t) i * d->n
+                 : NULL, counts, displs, MPI_DOUBLE, 0, d->comm);
+  for (int i = 0; i < p && !real_out; i++) {
     MPI_Gatherv (V + (size_t) i * ld, nl, KS_MPI_TYPE, col, counts, displs, KS_MPI_TYPE, 0,
                  d->comm);
     if (rank != 0) continue;
@@ -627,7 +636,8 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
         res->mu[i] = KS_MU (m, H, ldh, i);
         res->resid[i] = locked_rel[i];
       }
-      if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp, res) < 0) {
+      if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp,
+                                       opts->real_vectors, res) < 0) {
         return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
       }
     }

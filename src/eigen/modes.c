@@ -18,6 +18,8 @@
    threshold relative to max|K| / max|M| alone would call the first bending mode of a long,
    finely meshed structure rigid: lambda_1 / lambda_max can be 1e-10 there. */
 #define RIGID_RTOL 1e-12
+/* Members of a cluster of equal eigenvalues whose M phi mass_orthonormalize keeps. */
+#define MO_CACHE 8
 
 /* Frees the modes and their vectors and the profile's memory list (owned by r), zeroes *r. */
 void eigen_result_clear (eigen_result *r)
@@ -127,6 +129,16 @@ static int canonical_index (int len, const double complex *x)
   return 0;
 }
 
+/* The same for a real vector (fabs is what cabs gives on a real entry). */
+static int canonical_index_r (int len, const double *x)
+{
+  double big = 0.0;
+  for (int i = 0; i < len; i++) big = fmax (big, fabs (x[i]));
+  for (int i = 0; i < len; i++)
+    if (fabs (x[i]) >= big * (1.0 - 1e-8)) return i;
+  return 0;
+}
+
 static int by_dist (const void *a, const void *b)
 {
   const candidate *x = a, *y = b;
@@ -141,26 +153,45 @@ static int by_freq (const void *a, const void *b)
 }
 
 /* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
-   parts, carrying the xi parts along; then phi^T M phi = 1. Real vectors. */
+   parts, carrying the xi parts along; then phi^T M phi = 1. A cluster of one with its
+   rayleigh_quotient products still fresh is scaled by the q found there (no product). Real
+   vectors (xr); M phi_j is formed once per member j and kept in mphi for the later members
+   (the first cap members; beyond them it is formed again for each later member). mphi:
+   (cap + 1) n doubles. */
 static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
-                                 double *mphi)
+                                 double *mphi, int cap)
 {
   int n = sys->n;
-  for (int i = i0; i < i1; i++) {
-    for (int j = i0; j < i; j++) {  /* x_i -= (phi_j^T M phi_i) x_j, phi_j M-unit */
-      double complex *xj = c[j].x;
-      for (int k = 0; k < n; k++) mphi[k] = creal (xj[k]);
-      double *t = mphi + n;
-      spm_matvec (sys->M, mphi, t);
-      double proj = 0.0;
-      for (int k = 0; k < n; k++) proj += t[k] * creal (c[i].x[k]);
-      for (int k = 0; k < N; k++) c[i].x[k] -= proj * xj[k];
+  if (i1 == i0 + 1 && c[i0].fresh) {  /* alone: phi^T M phi is rayleigh_quotient's q */
+    double q = c[i0].q;
+    if (q > 0.0) {
+      double sq = sqrt (q);
+      for (int k = 0; k < N; k++) c[i0].xr[k] /= sq;
     }
-    for (int k = 0; k < n; k++) mphi[k] = creal (c[i].x[k]);
-    spm_matvec (sys->M, mphi, mphi + n);
+    return;
+  }
+  for (int i = i0; i < i1; i++) {
+    c[i].fresh = 0;
+    for (int j = i0; j < i; j++) {  /* x_i -= (phi_j^T M phi_i) x_j, phi_j M-unit */
+      const double *xj = c[j].xr;
+      double *t = mphi + (size_t) (j - i0) * n;
+      if (j - i0 >= cap) {
+        t = mphi + (size_t) cap * n;
+        spm_matvec (sys->M, xj, t);
+      }
+      double proj = 0.0;
+      for (int k = 0; k < n; k++) proj += t[k] * c[i].xr[k];
+      for (int k = 0; k < N; k++) c[i].xr[k] -= proj * xj[k];
+    }
+    double *t = mphi + (size_t) (i - i0 < cap ? i - i0 : cap) * n;
+    spm_matvec (sys->M, c[i].xr, t);
     double q = 0.0;
-    for (int k = 0; k < n; k++) q += mphi[n + k] * mphi[k];
-    if (q > 0.0) for (int k = 0; k < N; k++) c[i].x[k] /= sqrt (q);
+    for (int k = 0; k < n; k++) q += t[k] * c[i].xr[k];
+    if (q > 0.0) {
+      double sq = sqrt (q);
+      for (int k = 0; k < N; k++) c[i].xr[k] /= sq;
+      for (int k = 0; k < n; k++) t[k] /= sq;  /* M phi_i of the unit phi_i */
+    }
   }
 }
 
@@ -178,20 +209,20 @@ static int ncand_rigid_prefix (const candidate *c, int nc, double rigid_tol)
    With a shift near zero, OP is ~1/|sigma| on rigid modes and ~1/lambda on elastic ones, so
    rounding leaves rigid components of relative size eps lambda / |sigma| in elastic Ritz
    vectors; exact eigenvectors have none (M-orthogonality), and the Rayleigh quotient of the
-   cleaned vector is accurate to the square of its error. */
+   cleaned vector is accurate to the square of its error. Real vectors (xr). work: n
+   doubles. */
 static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigid, int i, int N,
                                   double s, double *work)
 {
   int n = sys->n, m = sys->m;
-  double *phi = work, *mphi = work + n;
-  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  double *phi = c[i].xr, *mphi = work;
+  c[i].fresh = 0;
   spm_matvec (sys->M, phi, mphi);
   for (int r = 0; r < nrigid; r++) {
     double proj = 0.0;  /* phi_r^T M phi_i */
-    for (int k = 0; k < n; k++) proj += creal (c[r].x[k]) * mphi[k];
-    for (int k = 0; k < N; k++) c[i].x[k] -= proj * c[r].x[k];
+    for (int k = 0; k < n; k++) proj += c[r].xr[k] * mphi[k];
+    for (int k = 0; k < N; k++) phi[k] -= proj * c[r].xr[k];
   }
-  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
   spm_matvec (sys->M, phi, mphi);
   double q = 0.0, kq = 0.0, cq = 0.0;
   for (int k = 0; k < n; k++) q += phi[k] * mphi[k];
@@ -199,10 +230,10 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
   for (int k = 0; k < n; k++) kq += phi[k] * mphi[k];
   if (sys->Cq && m > 0)
     for (long k = 0; k < sys->Cq->nnz; k++)
-      cq += creal (c[i].x[n + sys->Cq->row[k]]) * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
+      cq += phi[n + sys->Cq->row[k]] * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
   if (q > 0.0) {
     c[i].lambda = (kq + 2.0 * cq) / q;
-    for (int k = 0; k < N; k++) c[i].x[k] /= sqrt (q);
+    for (int k = 0; k < N; k++) phi[k] /= sqrt (q);
   }
 }
 
@@ -210,21 +241,76 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
    = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi, into c[i].lambda (unchanged when
    phi^T M phi is not positive). sigma + 1/mu loses eps |sigma| / |lambda| of relative
    accuracy for a shift far from lambda; the quotient is accurate to the square of the
-   vector's error at any shift. work: 2n doubles. */
-static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s, double *work)
+   vector's error at any shift. From the same products M phi and K phi, the true residual
+   of (lambda, [phi; s xi]) on the unscaled pencil (as pencil_residual_undamped_real: the
+   relative residual does not change when the vector is rescaled) into c[i].resid, and
+   phi^T M phi into c[i].q; c[i].fresh = 1 says they hold (mass_orthonormalize and
+   refine_against_rigid clear it when they change the vector's direction). Real vectors
+   (xr). work: 3 n + m doubles. */
+static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s,
+                               double anorm, double bnorm, double *work)
 {
   int n = sys->n, m = sys->m;
-  double *phi = work, *t = work + n;
-  for (int k = 0; k < n; k++) phi[k] = creal (c[i].x[k]);
+  const double *phi = c[i].xr, *xi = c[i].xr + n;
+  double *t = work, *r = work + n;  /* M phi; K phi then the residual (n + m) */
   spm_matvec (sys->M, phi, t);
   double q = 0.0, kq = 0.0, cq = 0.0;
   for (int k = 0; k < n; k++) q += phi[k] * t[k];
-  spm_matvec (sys->K, phi, t);
-  for (int k = 0; k < n; k++) kq += phi[k] * t[k];
+  spm_matvec (sys->K, phi, r);
+  for (int k = 0; k < n; k++) kq += phi[k] * r[k];
   if (sys->Cq && m > 0)
     for (long k = 0; k < sys->Cq->nnz; k++)
-      cq += creal (c[i].x[n + sys->Cq->row[k]]) * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
+      cq += phi[n + sys->Cq->row[k]] * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
   if (q > 0.0 && isfinite (kq + 2.0 * cq)) c[i].lambda = (kq + 2.0 * cq) / q;
+  double lambda = creal (c[i].lambda);
+  for (int k = 0; k < n; k++) r[k] -= lambda * t[k];
+  for (int k = 0; k < m; k++) r[n + k] = 0.0;
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      r[sys->Cq->col[k]] += sys->Cq->val[k] * (s * xi[sys->Cq->row[k]]);
+      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
+    }
+  double xn = 0.0, rn = 0.0;
+  for (int k = 0; k < n; k++) xn = fmax (xn, fabs (phi[k]));
+  for (int k = 0; k < n + m; k++) rn = fmax (rn, fabs (r[k]));
+  c[i].q = q;
+  c[i].resid = rn / ((anorm + fabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
+  c[i].fresh = 1;
+}
+
+/* Rank 0. The real vector of Ritz pair i of a symmetric pencil (its eigenvalue is real):
+   Re x_i, or Im x_i when mu_i has a negative imaginary part (x_i and x_{i+1} of a split
+   pair, conjugates, give Re and Im between them). From ks->xr (a pair (j, j+1): x_j =
+   xr_j + i xr_{j+1}, x_{j+1} its conjugate; the sign of Im x_{j+1} = -xr_{j+1} is written
+   into that column), else from ks->x, rewritten in place as N doubles at the start of its
+   column (entry k of the doubles overwrites no complex entry above k). Returns the
+   column; all pointers into ks. */
+static double *real_column (ks_result *ks, int i, int N)
+{
+  int neg = cimag (ks->mu[i]) < 0.0;
+  if (!ks->xr) {
+    double complex *x = ks->x + (size_t) i * N;
+    double *xr = (double *) x;
+    for (int k = 0; k < N; k++) {
+      double v = neg ? cimag (x[k]) : creal (x[k]);
+      xr[k] = v;
+    }
+    return xr;
+  }
+  /* pairs: mu_j complex and mu_{j+1} its conjugate, scanned from the first column */
+  int first = -1;
+  for (int j = 0; j < ks->nconv; j++) {
+    if (cimag (ks->mu[j]) == 0.0 || j + 1 >= ks->nconv) continue;
+    if (j == i || j + 1 == i) { first = j; break; }
+    j++;  /* the pair (j, j+1) lies before i */
+  }
+  double *re = ks->xr + (size_t) (first >= 0 ? first : i) * N;
+  if (first < 0) return re;                 /* a real Ritz pair: its column */
+  double *im = re + N;
+  if (i == first) return neg ? im : re;     /* x_j = re + i im */
+  if (!neg) return re;                      /* x_{j+1} = re - i im */
+  for (int k = 0; k < N; k++) im[k] = -im[k];  /* Im x_{j+1} = -im; x_j, if used, took re */
+  return im;
 }
 
 /* Rank 0. Ritz pairs -> candidates (see modes.h): mu ~ 0 is an infinite eigenvalue
@@ -254,10 +340,10 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
     /* a conjugate pair (a split repeated eigenvalue, or flutter when K is not symmetric)
        gives its real and imaginary parts */
     double complex lambda = sr + 1.0 / ks->mu[i];
-    int real_pair = symmetric && fabs (cimag (ks->mu[i])) > 0.0;
     if (symmetric) {  /* real eigenvalues: real vectors (a split pair: Re and Im parts) */
       c->lambda = creal (lambda);
-      for (int k = 0; k < N; k++) c->x[k] = real_pair && cimag (ks->mu[i]) < 0 ? cimag (c->x[k]) : creal (c->x[k]);
+      c->x = NULL;
+      c->xr = real_column (ks, i, N);
     } else {
       c->lambda = lambda;
     }
@@ -265,6 +351,44 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
   }
   *cand = c0;
   *ncand = nc;
+  return 0;
+}
+
+/* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
+   out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
+   on the unscaled pencil (rayleigh_quotient's when c->fresh, else
+   pencil_residual_undamped_real), kind; its vector copied into
+   new arrays of the mode (complex, as eigen.h keeps them) when keep_vectors. work: 2 N
+   doubles. Returns 0 or MB_ENOMEM. */
+static int finish_real (const gep_system *sys, double s, candidate *c, double rigid_tol,
+                        double anorm, double bnorm, int keep_vectors, double *work,
+                        eigen_result *out, mb_err *err)
+{
+  int n = sys->n, m = sys->m, N = n + m;
+  mode *md = &out->modes[out->nmodes];
+  double *phi = c->xr, *xi = c->xr + n;
+  int big = canonical_index_r (n, phi);  /* sign: largest entry positive */
+  if (phi[big] < 0.0) for (int k = 0; k < N; k++) phi[k] = 0.0 - phi[k];  /* no -0 */
+  for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
+  double lr = creal (c->lambda);
+  md->lambda = lr;
+  md->freq_hz = sqrt (fabs (lr)) / TWO_PI;
+  md->damped_freq_hz = md->freq_hz;
+  md->zeta = 0.0;
+  md->residual = c->fresh ? c->resid  /* the same vector up to scale, the same lambda */
+              : pencil_residual_undamped_real (sys, lr, phi, xi, anorm, bnorm, work);
+  if (!isfinite (md->residual)) md->residual = INFINITY;
+  md->kind = modes_is_rigid (lr, md->residual, rigid_tol, anorm, bnorm) ? MODE_RIGID
+           : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
+  out->max_residual = fmax (out->max_residual, md->residual);
+  if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+  out->nmodes++;
+  if (!keep_vectors) return 0;
+  md->x = mb_calloc ((size_t) n, sizeof *md->x);
+  md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+  if (!md->x || (m > 0 && !md->xi)) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  for (int k = 0; k < n; k++) md->x[k] = phi[k];
+  for (int k = 0; k < m; k++) md->xi[k] = xi[k];
   return 0;
 }
 
@@ -282,14 +406,14 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
   /* order the candidates by lambda for clustering */
   double anorm, bnorm;
   rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
-  double *mwork = mb_calloc ((size_t) 2 * n, sizeof *mwork);
-  double complex *work = mb_calloc ((size_t) 2 * (N + n), sizeof *work);
+  double *mwork = mb_calloc ((size_t) (MO_CACHE + 1) * n + 2 * N, sizeof *mwork);
+  double complex *work = symmetric ? NULL : mb_calloc ((size_t) 2 * (N + n), sizeof *work);
   int nsel = ncand < want ? ncand : want;
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
+  if (rc == 0 && (!mwork || (!symmetric && !work) || !out->modes || mb_fault ("modes")))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
-    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, mwork);
+    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, anorm, bnorm, mwork);
     /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
        order is not guaranteed: use an index sort by lambda) */
     for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
@@ -305,7 +429,7 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
         if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
         i1++;
       }
-      mass_orthonormalize (sys, cand, i0, i1, N, mwork);
+      mass_orthonormalize (sys, cand, i0, i1, N, mwork, MO_CACHE);
       i0 = i1;
     }
     int nrigid = ncand_rigid_prefix (cand, ncand, rigid_tol);  /* sorted by lambda */
@@ -313,11 +437,13 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
       refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
   }
-  for (int i = 0; i < nsel && rc == 0; i++) {
+  for (int i = 0; i < nsel && rc == 0 && symmetric; i++)
+    rc = finish_real (sys, s, &cand[i], rigid_tol, anorm, bnorm, keep_vectors, mwork, out, err);
+  for (int i = 0; i < nsel && rc == 0 && !symmetric; i++) {
     candidate *c = &cand[i];
     mode *md = &out->modes[out->nmodes];
     double complex *phi = c->x, *xi = c->x + n;
-    if (!symmetric) {  /* unit mass-norm when possible, else unit inf-norm */
+    {  /* unit mass-norm when possible, else unit inf-norm */
       double q = 0.0;
       for (int k = 0; k < n; k++) mwork[k] = creal (phi[k]);
       spm_matvec (sys->M, mwork, mwork + n);

@@ -83,6 +83,10 @@ int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnor
 double pencil_residual_undamped (const gep_system *sys, double complex lambda,
                                  const double complex *phi, const double complex *xi,
                                  double anorm, double bnorm, double complex *work);
+/* The same for real lambda, phi, xi (a symmetric pencil); work: 2 n + m doubles. */
+double pencil_residual_undamped_real (const gep_system *sys, double lambda, const double *phi,
+                                      const double *xi, double anorm, double bnorm,
+                                      double *work);
 
 /* Relative residual for GEP (31), unscaled, x = [u; v], scaled by ||[u; v]||:
    r = [v - lambda u; -K u - R v - Cq^T xi - lambda M v; -Cq u]. work: at least 3n + m
