@@ -22,12 +22,6 @@ enum {
   JOB_INIT = -1, JOB_END = -2, JOB_ANALYSE = 1, JOB_FACTOR = 2, JOB_SOLVE = 3,
   ICNTL14_DEFAULT = 30,      /* percent of extra workspace over the analysis estimate */
   ICNTL14_MAX = 1 << 20,
-  /* ICNTL(7) = 6, QAMD: on the beam grids (../shared/bench) its analysis is 7x faster than
-     the METIS ordering MUMPS picks by itself, and its factors 20-25 % smaller (40x40 to
-     120x120: 14.6 against 18.7 million entries at 80x80, 36.6 against 49.3 at 120x120;
-     scripts/bench/README.md). Multibody models are chains and frames of beams, bodies and
-     joints, sparse graphs of low degree where the AMD family orders well. */
-  ORDERING_DEFAULT = 6,
   MAX_RETRIES = 5            /* refactorizations after a workspace failure, per call */
 };
 
@@ -291,14 +285,15 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
   return 0;
 }
 
-/* Rank 0's environment: the integer in variable name if it is one of lo..hi, else def. */
-static int env_int (const char *name, long lo, long hi, int def)
+/* Rank 0's environment: the initial ICNTL(14), MBMODAL_ICNTL14 if it is an integer in
+   [0, ICNTL14_MAX], else the default. */
+static int env_icntl14 (void)
 {
-  const char *s = getenv (name);
-  if (!s || !*s) return def;
+  const char *s = getenv ("MBMODAL_ICNTL14");
+  if (!s || !*s) return ICNTL14_DEFAULT;
   char *end;
   long v = strtol (s, &end, 10);
-  if (*end != '\0' || v < lo || v > hi) return def;
+  if (*end != '\0' || v < 0 || v > ICNTL14_MAX) return ICNTL14_DEFAULT;
   return (int) v;
 }
 
@@ -317,7 +312,7 @@ void factor_opts_default (factor_opts *o)
   memset (o, 0, sizeof *o);
   o->icntl14 = -1;
   o->verbosity = -1;
-  o->ordering = -1;
+  o->ordering = 7;
   o->null_pivots = 0;
   o->null_threshold = 0.0;
   o->null_fixation = 0.0;
@@ -391,8 +386,7 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   factor_opts o;
   if (in) o = *in;
   else factor_opts_default (&o);
-  if (o.icntl14 == -1) o.icntl14 = env_int ("MBMODAL_ICNTL14", 0, ICNTL14_MAX, ICNTL14_DEFAULT);
-  if (o.ordering == -1) o.ordering = env_int ("MBMODAL_ORDERING", 0, 7, ORDERING_DEFAULT);
+  if (o.icntl14 == -1) o.icntl14 = env_icntl14 ();
   f->opts = o;
   if (o.icntl14 < 0 || o.icntl14 > ICNTL14_MAX)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': initial ICNTL(14) %d is outside 0..%d",

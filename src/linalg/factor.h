@@ -59,9 +59,8 @@ typedef struct factor_opts {
   int verbosity;           /* MUMPS's own output ICNTL(4), 0 (silent) .. 4, to stdout; -1:
                               MBMODAL_MUMPS_VERBOSE in each rank's environment, else 0 */
   int ordering;            /* ICNTL(7): 0 AMD, 2 AMF, 3 SCOTCH, 4 PORD, 5 METIS, 6 QAMD,
-                              7 MUMPS's automatic choice; what the MUMPS build lacks falls
-                              back to automatic; -1 (default): MBMODAL_ORDERING in rank 0's
-                              environment, else 6 (QAMD, measured fastest on beam models) */
+                              7 automatic (default); what the MUMPS build lacks falls back
+                              to automatic */
   int null_pivots;         /* 1: null-pivot detection (ICNTL(24) = 1): pivots below the
                               threshold are replaced by the fixation and listed, see
                               factor_null_pivots; 0 (default): off, a singular matrix fails */

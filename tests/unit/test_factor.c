@@ -420,12 +420,10 @@ static void test_singular (void)
 /* MBMODAL_ICNTL14=0 leaves no slack for delayed pivots. A symmetric matrix on a g x g grid
    with (near) zero diagonal and random off-diagonal couplings has plenty, as the analysis
    cannot foresee them: INFOG(1) = -9 (or -8, -17, -20) forces refactorizations with
-   ICNTL(14) 10, 20, ... With MUMPS's automatic ordering (MBMODAL_ORDERING=7): under QAMD,
-   mbmodal's default, this matrix happens to fit without a retry. */
+   ICNTL(14) 10, 20, ... */
 static void test_retry (void)
 {
   setenv ("MBMODAL_ICNTL14", "0", 1);
-  setenv ("MBMODAL_ORDERING", "7", 1);
   trip t = {0};
   int g = 20;
   unsigned seed = 12345;
@@ -448,7 +446,6 @@ static void test_retry (void)
   int same = same_everywhere (st.retries);
   CHECK0 ("retries identical on every rank", same);
   unsetenv ("MBMODAL_ICNTL14");
-  unsetenv ("MBMODAL_ORDERING");
   trip_clear (&t);
 }
 
@@ -771,8 +768,8 @@ static void test_options (void)
   }
   factor_opts o;
   factor_opts_default (&o);
-  CHECK0 ("defaults: environment ICNTL(14), verbosity and ordering, no detection",
-          o.icntl14 == -1 && o.verbosity == -1 && o.ordering == -1 && o.null_pivots == 0);
+  CHECK0 ("defaults: environment ICNTL(14) and verbosity, automatic ordering, no detection",
+          o.icntl14 == -1 && o.verbosity == -1 && o.ordering == 7 && o.null_pivots == 0);
   struct { int icntl14, ordering; double thr; const char *says; } bad[] = {
     { -2, 7, 0, "ICNTL(14)" }, { 30, 1, 0, "ICNTL(7)" }, { 30, 9, 0, "ICNTL(7)" },
     { 30, 7, NAN, "finite" },
