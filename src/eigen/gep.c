@@ -433,16 +433,19 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 
 /* Rank 0. Rigid-body modes (lambda = 0, and -alpha with Rayleigh damping) sit next to the
    default shift: a real shift a tenth of the lowest oscillatory |lambda| to the right of
-   the imaginary axis (never on a stable eigenvalue), where both kinds converge. */
+   the imaginary axis (never on a stable eigenvalue), when that is further from zero than
+   ten times the shift: there both kinds converge accurately. Oscillatory here by the eigenvalue (Im lambda above the rigid-body
+   rounding floor), not by the mode's kind: the kind of a mode whose residual is poor can
+   say rigid-body (its residual cannot tell it from zero), and then the retry that would
+   cure it would never run. */
 static double complex_retry_shift (const stage *st)
 {
   const eigen_result *out = st->out;
-  double next = 0.0;
-  for (int i = 0; i < out->nmodes; i++)
-    if (out->modes[i].kind == MODE_OSCILLATORY) {
-      next = 0.1 * cabs (out->modes[i].lambda);
-      break;
-    }
+  double floor_rigid = modes_rigid_threshold (st->sys, 1), next = 0.0;
+  for (int i = 0; i < out->nmodes; i++) {
+    double complex l = out->modes[i].lambda;
+    if (cimag (l) > floor_rigid && (next == 0.0 || 0.1 * cabs (l) < next)) next = 0.1 * cabs (l);
+  }
   return next <= 10.0 * creal (st->sigma) ? 0.0 : next;
 }
 
