@@ -380,8 +380,10 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
 
 /* Rank 0. The balanced pencil's scaling (w near a typical omega, Cq^T's block beside K / w:
    s = c / w) and the matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0] of
-   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), complex symmetric
-   (LDL^T, lower triangle) when K, R and M are symmetric, else complex LU. */
+   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), symmetric (LDL^T,
+   lower triangle) when K, R and M are symmetric, else LU; real (st->A,
+   pencil_damped_reduced_real) at a real shift, where the stage runs in real arithmetic,
+   complex (st->t) at a complex one. */
 static int complex_pencil (stage *st)
 {
   const gep_system *sys = st->sys;
@@ -390,6 +392,15 @@ static int complex_pencil (stage *st)
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
   st->Nf = sys->n + sys->m;
+  if (cimag (st->sigma) == 0.0) {  /* real shift: a real matrix, for DMUMPS */
+    st->A = pencil_damped_reduced_real (sys, creal (st->sigma), st->s * st->w, st->symmetric);
+    if (!st->A) return MB_ENOMEM;
+    st->nnz = st->A->nnz;
+    st->row = st->A->row;
+    st->col = st->A->col;
+    st->val = st->A->val;
+    return 0;
+  }
   MB_TRY (pencil_damped_reduced (sys, st->sigma, st->s * st->w, st->symmetric, &st->t));
   st->nnz = st->t.nnz;
   st->row = st->t.row;
@@ -400,6 +411,7 @@ static int complex_pencil (stage *st)
 
 static void complex_pencil_clear (stage *st)
 {
+  st->A = spm_free (st->A);
   ztrip_clear (&st->t);
   st->nnz = 0;
   st->row = st->col = NULL;
