@@ -384,7 +384,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
    lower triangle) when K, R and M are symmetric, else LU; real (st->A,
    pencil_damped_reduced_real) at a real shift, where the stage runs in real arithmetic,
    complex (st->t) at a complex one. */
-static int complex_pencil (stage *st)
+static int complex_pencil_as (stage *st, int real)
 {
   const gep_system *sys = st->sys;
   st->w = pencil_omega_scale (sys);
@@ -392,7 +392,7 @@ static int complex_pencil (stage *st)
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
   st->Nf = sys->n + sys->m;
-  if (cimag (st->sigma) == 0.0) {  /* real shift: a real matrix, for DMUMPS */
+  if (real) {  /* real shift: a real matrix, for DMUMPS */
     st->A = pencil_damped_reduced_real (sys, creal (st->sigma), st->s * st->w, st->symmetric);
     if (!st->A) return MB_ENOMEM;
     st->nnz = st->A->nnz;
@@ -408,6 +408,10 @@ static int complex_pencil (stage *st)
   st->val = st->t.val;
   return 0;
 }
+
+/* Rank 0: real at a real shift (complex_ops), complex always (complex_ops_z). */
+static int complex_pencil (stage *st) { return complex_pencil_as (st, cimag (st->sigma) == 0.0); }
+static int complex_pencil_z (stage *st) { return complex_pencil_as (st, 0); }
 
 static void complex_pencil_clear (stage *st)
 {
@@ -443,16 +447,24 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 
 /* Rank 0. Rigid-body modes (lambda = 0, and -alpha with Rayleigh damping) sit next to the
    default shift: a real shift a tenth of the lowest oscillatory |lambda| to the right of
-   the imaginary axis (never on a stable eigenvalue), where both kinds converge. */
+   the imaginary axis (never on a stable eigenvalue), where both kinds converge. When no
+   mode came out oscillatory, the lowest |lambda| among the modes whose true residual is
+   above EIGEN_RESIDUAL_SAFETY x the tolerance stands for it: elastic modes spoiled that far
+   can be called rigid-body by their residual (the real path at a real shift, where a free
+   body's Jordan zeros split as conjugate or real pairs, shows it on decks/free-free). */
 static double complex_retry_shift (const stage *st)
 {
   const eigen_result *out = st->out;
-  double next = 0.0;
+  double next = 0.0, bad = INFINITY;
   for (int i = 0; i < out->nmodes; i++)
     if (out->modes[i].kind == MODE_OSCILLATORY) {
       next = 0.1 * cabs (out->modes[i].lambda);
       break;
     }
+  for (int i = 0; next == 0.0 && i < out->nmodes; i++)
+    if (!(out->modes[i].residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance))
+      bad = fmin (bad, cabs (out->modes[i].lambda));
+  if (next == 0.0 && isfinite (bad)) next = 0.1 * bad;
   return next <= 10.0 * creal (st->sigma) ? 0.0 : next;
 }
 
@@ -462,6 +474,30 @@ static const stage_ops complex_ops = {
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift
 };
+
+/* The same stage in complex arithmetic at every shift (complex_arith = 2). */
+static const stage_ops complex_ops_z = {
+  .kind = STAGE_COMPLEX, .label = "complex", .gep = "GEP (31)", .unit = "1/s",
+  .complex_arith = 2, .pencil = complex_pencil_z, .pencil_clear = complex_pencil_clear,
+  .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
+  .retry_shift = complex_retry_shift
+};
+
+/* Collective. 1 when the stage ran in real arithmetic (a real shift) and reported a
+   rigid-body mode: a multiple real eigenvalue (the zeros of several free bodies, -alpha
+   with Rayleigh damping) that rounding split into a conjugate pair +-i delta is folded by
+   modes_damped into one mode, where it holds two (the complex path's split is not
+   conjugate: both members are reported); which multiplicities come back then differs with
+   the rounding (1 and 2 ranks, decks/free-free). Rank 0 decides, every rank returns it. */
+static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
+{
+  int rank, again = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && (rc == 0 || rc == MB_ENOCONV) && !out->factor.complex_arith)
+    for (int i = 0; i < out->nmodes; i++) again |= out->modes[i].kind == MODE_RIGID;
+  MPI_Bcast (&again, 1, MPI_INT, 0, comm);
+  return again;
+}
 
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
@@ -475,6 +511,14 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
     return MB_EDECK;
   }
   int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  if (real_path_rigid (comm, rc, out)) {  /* rigid-body modes: the complex path instead */
+    if (opts->log)
+      fprintf (opts->log, "complex: rigid-body modes from real arithmetic (a multiple real "
+               "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n");
+    eigen_result_clear (out);
+    mb_err_init (err);
+    rc = stage_solve (&complex_ops_z, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  }
   record_bound (comm, &o, opts->modes, bound, out);
   if (rc == 0) count_finite (comm, sys, 1, opts->modes, &o, out);
   return rc;

@@ -50,10 +50,10 @@ static void shift_text (const stage_ops *ops, double complex sigma, char *buf, s
 /* 1: the stage at st->sigma runs in complex arithmetic (the damped stage at a shift with an
    imaginary part); 0: real (the undamped stage; the damped one at a real shift, where
    OP of GEP (31) is a real operator: its eigenvalues come in conjugate pairs, which the
-   real Krylov-Schur keeps whole). */
+   real Krylov-Schur keeps whole; ops->complex_arith == 2: complex at every shift). */
 static int complex_at (const stage_ops *ops, const stage *st)
 {
-  return ops->complex_arith && cimag (st->sigma) != 0.0;
+  return ops->complex_arith == 2 || (ops->complex_arith && cimag (st->sigma) != 0.0);
 }
 
 /* The factorization of A - sigma B at st->sigma: real or complex (complex_at), LDL^T or LU

@@ -25,7 +25,8 @@ typedef struct stage_ops {
   const char *gep;       /* "GEP (18)", "GEP (31)" */
   const char *unit;      /* of the shift: "rad^2/s^2", "1/s" */
   int complex_arith;     /* 1: the damped stage: complex factors and Krylov-Schur at a
-                            complex shift, real ones at a real shift; 0: real always */
+                            complex shift, real ones at a real shift; 2: the damped stage
+                            in complex arithmetic at every shift; 0: real always */
   /* Rank 0: the scaling (st->s, st->w, st->symmetric) and the matrix to factor as
      triplets in st->nnz, row, col, val, of order st->Nf (A - sigma B itself for GEP (18),
      the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
