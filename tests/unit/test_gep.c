@@ -1383,6 +1383,33 @@ static void test_singular_shift (void)
   }
   eigen_result_clear (&r);
   problem_free (&p);
+
+  /* the damped stage on the real path at a real shift on an eigenvalue: R = 0, M = I,
+     K = diag (1..20) but K(2,2) = -4, so lambda^2 = -k gives lambda = 2 (closed form) and
+     K + 2^2 M has a zero row 2; the diagnosis's second shift is complex */
+  p = problem_new ("damped singular shift", n, 0, 1);
+  if (rank == 0) {
+    for (int i = 0; i < n; i++) { AT (p.K, n, i, i) = i + 1.0; AT (p.M, n, i, i) = 1.0; }
+    AT (p.K, n, 1, 1) = -4.0;
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;  /* dggev on GEP (31) */
+  rc = run_stage (1, &p, &st, 1, &r, &err);
+  if (rank == 0) printf ("  damped singular shift: status %d%s%s\n", rc, rc ? ": " : "",
+                         rc ? err.msg : "");
+  CHECK0 (rc == 0 || rc == MB_ESOLVE, "damped singular shift: status %d, expected 0 or "
+          "MB_ESOLVE", rc);
+  if (rc == 0) {
+    CHECK0 (r.factor.complex_arith == 0, "damped singular shift: not the real path");
+    check_complex ("damped singular shift", &p, &r, zref, nz, 3, 1);
+  } else {
+    CHECK0 (strstr (err.msg, "an eigenvalue lies there") && strstr (err.msg, "row 2")
+            && strstr (err.msg, "try another shift"),
+            "damped singular shift: the message names the eigenvalue and row 2: %.300s", err.msg);
+  }
+  eigen_result_clear (&r);
+  free (zref);
+  problem_free (&p);
 }
 
 /* 11b: pencils singular at every shift (issue 9), known by construction: a 6-DOF grounded
