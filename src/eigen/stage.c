@@ -60,7 +60,8 @@ static int complex_at (const stage_ops *ops, const stage *st)
    (st->symmetric). */
 static factor_kind kind_at (const stage_ops *ops, const stage *st)
 {
-  if (complex_at (ops, st)) return st->symmetric ? FACTOR_COMPLEX_SYMMETRIC : FACTOR_COMPLEX_GENERAL;
+  if (complex_at (ops, st))
+    return st->symmetric ? FACTOR_COMPLEX_SYMMETRIC : FACTOR_COMPLEX_GENERAL;
   return st->symmetric ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL;
 }
 
