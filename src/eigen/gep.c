@@ -382,9 +382,11 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
 
 /* Rank 0. The balanced pencil's scaling (w near a typical omega, Cq^T's block beside K / w:
    s = c / w) and the matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0] of
-   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), complex symmetric
-   (LDL^T, lower triangle) when K, R and M are symmetric, else complex LU. */
-static int complex_pencil (stage *st)
+   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), symmetric (LDL^T,
+   lower triangle) when K, R and M are symmetric, else LU; real (st->A,
+   pencil_damped_reduced_real) at a real shift, where the stage runs in real arithmetic,
+   complex (st->t) at a complex one. */
+static int complex_pencil_as (stage *st, int real)
 {
   const gep_system *sys = st->sys;
   st->w = pencil_omega_scale (sys);
@@ -392,6 +394,15 @@ static int complex_pencil (stage *st)
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
   st->Nf = sys->n + sys->m;
+  if (real) {  /* real shift: a real matrix, for DMUMPS */
+    st->A = pencil_damped_reduced_real (sys, creal (st->sigma), st->s * st->w, st->symmetric);
+    if (!st->A) return MB_ENOMEM;
+    st->nnz = st->A->nnz;
+    st->row = st->A->row;
+    st->col = st->A->col;
+    st->val = st->A->val;
+    return 0;
+  }
   MB_TRY (pencil_damped_reduced (sys, st->sigma, st->s * st->w, st->symmetric, &st->t));
   st->nnz = st->t.nnz;
   st->row = st->t.row;
@@ -400,8 +411,13 @@ static int complex_pencil (stage *st)
   return 0;
 }
 
+/* Rank 0: real at a real shift (complex_ops), complex always (complex_ops_z). */
+static int complex_pencil (stage *st) { return complex_pencil_as (st, cimag (st->sigma) == 0.0); }
+static int complex_pencil_z (stage *st) { return complex_pencil_as (st, 0); }
+
 static void complex_pencil_clear (stage *st)
 {
+  st->A = spm_free (st->A);
   ztrip_clear (&st->t);
   st->nnz = 0;
   st->row = st->col = NULL;
@@ -434,18 +450,25 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 /* Rank 0. Rigid-body modes (lambda = 0, and -alpha with Rayleigh damping) sit next to the
    default shift: a real shift a tenth of the lowest oscillatory |lambda| to the right of
    the imaginary axis (never on a stable eigenvalue), when that is further from zero than
-   ten times the shift: there both kinds converge accurately. Oscillatory here by the eigenvalue (Im lambda above the rigid-body
-   rounding floor), not by the mode's kind: the kind of a mode whose residual is poor can
-   say rigid-body (its residual cannot tell it from zero), and then the retry that would
-   cure it would never run. */
+   ten times the shift: there both kinds converge accurately. Oscillatory here by the
+   eigenvalue (Im lambda above the rigid-body rounding floor), not by the mode's kind: the
+   kind of a mode whose residual is poor can say rigid-body (its residual cannot tell it
+   from zero), and then the retry that would cure it would never run. When that gives
+   nothing beyond ten times the shift (a free body's Jordan zeros split by rounding into
+   pairs with small imaginary parts, as on the real path), the lowest |lambda| among the
+   modes whose true residual is above EIGEN_RESIDUAL_SAFETY x the tolerance stands for it. */
 static double complex_retry_shift (const stage *st)
 {
   const eigen_result *out = st->out;
-  double floor_rigid = modes_rigid_threshold (st->sys, 1), next = 0.0;
+  double floor_rigid = modes_rigid_threshold (st->sys, 1), next = INFINITY, bad = INFINITY;
   for (int i = 0; i < out->nmodes; i++) {
     double complex l = out->modes[i].lambda;
-    if (cimag (l) > floor_rigid && (next == 0.0 || 0.1 * cabs (l) < next)) next = 0.1 * cabs (l);
+    if (cimag (l) > floor_rigid) next = fmin (next, 0.1 * cabs (l));
+    if (!(out->modes[i].residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance))
+      bad = fmin (bad, 0.1 * cabs (l));
   }
+  if (!(next > 10.0 * creal (st->sigma) && isfinite (next))) next = bad;
+  if (!isfinite (next)) return 0.0;
   return next <= 10.0 * creal (st->sigma) ? 0.0 : next;
 }
 
@@ -455,6 +478,30 @@ static const stage_ops complex_ops = {
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift
 };
+
+/* The same stage in complex arithmetic at every shift (complex_arith = 2). */
+static const stage_ops complex_ops_z = {
+  .kind = STAGE_COMPLEX, .label = "complex", .gep = "GEP (31)", .unit = "1/s",
+  .complex_arith = 2, .pencil = complex_pencil_z, .pencil_clear = complex_pencil_clear,
+  .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
+  .retry_shift = complex_retry_shift
+};
+
+/* Collective. 1 when the stage ran in real arithmetic (a real shift) and reported a
+   rigid-body mode: a multiple real eigenvalue (the zeros of several free bodies, -alpha
+   with Rayleigh damping) that rounding split into a conjugate pair +-i delta is folded by
+   modes_damped into one mode, where it holds two (the complex path's split is not
+   conjugate: both members are reported); which multiplicities come back then differs with
+   the rounding (1 and 2 ranks, decks/free-free). Rank 0 decides, every rank returns it. */
+static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
+{
+  int rank, again = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && (rc == 0 || rc == MB_ENOCONV) && !out->factor.complex_arith)
+    for (int i = 0; i < out->nmodes; i++) again |= out->modes[i].kind == MODE_RIGID;
+  MPI_Bcast (&again, 1, MPI_INT, 0, comm);
+  return again;
+}
 
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
@@ -468,6 +515,14 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
     return MB_EDECK;
   }
   int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  if (real_path_rigid (comm, rc, out)) {  /* rigid-body modes: the complex path instead */
+    if (opts->log)
+      fprintf (opts->log, "complex: rigid-body modes from real arithmetic (a multiple real "
+               "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n");
+    eigen_result_clear (out);
+    mb_err_init (err);
+    rc = stage_solve (&complex_ops_z, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  }
   record_bound (comm, &o, opts->modes, bound, out);
   if (rc == 0) count_finite (comm, sys, 1, opts->modes, &o, out);
   return rc;

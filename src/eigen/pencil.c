@@ -157,6 +157,52 @@ int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c
   return rc;
 }
 
+/* [P(sigma), c Cq^T; c Cq, 0] for a real sigma (see pencil.h): K + sigma R + sigma^2 M
+   summed from the same triplets as pencil_damped_reduced's real part. */
+spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only)
+{
+  int n = sys->n, m = sys->m, rc = 0;
+  long cap = sys->K->nnz + sys->M->nnz + (sys->R ? sys->R->nnz : 0)
+           + 2 * (sys->Cq ? sys->Cq->nnz : 0);
+  spm *A = spm_create (n + m, n + m, cap);
+  if (!A) return NULL;
+  rc = add_part (A, sys->K, 1.0, 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (A, sys->R, sigma, 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (A, sys->M, sigma * sigma, 0, 0, 0, lower_only);
+  if (rc == 0) rc = add_part (A, sys->Cq, c, n, 0, 0, lower_only);
+  if (rc == 0 && !lower_only) rc = add_part (A, sys->Cq, c, 0, n, 1, 0);
+  if (rc == 0) rc = spm_compress (A);
+  return rc == 0 ? A : spm_free (A);
+}
+
+/* The real form of pencil_damped_reduce_rhs: z = [-(M (w x_v + sigma x_u) + R x_u); 0]. */
+void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double w,
+                                    const double *x, double *z, double *work)
+{
+  int n = sys->n, m = sys->m;
+  const double *xu = x, *xv = x + n;
+  for (int i = 0; i < n; i++) work[i] = w * xv[i] + sigma * xu[i];
+  spm_matvec (sys->M, work, z);
+  if (sys->R) {
+    spm_matvec (sys->R, xu, work);
+    for (int i = 0; i < n; i++) z[i] += work[i];
+  }
+  for (int i = 0; i < n; i++) z[i] = -z[i];
+  memset (z + n, 0, (size_t) m * sizeof *z);
+}
+
+/* The real form of pencil_damped_expand: x <- [z_q; (x_u + sigma z_q) / w; z_xi]. */
+void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
+                                double *x)
+{
+  int n = sys->n, m = sys->m;
+  for (int i = 0; i < n; i++) {
+    x[n + i] = (x[i] + sigma * z[i]) / w;
+    x[i] = z[i];
+  }
+  memcpy (x + 2 * n, z + n, (size_t) m * sizeof *x);
+}
+
 void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, double w,
                                const double complex *x, double complex *z,
                                double complex *work)

@@ -51,6 +51,19 @@ int pencil_damped (const gep_system *sys, double complex sigma, double s, double
 int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c,
                            int lower_only, ztrip *t);
 
+/* The same matrix for a real sigma, in real arithmetic (for DMUMPS: symmetric LDL^T when
+   K, R, M are, only the lower triangle built when lower_only; else LU): a new compressed
+   matrix (caller frees) or NULL when out of memory. With a real shift, OP of GEP (31) is a
+   real operator and the damped stage runs in real arithmetic. */
+spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only);
+
+/* The real forms of pencil_damped_reduce_rhs and pencil_damped_expand below, for a real
+   sigma and real x (same sizes). */
+void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double w,
+                                    const double *x, double *z, double *work);
+void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
+                                double *x);
+
 /* The right-hand side of the reduced solve for OP x = (A - sigma B)^-1 B x of GEP (31):
    B x = [x_u; M x_v; 0], so z = [-(M (w x_v + sigma x_u) + R x_u); 0] (z of size n + m,
    x of size 2n + m; work: n entries). */

@@ -100,6 +100,29 @@ int shift_invert_apply_damped (void *ctx, const double complex *x, double comple
   return rc;
 }
 
+/* Collective. The real form of shift_invert_apply_damped (a real shift, si->sigma real):
+   y = (A - sigma B)^-1 B x by one real solve of order n + m. */
+int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
+{
+  shift_invert *si = ctx;
+  int rank, rc;
+  MPI_Comm_rank (si->comm, &rank);
+  const gep_system *sys = si->sys;
+  double *xf = si->full, *z = si->full2, sigma = creal (si->sigma);
+  MPI_Gatherv (x, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs, MPI_DOUBLE, 0,
+               si->comm);
+  if (rank == 0) pencil_damped_reduce_rhs_real (sys, sigma, si->w, xf, z, z + sys->n + sys->m);
+  double t = MPI_Wtime ();
+  rc = factor_solve (si->f, rank == 0 ? z : NULL, si->err);
+  if (rc == 0) {
+    if (rank == 0) pencil_damped_expand_real (sys, sigma, si->w, z, xf);
+    MPI_Scatterv (xf, si->counts, si->displs, MPI_DOUBLE, y, si->dist.nloc, MPI_DOUBLE, 0,
+                  si->comm);
+  }
+  si->t_solve += MPI_Wtime () - t;
+  si->solves++;
+  return rc;
+}
 
 /* Collective. Rank 0's block buffer of at least nb vectors of len entries of vsize bytes
    (grown on demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
@@ -180,6 +203,38 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
     if (rank == 0) pencil_damped_expand (sys, si->sigma, si->w, Z + nr * j, XF + N * j);
     MPI_Scatterv (rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX,
                   Y + (size_t) j * ldy, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+  }
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  si->block_solves++;
+  return rc;
+}
+
+/* Collective. The real form of shift_invert_apply_block_damped (a real shift): the same
+   layout of rank 0's block buffer in doubles, one real multi-RHS solve for the block. */
+int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
+                                          double *Y, int ldy)
+{
+  shift_invert *si = ctx;
+  const gep_system *sys = si->sys;
+  size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
+  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double));
+  if (rc < 0) return rc;
+  MPI_Comm_rank (si->comm, &rank);
+  double *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
+  double *work = si->full, sigma = creal (si->sigma);
+  for (int j = 0; j < nb; j++) {
+    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XF + N * j : NULL,
+                 si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
+    if (rank == 0)
+      pencil_damped_reduce_rhs_real (sys, sigma, si->w, XF + N * j, Z + nr * j, work);
+  }
+  double t = MPI_Wtime ();
+  rc = factor_solve_many (si->f, Z, nb, si->err);
+  for (int j = 0; rc == 0 && j < nb; j++) {
+    if (rank == 0) pencil_damped_expand_real (sys, sigma, si->w, Z + nr * j, XF + N * j);
+    MPI_Scatterv (rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_DOUBLE,
+                  Y + (size_t) j * ldy, si->dist.nloc, MPI_DOUBLE, 0, si->comm);
   }
   si->t_solve += MPI_Wtime () - t;
   si->solves += nb;

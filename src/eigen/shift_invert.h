@@ -67,4 +67,11 @@ int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int l
 int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
                                      double complex *Y, int ldy);
 
+/* Collective; ks_apply_real and ks_apply_block_real for GEP (31) at a real shift (si->sigma
+   real: the reduced matrix then real, its factors DMUMPS'): the same as the two above in
+   real arithmetic (rank 0's buffers hold doubles: shift_invert_init with sizeof (double)). */
+int shift_invert_apply_damped_real (void *ctx, const double *x, double *y);
+int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
+                                          double *Y, int ldy);
+
 #endif

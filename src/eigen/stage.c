@@ -47,6 +47,24 @@ static void shift_text (const stage_ops *ops, double complex sigma, char *buf, s
     snprintf (buf, len, "%.6g %s", creal (sigma), ops->unit);
 }
 
+/* 1: the stage at st->sigma runs in complex arithmetic (the damped stage at a shift with an
+   imaginary part); 0: real (the undamped stage; the damped one at a real shift, where
+   OP of GEP (31) is a real operator: its eigenvalues come in conjugate pairs, which the
+   real Krylov-Schur keeps whole; ops->complex_arith == 2: complex at every shift). */
+static int complex_at (const stage_ops *ops, const stage *st)
+{
+  return ops->complex_arith == 2 || (ops->complex_arith && cimag (st->sigma) != 0.0);
+}
+
+/* The factorization of A - sigma B at st->sigma: real or complex (complex_at), LDL^T or LU
+   (st->symmetric). */
+static factor_kind kind_at (const stage_ops *ops, const stage *st)
+{
+  if (complex_at (ops, st))
+    return st->symmetric ? FACTOR_COMPLEX_SYMMETRIC : FACTOR_COMPLEX_GENERAL;
+  return st->symmetric ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL;
+}
+
 /* Rank 0: what Krylov-Schur did, into the result. */
 static void record_krylov (eigen_result *out, const ks_opts *o, const ks_result *ks)
 {
@@ -115,7 +133,7 @@ static void profile_fill (const stage_ops *ops, const stage *st, const krylov_fa
   if (k > st->N) k = st->N;
   p->floor_solves = k;
   p->time_per_rhs = kf->rhs > 0 ? kf->t_solve / (double) kf->rhs : 0.0;
-  p->orth_flops = (ops->complex_arith ? 16.0 : 4.0) * (double) st->N * (double) k * (double) k;
+  p->orth_flops = (complex_at (ops, st) ? 16.0 : 4.0) * (double) st->N * (double) k * (double) k;
   p->time_floor = rate > 0.0 && kf->rhs > 0
                 ? out->time_factor + (double) k * p->time_per_rhs
                     + p->orth_flops / (rate * st->nranks)
@@ -167,7 +185,7 @@ static void profile_log (const stage_ops *ops, const stage *st)
                "orthogonalization %.2f (%s N k^2 = %.3g flop, N = %d, k = %ld, at %.3g Gflop/s "
                "(dgemm) on %d rank%s); the stage took %.2f x the floor\n", ops->label,
                p->time_floor, out->time_factor, p->floor_solves, 1e3 * p->time_per_rhs,
-               p->orth_flops / (p->gemm_rate * st->nranks), ops->complex_arith ? "16" : "4",
+               p->orth_flops / (p->gemm_rate * st->nranks), complex_at (ops, st) ? "16" : "4",
                p->orth_flops, st->N, p->floor_solves, 1e-9 * p->gemm_rate, st->nranks,
                st->nranks > 1 ? "s" : "", out->time_total / p->time_floor);
 }
@@ -215,7 +233,7 @@ static int end_krylov (MPI_Comm comm, int rc, double t0, factor **f, int keep,
 
 /* Collective. A - sigma B (st's triplets, rank 0: the pencil of GEP (18), or the reduced
    matrix of GEP (31), singular exactly when the pencil is; rows q then xi in both) failed
-   to factor: its null pivots (factor_deficiency) say where; the pencil at a second,
+   to factor (as kind): its null pivots (factor_deficiency) say where; the pencil at a second,
    unrelated shift says whether it is singular at every shift (the model is at fault:
    MB_EDECK, naming the DOFs and constraint rows) or only at this one (an eigenvalue at the
    shift: MB_ESOLVE, try another shift). The triplets stay st's. Returns the agreed status,
@@ -240,9 +258,9 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
     fail = ops->pencil (st) < 0;
   }
   rc = mb_agree (st->comm, fail ? mb_fail (&e2, MB_ENOMEM, "out of memory") : 0, &e2);
-  if (rc == 0)
-    rc = factor_deficiency (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
-                            "A - sigma2 B", &count2, &rows2, &e2);
+  if (rc == 0)  /* the damped stage's second shift is complex: so is its matrix */
+    rc = factor_deficiency (st->comm, kind_at (ops, st), st->Nf, st->nnz, st->row, st->col,
+                            st->val, "A - sigma2 B", &count2, &rows2, &e2);
   st->sigma = sigma;
   char where[1200] = "", shift[96];
   shift_text (ops, sigma, shift, sizeof shift);
@@ -287,15 +305,14 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
 
   char shift[96], name[160];
   shift_text (ops, st->sigma, shift, sizeof shift);
-  factor_kind kind = ops->complex_arith
-                   ? (st->symmetric ? FACTOR_COMPLEX_SYMMETRIC : FACTOR_COMPLEX_GENERAL)
-                   : st->symmetric ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL;
+  factor_kind kind = kind_at (ops, st);
   stage_log (st, "%s: %s, order %d (%d DOFs, %d constraints), shift %s\n", ops->label,
              ops->gep, st->N, st->sys->n, st->sys->m, shift);
   if (st->Nf != st->N)
     stage_log (st, "%s: factoring the reduced matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq, "
                "0] of order %d (%s, MUMPS, %d rank%s) ...\n", ops->label, st->Nf,
-               st->symmetric ? "complex symmetric LDL^T" : "complex LU", st->nranks,
+               complex_at (ops, st) ? (st->symmetric ? "complex symmetric LDL^T" : "complex LU")
+               : st->symmetric ? "real symmetric LDL^T" : "real LU", st->nranks,
                st->nranks > 1 ? "s" : "");
   else
     stage_log (st, "%s: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n", ops->label,
@@ -396,16 +413,20 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   ks_opts o = { .ncv = opts->subspace, .tol = opts->tolerance, .max_restarts = opts->max_restarts,
                 .progress = progress_print, .progress_ctx = &pc };
   ops->krylov_opts (st, &o);
-  o.apply_block_real = shift_invert_apply_block_undamped;  /* block path, when chosen */
-  o.apply_block_complex = shift_invert_apply_block_damped;
+  /* real arithmetic unless the shift is complex (complex_at) */
+  int zarith = complex_at (ops, st);
+  ks_apply_real op_real = ops->complex_arith ? shift_invert_apply_damped_real
+                                             : shift_invert_apply_undamped;
+  o.apply_block_real = ops->complex_arith ? shift_invert_apply_block_damped_real
+                                          : shift_invert_apply_block_undamped;
+  o.apply_block_complex = shift_invert_apply_block_damped;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
-                          ops->complex_arith ? sizeof (double complex) : sizeof (double), err);
+                          zarith ? sizeof (double complex) : sizeof (double), err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   if (rc == 0)
-    rc = ops->complex_arith
-       ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
-       : ks_solve_real (&si.dist, shift_invert_apply_undamped, &si, &o, &ks, err);
+    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
+                : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
   if (st->rank == 0) record_krylov (out, &o, &ks);
   double ks_worst = ks.worst, t_solve = si.t_solve;
   int solves = si.solves, block_solves = si.block_solves;

@@ -24,7 +24,9 @@ typedef struct stage_ops {
   const char *label;     /* "modal", "complex": starts log lines and messages */
   const char *gep;       /* "GEP (18)", "GEP (31)" */
   const char *unit;      /* of the shift: "rad^2/s^2", "1/s" */
-  int complex_arith;     /* 1: complex LU and complex Krylov-Schur; 0: real */
+  int complex_arith;     /* 1: the damped stage: complex factors and Krylov-Schur at a
+                            complex shift, real ones at a real shift; 2: the damped stage
+                            in complex arithmetic at every shift; 0: real always */
   /* Rank 0: the scaling (st->s, st->w, st->symmetric) and the matrix to factor as
      triplets in st->nnz, row, col, val, of order st->Nf (A - sigma B itself for GEP (18),
      the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
@@ -62,8 +64,10 @@ struct stage {
   long nnz;                   /* A - sigma B as triplets, borrowed from A or t */
   const int *row, *col;
   const void *val;
-  spm *A;                     /* undamped pencil */
-  ztrip t;                    /* damped: the reduced matrix (pencil_damped_reduced) */
+  spm *A;                     /* undamped pencil; damped at a real shift: the reduced
+                                 matrix (pencil_damped_reduced_real) */
+  ztrip t;                    /* damped at a complex shift: the reduced matrix
+                                 (pencil_damped_reduced) */
   missed_check mc;            /* undamped: the interval of the missed-mode check */
   factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
   long nnz_factored;          /* entries of the factored pencil (its pattern's size) */

@@ -833,7 +833,9 @@ static void test_constrained (void)
   check_ok ("constrained complex", rc, &err, &r, &p, 1);
   CHECK0 (creal (r.shift) == 1e-3 && cimag (r.shift) == 0.0, "constrained complex: default "
           "shift %g%+gi, expected 1e-3", creal (r.shift), cimag (r.shift));
-  CHECK0 (r.factor.complex_arith == 1, "constrained complex: not factored in complex arithmetic");
+  CHECK0 (r.factor.complex_arith == 0 && r.factor.order == n + m, "constrained complex: real "
+          "shift, factored complex %d order %ld, expected the real path of order n + m = %d",
+          r.factor.complex_arith, r.factor.order, n + m);
   check_complex ("constrained complex", &p, &r, zref, nred, 5, 1);
   eigen_result_clear (&r);
   free (zref); free (gg); free (ref); free (Z);
@@ -884,6 +886,7 @@ static void test_massless (void)
   st = stage (6);
   rc = run_stage (1, &p, &st, 1, &r, &err);
   check_ok ("massless complex", rc, &err, &r, &p, 1);
+  CHECK0 (r.factor.complex_arith == 0, "massless complex: real shift, not the real path");
   check_complex ("massless complex", &p, &r, zref, nz, 6, 1);
   eigen_result_clear (&r);
   free (zref);
@@ -914,11 +917,11 @@ static void test_damped (void)
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
   check_ok ("damped", rc, &err, &r, &p, 1);
-  CHECK0 (r.factor.symmetric == 1 && r.factor.complex_arith == 1 && r.factor.order == n
-          && r.factor.negative_pivots == -1, "damped: factor symmetric %d complex %d order %ld "
-          "negative pivots %ld, expected complex symmetric LDL^T of order n + m = %d, no "
-          "inertia", r.factor.symmetric, r.factor.complex_arith, r.factor.order,
-          r.factor.negative_pivots, n);
+  /* the default shift 1e-3 is real: OP of GEP (31) is real, the stage runs in real
+     arithmetic (real symmetric LDL^T of the reduced matrix, real Krylov-Schur) */
+  CHECK0 (r.factor.symmetric == 1 && r.factor.complex_arith == 0 && r.factor.order == n,
+          "damped: factor symmetric %d complex %d order %ld, expected real symmetric LDL^T of "
+          "order n + m = %d", r.factor.symmetric, r.factor.complex_arith, r.factor.order, n);
   int nover = check_complex ("damped", &p, &r, zref, nz, 6, 1);
   CHECK0 (nover == 0, "damped: (setup) light damping gave %d real eigenvalues", nover);
   if (rank == 0) {
@@ -929,6 +932,19 @@ static void test_damped (void)
           pairs = 0;
     CHECK0 (pairs, "damped: both members of a conjugate pair reported");
   }
+  eigen_result_clear (&r);
+  /* a complex shift (the same nearest modes: the eigenvalues are 1e2 rad/s apart) keeps
+     the complex path: complex symmetric LDL^T, no inertia */
+  st.has_shift = 1;
+  st.shift = 1e-3 + 0.5 * I;
+  rc = run_stage (1, &p, &st, 1, &r, &err);
+  check_ok ("damped, complex shift", rc, &err, &r, &p, 1);
+  CHECK0 (r.factor.symmetric == 1 && r.factor.complex_arith == 1 && r.factor.order == n
+          && r.factor.negative_pivots == -1, "damped, complex shift: factor symmetric %d complex "
+          "%d order %ld negative pivots %ld, expected complex symmetric LDL^T of order n + m = "
+          "%d, no inertia", r.factor.symmetric, r.factor.complex_arith, r.factor.order,
+          r.factor.negative_pivots, n);
+  check_complex ("damped, complex shift", &p, &r, zref, nz, 6, 1);
   eigen_result_clear (&r);
   free (zref);
   problem_free (&p);
@@ -960,6 +976,7 @@ static void test_overdamped (void)
   mb_err err;
   int rc = run_stage (1, &p, &st, 1, &r, &err);
   check_ok ("overdamped", rc, &err, &r, &p, 1);
+  CHECK0 (r.factor.complex_arith == 0, "overdamped: real shift, not the real path");
   int nover = check_complex ("overdamped", &p, &r, zref, nz, 6, 1);
   CHECK0 (nover >= 1, "overdamped: (setup) no real eigenvalue among the 6 nearest the shift");
   if (rank == 0) {
@@ -1067,6 +1084,12 @@ static void test_damped_rigid_kinds (void)
       mb_err err;
       int rc = run_stage (1, &p, &st, 1, &r, &err);
       check_ok (label, rc, &err, &r, &p, 1);
+      /* real path at a real shift, but rigid-body modes send the stage to the complex path
+         (gep_complex: a multiple zero split by rounding into a conjugate pair would be
+         folded into one mode) */
+      CHECK0 (r.factor.complex_arith == (far || rigid), "%s: factored complex %d, expected %d "
+              "(real path at a real shift without rigid-body modes)", label,
+              r.factor.complex_arith, far || rigid);
       int nrigid = check_damped_kinds (label, &p, &r, zref, nz);
       if (getenv ("TEST_GEP_VERBOSE") && rank == 0)
         for (int i = 0; i < r.nmodes; i++)
@@ -1076,6 +1099,22 @@ static void test_damped_rigid_kinds (void)
         CHECK0 (nrigid >= 1, "%s: no rigid-body mode reported (the 6 nearest include the zero)",
                 label);
       if (!rigid || far) CHECK0 (nrigid == 0, "%s: %d rigid-body modes", label, nrigid);
+      eigen_result_clear (&r);
+    }
+    {  /* the default shift 1e-3 (real: the real path; complex with rigid-body modes) */
+      char label[96];
+      snprintf (label, sizeof label, "%s, default shift", p.name);
+      eigen_opts sd = stage (6);
+      eigen_result r;
+      mb_err err;
+      int rc = run_stage (1, &p, &sd, 1, &r, &err);
+      check_ok (label, rc, &err, &r, &p, 1);
+      CHECK0 (r.factor.complex_arith == rigid, "%s: factored complex %d, expected %d", label,
+              r.factor.complex_arith, rigid);
+      int nrigid = check_damped_kinds (label, &p, &r, zref, nz);
+      /* dggev: 2 rigid zeros (one Jordan block) for the free chain, none grounded */
+      CHECK0 (rigid ? nrigid >= 1 && nrigid <= 2 : nrigid == 0, "%s: %d rigid-body modes, "
+              "dggev: %d zeros", label, nrigid, 2 * rigid);
       eigen_result_clear (&r);
     }
     free (zref);
@@ -1266,9 +1305,10 @@ static void test_nonsymmetric (void)
   st = stage (6);
   rc = run_stage (1, &q, &st, 1, &r, &err);
   check_ok ("nonsymmetric damped", rc, &err, &r, &q, 1);
-  CHECK0 (r.factor.symmetric == 0 && r.factor.complex_arith == 1 && r.factor.order == n + 1,
-          "nonsymmetric damped: factor symmetric %d complex %d order %ld, expected complex LU "
-          "of order n + m = %d", r.factor.symmetric, r.factor.complex_arith, r.factor.order, n + 1);
+  CHECK0 (r.factor.symmetric == 0 && r.factor.complex_arith == 0 && r.factor.order == n + 1,
+          "nonsymmetric damped: factor symmetric %d complex %d order %ld, expected real LU "
+          "(real shift) of order n + m = %d", r.factor.symmetric, r.factor.complex_arith,
+          r.factor.order, n + 1);
   check_complex ("nonsymmetric damped", &q, &r, zref, nz, 6, 1);
   eigen_result_clear (&r);
   free (zref);
@@ -1342,6 +1382,33 @@ static void test_singular_shift (void)
             "singular shift: the message names the eigenvalue and row 2: %.300s", err.msg);
   }
   eigen_result_clear (&r);
+  problem_free (&p);
+
+  /* the damped stage on the real path at a real shift on an eigenvalue: R = 0, M = I,
+     K = diag (1..20) but K(2,2) = -4, so lambda^2 = -k gives lambda = 2 (closed form) and
+     K + 2^2 M has a zero row 2; the diagnosis's second shift is complex */
+  p = problem_new ("damped singular shift", n, 0, 1);
+  if (rank == 0) {
+    for (int i = 0; i < n; i++) { AT (p.K, n, i, i) = i + 1.0; AT (p.M, n, i, i) = 1.0; }
+    AT (p.K, n, 1, 1) = -4.0;
+  }
+  int nz = 0;
+  double complex *zref = rank == 0 ? ggev_31 (&p, &nz) : NULL;  /* dggev on GEP (31) */
+  rc = run_stage (1, &p, &st, 1, &r, &err);
+  if (rank == 0) printf ("  damped singular shift: status %d%s%s\n", rc, rc ? ": " : "",
+                         rc ? err.msg : "");
+  CHECK0 (rc == 0 || rc == MB_ESOLVE, "damped singular shift: status %d, expected 0 or "
+          "MB_ESOLVE", rc);
+  if (rc == 0) {
+    CHECK0 (r.factor.complex_arith == 0, "damped singular shift: not the real path");
+    check_complex ("damped singular shift", &p, &r, zref, nz, 3, 1);
+  } else {
+    CHECK0 (strstr (err.msg, "an eigenvalue lies there") && strstr (err.msg, "row 2")
+            && strstr (err.msg, "try another shift"),
+            "damped singular shift: the message names the eigenvalue and row 2: %.300s", err.msg);
+  }
+  eigen_result_clear (&r);
+  free (zref);
   problem_free (&p);
 }
 
