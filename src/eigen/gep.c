@@ -281,19 +281,27 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
 
 /* ---- undamped stage: GEP (18), real, LDL^T when symmetric, missed-mode check ---------- */
 
+/* The stage takes the real pencil A (NULL: out of memory) as the matrix it factors: the
+   stage owns A (st->A, freed by the stage's pencil_clear); the triplet views point into it.
+   Returns 0 or MB_ENOMEM. */
+static int take_real_pencil (stage *st, spm *A)
+{
+  st->A = A;
+  if (!A) return MB_ENOMEM;
+  st->nnz = A->nnz;
+  st->row = A->row;
+  st->col = A->col;
+  st->val = A->val;
+  return 0;
+}
+
 /* Rank 0. Symmetry decides LDL^T; Cq scaled to K's size; the lower triangle only for LDL^T. */
 static int modal_pencil (stage *st)
 {
   const gep_system *sys = st->sys;
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12);
   st->s = pencil_cq_scale (sys);
-  st->A = pencil_undamped (sys, creal (st->sigma), st->s, st->symmetric);
-  if (!st->A) return MB_ENOMEM;
-  st->nnz = st->A->nnz;
-  st->row = st->A->row;
-  st->col = st->A->col;
-  st->val = st->A->val;
-  return 0;
+  return take_real_pencil (st, pencil_undamped (sys, creal (st->sigma), st->s, st->symmetric));
 }
 
 static void modal_pencil_clear (stage *st)
@@ -395,13 +403,8 @@ static int complex_pencil_as (stage *st, int real)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
   st->Nf = sys->n + sys->m;
   if (real) {  /* real shift: a real matrix, for DMUMPS */
-    st->A = pencil_damped_reduced_real (sys, creal (st->sigma), st->s * st->w, st->symmetric);
-    if (!st->A) return MB_ENOMEM;
-    st->nnz = st->A->nnz;
-    st->row = st->A->row;
-    st->col = st->A->col;
-    st->val = st->A->val;
-    return 0;
+    return take_real_pencil (st, pencil_damped_reduced_real (sys, creal (st->sigma),
+                                                             st->s * st->w, st->symmetric));
   }
   MB_TRY (pencil_damped_reduced (sys, st->sigma, st->s * st->w, st->symmetric, &st->t));
   st->nnz = st->t.nnz;

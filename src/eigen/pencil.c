@@ -255,15 +255,6 @@ void pencil_b_undamped (const gep_system *sys, const double *x, double *z)
   memset (z + sys->n, 0, (size_t) sys->m * sizeof *z);
 }
 
-/* z = B x for GEP (31): [x_u; M x_v; 0]. */
-void pencil_b_damped (const gep_system *sys, const double complex *x, double complex *z)
-{
-  int n = sys->n;
-  memcpy (z, x, (size_t) n * sizeof *z);
-  pencil_matvec_complex (sys->M, x + n, z + n);
-  memset (z + 2 * n, 0, (size_t) sys->m * sizeof *z);
-}
-
 /* Adds the row sums of |A| (column sums when transpose) into sums. */
 static void abs_row_sums (const spm *A, double *sums, int transpose)
 {

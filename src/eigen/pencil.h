@@ -80,9 +80,6 @@ void pencil_damped_expand (const gep_system *sys, double complex sigma, double w
 /* z = B x for GEP (18): [M x_q; 0] (x, z of size n + m). */
 void pencil_b_undamped (const gep_system *sys, const double *x, double *z);
 
-/* z = B x for GEP (31): [x_u; M x_v; 0] (x, z of size 2n + m). */
-void pencil_b_damped (const gep_system *sys, const double complex *x, double complex *z);
-
 /* y = A x for a real sparse A and complex x (y of size A->nrows). */
 void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y);
 
