@@ -18,6 +18,8 @@
    the first pass's update fused with the second pass's product so that the basis is read
    three times per block), deflates a rank-deficient block by a random
    direction, and restarts with the p-row residual block E Z; Ritz residuals are |E Z y|.
+   Between restarts it probes convergence at block boundaries (the decomposition is exact
+   there with the columns so far) and ends as soon as the nev wanted pairs have converged.
 
    The algorithm body is written once in krylov_schur_impl.h and included twice, for
    double and for double complex; the few LAPACK calls that differ between the two are the
@@ -615,6 +617,17 @@ static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m, int 
   if (p > n - m) p = n - m;
   if (p > m / 2) p = m / 2;
   return p < 1 ? 1 : p;
+}
+
+/* 1 (the default) when the block path probes convergence at block boundaries inside an
+   expansion, 0 when rank 0's environment has MBMODAL_KS_EARLY=0 (measurements); the same
+   on every rank. */
+static int early_stop (const ks_dist *d)
+{
+  const char *e = is_root (d) ? getenv ("MBMODAL_KS_EARLY") : NULL;
+  double on = !(e && strcmp (e, "0") == 0);
+  share (d, &on, 1);
+  return on != 0.0;
 }
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */

@@ -546,18 +546,29 @@ static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int 
    H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
    it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
    ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
-   ldh (locked_rel keeps the locked pairs' residuals across restarts). */
+   ldh (locked_rel keeps the locked pairs' residuals across restarts).
+   With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
+   expansion, at a block boundary m < ncv where the decomposition above holds exactly with
+   m columns: the same test; when fewer than nev pairs are converged H is restored from Hs
+   (V, *kp, *lp untouched, no progress line), *nconvp = the leading converged pairs found,
+   and it returns 2 so that the expansion goes on; when nev are, it ends as above from the
+   current m columns and returns 1. */
 static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
                                 int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
                                 int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
                                 KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
-                                double *locked_rel, ks_result *res, mb_err *err)
+                                double *locked_rel, KS_SCALAR *Hs, int *nconvp, ks_result *res,
+                                mb_err *err)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
   int ok, all_ok;
   KS_SCALAR *V = *Vp;
   double t_schur = MPI_Wtime ();
   int mm = m - l;
+  if (Hs) {
+    memcpy (Hs, H, (size_t) ldh * ldh * sizeof *H);
+    res->probes++;
+  }
   for (int j = 0; j < mm; j++)
     for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
   info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
@@ -602,6 +613,13 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
     for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
     nconv += bs;
   }
+  if (Hs && nconv < nev) {  /* probe: not yet; the expansion goes on */
+    memcpy (H, Hs, (size_t) ldh * ldh * sizeof *H);
+    *nconvp = nconv;
+    res->time_schur += MPI_Wtime () - t_schur;
+    return 2;
+  }
+  if (Hs) res->early = 1;
   double worst = 0.0;
   for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
   res->restarts = restart;
@@ -671,7 +689,9 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
    step shared with the single-vector path (p = 1 there), brings the active part of H to
    sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
    (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
-   vectors: H = [T_k; (E Z)(:, 0:k-1)]. Same
+   vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
+   test is probed at block boundaries j < m (the decomposition holds there with m = j), so
+   that the solve ends as soon as nev pairs have converged (res->early). Same
    arguments and result as KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
@@ -697,8 +717,12 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
   double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
   double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * p + 2 * ldh + 2, sizeof *red);
+  /* H's copy for the probes (all ranks take the same branch: opts and getenv on rank 0) */
+  int probing = early_stop (d);
+  KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && Bm && h2 && C && tmp && Y && rel && locked_rel && nrm && red, all_ok;
+  int ok = V && H && S && Z && Bm && h2 && C && tmp && Y && rel && locked_rel && nrm && red
+           && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -732,21 +756,47 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &state, res);
   memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
 
+  /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
+     j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
+     probed there (Hs): when the nev wanted pairs have converged the solve ends from V_j,
+     without the rest of the expansion. A probe costs a Schur form of order j - l (about
+     10 ms at 220, as much as 0.1 block solve on the 80x80 grid), so probes are spaced:
+     with c pairs converged at the last probe or restart, the next probe waits until
+     (nev - c) / 2 more columns are in (one more converged pair per two new vectors, a
+     guess that errs to the side of probing). */
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
-    rc = KS_SUFFIX (expand_block) (d, k, m, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red,
-                                   &state, res);
-    if (rc < 0) goto done;
-    if (opts->check_orthogonality) {
-      int q = m + p;
-      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
-      ok = G != NULL;
-      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
-      free (G);
+    int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;
+    rc = 0;
+    while (rc == 0 && j < m) {
+      int jj = j + p < m ? j + p : m;
+      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red,
+                                     &state, res);
+      if (rc < 0) goto done;
+      j = jj;
+      int probe = Hs && j < m && j >= next;
+      if (opts->check_orthogonality && (j == m || probe)) {
+        int q = j + p;
+        KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+        ok = G != NULL;
+        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+        if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+        free (G);
+      }
+      if (probe) {
+        int c = l;
+        rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2,
+                                  tmp, Y, rel, locked_rel, Hs, &c, res, err);
+        if (rc < 0) goto done;
+        if (rc == 2) {
+          rc = 0;
+          next = j + (nev - c) / 2;
+        }
+      }
     }
+    if (rc == 1) break;  /* converged at a probe: the result is in res */
     rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2, tmp,
-                              Y, rel, locked_rel, res, err);
+                              Y, rel, locked_rel, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
   }
@@ -758,12 +808,13 @@ done:
     if (root && getenv ("MBMODAL_KS_STATS"))
       fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
                "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
-               "ncv %d, block %d (%d block applies, %d deflated)\n", res->time_total,
-               res->applies, res->time_apply, res->time_orth, res->reorths, res->time_schur,
-               res->time_basis, res->restarts, res->ncv, p, res->block_applies, res->deflated);
+               "ncv %d, block %d (%d block applies, %d deflated), %d probes%s\n",
+               res->time_total, res->applies, res->time_apply, res->time_orth, res->reorths,
+               res->time_schur, res->time_basis, res->restarts, res->ncv, p, res->block_applies,
+               res->deflated, res->probes, res->early ? ", stopped early" : "");
   }
   free (V); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp); free (Y);
-  free (rel); free (locked_rel); free (nrm); free (red);
+  free (rel); free (locked_rel); free (nrm); free (red); free (Hs);
   return rc < 0 ? rc : 0;
 }
 
@@ -850,7 +901,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
       free (G);
     }
     rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &V, H, ldh, S, Z, b, h2, tmp,
-                              Y, rel, locked_rel, res, err);
+                              Y, rel, locked_rel, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
   }
