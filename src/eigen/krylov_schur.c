@@ -14,10 +14,13 @@
    The block path (ks_opts.block = p > 1; the default for large real operators, see block_size)
    keeps OP V_m = V_m H_m + V(:, m:m+p-1) E with H of p subdiagonals: band Arnoldi applies
    OP to p vectors at once (one multi-RHS solve), orthogonalizes the block by block
-   classical Gram-Schmidt twice (BCGS2, BLAS-3 against the basis, one reduction per pass,
-   the first pass's update fused with the second pass's product so that the basis is read
-   three times per block), deflates a rank-deficient block by a random
+   classical Gram-Schmidt twice (BLAS-3 against the basis, one reduction per pass), the
+   second pass lagged and fused with the next block's first pass (block DCGS2: the basis
+   read twice per block; else BCGS2 with the first pass's update fused with the second
+   pass's product, three reads), deflates a rank-deficient block by a random
    direction, and restarts with the p-row residual block E Z; Ritz residuals are |E Z y|.
+   Between restarts it probes convergence at block boundaries (the decomposition is exact
+   there with the columns so far) and ends as soon as the nev wanted pairs have converged.
 
    The algorithm body is written once in krylov_schur_impl.h and included twice, for
    double and for double complex; the few LAPACK calls that differ between the two are the
@@ -470,6 +473,23 @@ static void block_update_c (int nl, int q, int nb, const double complex *V, doub
                  W, ld);
 }
 
+/* W := W R^-1 on the local rows (W: nb columns, leading dimension max (nloc, 1); R nb x nb
+   upper triangular, ld nb): the lagged block step's scaling of its two blocks. */
+static void block_trsm_r (int nl, int nb, const double *R, double *W)
+{
+  if (nl > 0)
+    cblas_dtrsm (CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, nl, nb, 1.0,
+                 R, nb, W, nl);
+}
+
+static void block_trsm_c (int nl, int nb, const double complex *R, double complex *W)
+{
+  const double complex one = 1.0;
+  if (nl > 0)
+    cblas_ztrsm (CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, nl, nb, &one,
+                 R, nb, W, nl);
+}
+
 /* Complex conjugate in each arithmetic (the identity for real numbers). */
 #define KS_CONJ_r(x) (x)
 #define KS_CONJ_c(x) conj (x)
@@ -615,6 +635,29 @@ static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m, int 
   if (p > n - m) p = n - m;
   if (p > m / 2) p = m / 2;
   return p < 1 ? 1 : p;
+}
+
+/* 1 unless rank 0's environment sets name to "0"; the same on every rank. */
+static int env_on (const ks_dist *d, const char *name)
+{
+  const char *e = is_root (d) ? getenv (name) : NULL;
+  double on = !(e && strcmp (e, "0") == 0);
+  share (d, &on, 1);
+  return on != 0.0;
+}
+
+/* 1 (the default) when the block path probes convergence at block boundaries inside an
+   expansion, 0 with MBMODAL_KS_EARLY=0 (measurements). */
+static int early_stop (const ks_dist *d)
+{
+  return env_on (d, "MBMODAL_KS_EARLY");
+}
+
+/* 1 (the default) when the block path lags the second Gram-Schmidt pass (see
+   KS_SUFFIX (lag_step)), 0 with MBMODAL_KS_LAG=0 (measurements). */
+static int lagged_gs (const ks_dist *d)
+{
+  return env_on (d, "MBMODAL_KS_LAG");
 }
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */

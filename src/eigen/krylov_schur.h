@@ -85,6 +85,13 @@ typedef struct ks_result {
   int block_applies;     /* calls of the block operator (multi-vector applies) */
   int deflated;          /* block path: vectors of rank-deficient blocks replaced by random
                             directions (OP V nearly in the span of the basis) */
+  int probes;            /* block path: convergence tests at block boundaries inside an
+                            expansion (the restart's test on the partial decomposition) */
+  int early;             /* 1: a probe found the nev pairs converged and the solve ended
+                            there, before the expansion reached ncv */
+  int lagged;            /* block path: second Gram-Schmidt passes done lagged, fused with
+                            the next block's first pass (of reorths) */
+  int lag_retries;       /* block path: lagged steps not trusted (an extra block apply) */
   double orth_loss;      /* with opts->check_orthogonality: the largest max |V^H V - I| of the
                             basis V(:, 0:ncv) after an expansion; else 0 */
   double time_total;     /* seconds (this rank's clock) in the iteration, of which: */
@@ -105,7 +112,10 @@ typedef struct ks_result {
 } ks_result;
 
 /* With MBMODAL_KS_STATS set in the environment, rank 0 prints the counts and times of
-   ks_result to stderr after a solve (for scripts/bench). */
+   ks_result to stderr after a solve (for scripts/bench). MBMODAL_KS_EARLY=0 in rank 0's
+   environment turns off the block path's convergence probes inside an expansion, and
+   MBMODAL_KS_LAG=0 its lagged second Gram-Schmidt pass (for measurements; both on by
+   default). */
 
 /* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks
    for complex pairs). Fills *res (caller frees with ks_result_clear). Returns 0 (also when

@@ -455,43 +455,261 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
   }
 }
 
+/* Collective. Finishes the pending block U = V(:, q:q+nb-1) (one Gram-Schmidt pass done,
+   its coefficients in H(0:q-1, q-p:q-p+nb-1), gg their squared column norms) explicitly:
+   the second pass C = V(:, 0:q-1)^H U (with |U|^2 in the same reduction), U -= V C, H += C,
+   then column by column against itself (block_finish, with the column's norm before any
+   projection sqrt(gg + |U|^2) for its thresholds). Two reads of V. */
+static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, KS_SCALAR *V,
+                                        KS_SCALAR *H, int ldh, KS_SCALAR *C, double *nrm,
+                                        const double *gg, KS_SCALAR *h2, double *red,
+                                        unsigned long long *state, ks_result *res)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *U = V + (size_t) q * ld;
+  KS_SUFFIX (block_pass) (d, q, nb, V, U, C, nrm, red);
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
+    for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
+  }
+  KS_SUFFIX (block_update) (d->nloc, q, nb, V, U, C);
+  res->reorths += nb;
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
+    for (int t = q; t <= q + i; t++) h[t] = 0.0;
+    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (gg[i] + nrm[i]), h2, red, state, res);
+  }
+}
+
+/* Largest condition number (the bound below on kappa_2) of the lagged step's triangular
+   factor R for which its one Cholesky QR is trusted: the columns lose about eps kappa^2 of
+   orthogonality among themselves (2.3e-13 at 32). Measured on the 40 x 40 grid (blocks of
+   8): kappa_2 of R from 1.3 to 15, median 1.8. */
+#define KS_LAG_KAPPA 32.0
+
+/* Collective. The lagged block Gram-Schmidt step (block DCGS2, the single-vector path's
+   lagged scheme written for blocks): the block U = V(:, j:j+p-1) is pending (one pass,
+   U = OP X - V(:, 0:j-1) C1 with C1 in H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been
+   applied to U itself: W = OP U in V(:, q:q+p-1), q = j + p. One reduction
+       X2 = V(:, 0:q-1)^H [U W]   (q x 2p: C2 = V_j^H U, U^H U, A = V_j^H W, U^H W)
+   gives the second pass of U and the first of the next block: with G = U^H U - C2^H C2 =
+   R^H R (Cholesky), the finished block is Q = (U - V_j C2) R^-1, so OP X = V_j (C1 + C2) +
+   Q R (H gets C2 and R), and since OP V_j = V_q H(0:q-1, 0:j-1) and W = OP U,
+       G1 = V_q^H W = [A; R^-H (U^H W - C2^H A)],
+       OP Q = (W - V_q H C2) R^-1,  first-pass coefficients (G1 - H C2) R^-1 -> H(:, j:j+p-1),
+       the next pending block (W - V_q G1) R^-1 = (W - U M - V_j (A - C2 M)) R^-1,
+   with M = R^-1 G1(j:q-1, :). Both blocks are updated by one product with V_j, so the
+   basis is read twice per block instead of three times. Returns 1, or 0 (nothing changed)
+   when the step is not trusted: the second pass removed more than half a column (DGKS),
+   G is not positive definite (a rank-deficient block) or R's condition number exceeds
+   KS_LAG_KAPPA; then the caller finishes U explicitly and applies OP again. L is workspace
+   of 6 ldh p + 3 p^2 entries, red of KS_DOUBLES 2 ldh p doubles; gg gets the squared norms
+   of the new first-pass coefficients. */
+static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, KS_SCALAR *H,
+                                 int ldh, KS_SCALAR *L, double *red, double *gg)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1, q = j + p;
+  KS_SCALAR *U = V + (size_t) j * ld, *W = U + (size_t) p * ld;
+  KS_SCALAR *X2 = L, *Hc = X2 + (size_t) 2 * ldh * p, *G1 = Hc + (size_t) ldh * p;
+  KS_SCALAR *Cm = G1 + (size_t) ldh * p, *R = Cm + (size_t) 2 * ldh * p, *Gm = R + p * p;
+  KS_SCALAR *M = Gm + p * p;
+#define X2E(r, c) X2[(r) + (size_t) (c) * q]
+  KS_SUFFIX (block_pass) (d, q, 2 * p, V, U, X2, NULL, red);
+  /* G = U^H U - C2^H C2; the DGKS test per column on the lagged pass */
+  for (int b = 0; b < p; b++)
+    for (int a = 0; a < p; a++) {
+      KS_SCALAR s = X2E (j + a, b);
+      for (int t = 0; t < j; t++) s -= KS_CONJ (X2E (t, a)) * X2E (t, b);
+      Gm[a + b * p] = s;
+    }
+  for (int c = 0; c < p; c++)
+    if (!(creal (Gm[c + c * p]) >= 0.5 * creal (X2E (j + c, c)))) return 0;
+  /* Cholesky G = R^H R, R upper triangular */
+  memset (R, 0, (size_t) p * p * sizeof *R);
+  for (int c = 0; c < p; c++) {
+    double d2 = creal (Gm[c + c * p]);
+    for (int t = 0; t < c; t++) d2 -= creal (R[t + c * p] * KS_CONJ (R[t + c * p]));
+    if (!(d2 > 0.0)) return 0;
+    R[c + c * p] = sqrt (d2);
+    for (int r = c + 1; r < p; r++) {
+      KS_SCALAR s = Gm[c + r * p];
+      for (int t = 0; t < c; t++) s -= KS_CONJ (R[t + c * p]) * R[t + r * p];
+      R[c + r * p] = s / R[c + c * p];
+    }
+  }
+  /* R^-1 into M (upper triangular, by columns); kappa_2 (R) <= sqrt (|R|_1 |R|_inf
+     |R^-1|_1 |R^-1|_inf), since |A|_2^2 <= |A|_1 |A|_inf */
+  memset (M, 0, (size_t) p * p * sizeof *M);
+  for (int c = 0; c < p; c++) {
+    M[c + c * p] = 1.0 / R[c + c * p];
+    for (int r = c - 1; r >= 0; r--) {
+      KS_SCALAR s = 0.0;
+      for (int t = r + 1; t <= c; t++) s += R[r + t * p] * M[t + c * p];
+      M[r + c * p] = -s / R[r + r * p];
+    }
+  }
+  double n1 = 0.0, ni = 0.0, m1 = 0.0, mi = 0.0;
+  for (int a = 0; a < p; a++) {
+    double rc = 0.0, rr = 0.0, mc = 0.0, mr = 0.0;
+    for (int b = 0; b < p; b++) {
+      rc += sqrt (creal (R[b + a * p] * KS_CONJ (R[b + a * p])));
+      rr += sqrt (creal (R[a + b * p] * KS_CONJ (R[a + b * p])));
+      mc += sqrt (creal (M[b + a * p] * KS_CONJ (M[b + a * p])));
+      mr += sqrt (creal (M[a + b * p] * KS_CONJ (M[a + b * p])));
+    }
+    n1 = fmax (n1, rc); ni = fmax (ni, rr); m1 = fmax (m1, mc); mi = fmax (mi, mr);
+  }
+  double kappa = sqrt (n1 * ni * m1 * mi);
+  if (!(kappa <= KS_LAG_KAPPA)) return 0;
+
+  /* U finished: H(0:j-1, j-p:j-1) += C2, H(j:q-1, j-p:j-1) = R */
+  for (int i = 0; i < p; i++) {
+    KS_SCALAR *h = H + (size_t) (j - p + i) * ldh;
+    for (int t = 0; t < j; t++) h[t] += X2E (t, i);
+    for (int t = 0; t < p; t++) h[j + t] = t <= i ? R[t + i * p] : 0.0;
+  }
+  /* Hc = H(0:q-1, 0:j-1) C2 */
+  for (int i = 0; i < p; i++)
+    for (int r = 0; r < q; r++) {
+      KS_SCALAR s = 0.0;
+      for (int t = 0; t < j; t++) s += H[r + (size_t) t * ldh] * X2E (t, i);
+      Hc[r + (size_t) i * q] = s;
+    }
+  /* G1 = [A; R^-H (U^H W - C2^H A)] (q x p) */
+  for (int b = 0; b < p; b++) {
+    for (int t = 0; t < j; t++) G1[t + (size_t) b * q] = X2E (t, p + b);
+    for (int a = 0; a < p; a++) {
+      KS_SCALAR s = X2E (j + a, p + b);
+      for (int t = 0; t < j; t++) s -= KS_CONJ (X2E (t, a)) * X2E (t, p + b);
+      for (int t = 0; t < a; t++) s -= KS_CONJ (R[t + a * p]) * G1[j + t + (size_t) b * q];
+      G1[j + a + (size_t) b * q] = s / KS_CONJ (R[a + a * p]);
+    }
+  }
+  /* H(0:q-1, j:q-1) = (G1 - Hc) R^-1 (rows q.. stay zero until the block is finished) */
+  for (int c = 0; c < p; c++) {
+    KS_SCALAR *h = H + (size_t) (j + c) * ldh;
+    double g2 = 0.0;
+    for (int r = 0; r < q; r++) {
+      KS_SCALAR s = 0.0;
+      for (int t = 0; t <= c; t++) s += (G1[r + (size_t) t * q] - Hc[r + (size_t) t * q]) * M[t + c * p];
+      h[r] = s;
+      g2 += creal (s * KS_CONJ (s));
+    }
+    for (int r = q; r < q + p && r < ldh; r++) h[r] = 0.0;
+    gg[c] = g2;
+  }
+  /* Mx = R^-1 G1(j:q-1, :) into Gm; Cm = [C2, A - C2 Mx] (j x 2p) */
+  for (int b = 0; b < p; b++)
+    for (int a = 0; a < p; a++) {
+      KS_SCALAR s = 0.0;
+      for (int t = a; t < p; t++) s += M[a + t * p] * G1[j + t + (size_t) b * q];
+      Gm[a + b * p] = s;
+    }
+  for (int b = 0; b < p; b++)
+    for (int t = 0; t < j; t++) {
+      KS_SCALAR s = X2E (t, p + b);
+      for (int a = 0; a < p; a++) s -= X2E (t, a) * Gm[a + b * p];
+      Cm[t + (size_t) b * j] = X2E (t, b);
+      Cm[t + (size_t) (p + b) * j] = s;
+    }
+#undef X2E
+  KS_SUFFIX (block_update) (d->nloc, p, p, U, W, Gm);   /* W -= U Mx */
+  KS_SUFFIX (block_update) (d->nloc, j, 2 * p, V, U, Cm); /* [U W] -= V_j Cm */
+  KS_SUFFIX (block_trsm) (d->nloc, p, R, U);             /* Q = U R^-1 */
+  KS_SUFFIX (block_trsm) (d->nloc, p, R, W);             /* next pending block */
+  return 1;
+}
+
 /* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
    columns j = k .. m-1 with block size p: with V(:, 0:j+p-1) orthonormal and
    OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
    V(:, j:j+nb-1) get OP applied at once (opb, one multi-RHS solve; else op per column)
-   into W = V(:, q:q+nb-1), q = j + p; W is orthogonalized against V(:, 0:q-1) by two
-   block classical Gram-Schmidt passes (BLAS-3, one reduction each; C1 = V^H W, then
-   W -= V C1 and C2 = V^H W in one sweep over row blocks of V, then W -= V C2: three reads
-   of V instead of four; H gets C1 + C2), then column by column
-   against itself (KS_SUFFIX (block_finish), which also deflates a rank-deficient block).
-   H(0:q+i, j+i) holds the coefficients: H has p subdiagonals. C is workspace of ldh p,
-   nrm of p, red of KS_DOUBLES (ldh + 1) p doubles. Ends with V(:, 0:m+p-1). */
+   into W = V(:, q:q+nb-1), q = j + p, which is orthogonalized against V(:, 0:q-1) and then
+   column by column against itself (KS_SUFFIX (block_finish), which also deflates a
+   rank-deficient block). H(0:q+i, j+i) holds the coefficients: H has p subdiagonals.
+   With lag (and a next block of p columns to come) the second pass is lagged: W gets one
+   block classical Gram-Schmidt pass (C1 = V^H W, W -= V C1: two reads of V) and stays
+   pending; OP is applied to it as it stands and KS_SUFFIX (lag_step) finishes it together
+   with the next block's first pass (two reads); the last pending block is finished
+   explicitly (KS_SUFFIX (finish_pending), two reads), and a step lag_step does not trust
+   too (then OP is applied again to the finished block, and *lagp = 0: no more lagging in
+   this solve; the damped 40x40 grid's blocks have kappa(R) of 300 to 4000, and lagging
+   there cost 19 retried block applies of 92). Without lag (*lagp = 0), or for a block with
+   no full block after it: two block classical Gram-Schmidt passes (BCGS2; C1 = V^H W,
+   then W -= V C1 fused with C2 = V^H W in one sweep over row blocks of V, then W -= V C2:
+   three reads of V; H gets C1 + C2). C is workspace of ldh p, nrm of p, L of
+   6 ldh p + 3 p^2, gg of p, red of KS_DOUBLES (ldh + 1) 2 p doubles. Ends with
+   V(:, 0:m+p-1). */
 static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_APPLY op,
                                      KS_APPLY_BLOCK opb, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
-                                     double *red, unsigned long long *state, ks_result *res)
+                                     double *red, KS_SCALAR *L, double *gg, int *lagp,
+                                     unsigned long long *state, ks_result *res)
 {
-  int ld = d->nloc > 0 ? d->nloc : 1;
+  int ld = d->nloc > 0 ? d->nloc : 1, pending = 0, lag = *lagp;
   for (int j = k; j < m; j += p) {
     int nb = m - j < p ? m - j : p, q = j + p, rc = 0;
+    /* W may stay pending when a full block follows, and from the fifth block on: the
+       first blocks of a start are ill-conditioned (OP^i R lines up with the dominant
+       eigenvectors; lag_step would refuse and cost an apply) and their basis is short */
+    int lag_next = lag && j + 2 * p <= m && j >= 4 * p;
     KS_SCALAR *X = V + (size_t) j * ld, *W = V + (size_t) q * ld;
-    double t0 = MPI_Wtime ();
-    if (opb) {
-      rc = opb (ctx, nb, X, ld, W, ld);
-      res->block_applies++;
-    } else {
-      for (int i = 0; i < nb && rc == 0; i++) rc = op (ctx, X + (size_t) i * ld, W + (size_t) i * ld);
+    int lagged = 0;
+    for (;;) {
+      double t0 = MPI_Wtime ();
+      if (opb) {
+        rc = opb (ctx, nb, X, ld, W, ld);
+        res->block_applies++;
+      } else {
+        for (int i = 0; i < nb && rc == 0; i++) rc = op (ctx, X + (size_t) i * ld, W + (size_t) i * ld);
+      }
+      double t1 = MPI_Wtime ();
+      res->applies += nb;
+      res->time_apply += t1 - t0;
+      if (rc < 0) return rc;
+      if (!pending) break;
+      /* X is the pending block (nb == p): its second pass with W's first */
+      pending = 0;
+      int done = KS_SUFFIX (lag_step) (d, j, p, V, H, ldh, L, red, gg);
+      if (!done) {  /* not trusted: finish X explicitly, apply OP again, and lag no more in
+                       this solve (the blocks of this operator are ill-conditioned) */
+        res->lag_retries++;
+        *lagp = lag = lag_next = 0;
+        KS_SUFFIX (finish_pending) (d, j, p, p, V, H, ldh, C, nrm, gg, h2, red, state, res);
+        res->time_orth += MPI_Wtime () - t1;
+        continue;
+      }
+      res->reorths += p;
+      res->lagged += p;
+      lagged = 1;
+      pending = 1;
+      if (!lag_next) {  /* (lag_next was decided with lag on) */
+        KS_SUFFIX (finish_pending) (d, q, p, p, V, H, ldh, C, nrm, gg, h2, red, state, res);
+        pending = 0;
+      }
+      res->time_orth += MPI_Wtime () - t1;
+      break;
     }
+    if (lagged) continue;  /* W pending for the next block, or finished */
     double t1 = MPI_Wtime ();
-    res->applies += nb;
-    res->time_apply += t1 - t0;
-    if (rc < 0) return rc;
-    /* BCGS2: C = V^H W, then W -= V C fused with the second C = V^H W, then W -= V C */
+    /* the first pass (C1, and the column norms) */
     KS_SUFFIX (block_pass) (d, q, nb, V, W, C, nrm, red);
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
       for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
     }
+    if (lag_next) {  /* W -= V C1 and W stays pending */
+      for (int i = 0; i < nb; i++) {
+        double g2 = 0.0;
+        for (int t = 0; t < q; t++) g2 += creal (C[t + (size_t) i * q] * KS_CONJ (C[t + (size_t) i * q]));
+        gg[i] = g2;
+      }
+      KS_SUFFIX (block_update) (d->nloc, q, nb, V, W, C);
+      pending = 1;
+      res->time_orth += MPI_Wtime () - t1;
+      continue;
+    }
+    /* BCGS2: W -= V C fused with the second C = V^H W, then W -= V C */
     KS_SUFFIX (block_fused) (d, q, nb, V, W, C, red);
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
@@ -546,18 +764,29 @@ static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int 
    H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
    it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
    ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
-   ldh (locked_rel keeps the locked pairs' residuals across restarts). */
+   ldh (locked_rel keeps the locked pairs' residuals across restarts).
+   With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
+   expansion, at a block boundary m < ncv where the decomposition above holds exactly with
+   m columns: the same test; when fewer than nev pairs are converged H is restored from Hs
+   (V, *kp, *lp untouched, no progress line), *nconvp = the leading converged pairs found,
+   and it returns 2 so that the expansion goes on; when nev are, it ends as above from the
+   current m columns and returns 1. */
 static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
                                 int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
                                 int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
                                 KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
-                                double *locked_rel, ks_result *res, mb_err *err)
+                                double *locked_rel, KS_SCALAR *Hs, int *nconvp, ks_result *res,
+                                mb_err *err)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
   int ok, all_ok;
   KS_SCALAR *V = *Vp;
   double t_schur = MPI_Wtime ();
   int mm = m - l;
+  if (Hs) {
+    memcpy (Hs, H, (size_t) ldh * ldh * sizeof *H);
+    res->probes++;
+  }
   for (int j = 0; j < mm; j++)
     for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
   info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
@@ -602,6 +831,13 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
     for (int q = 0; q < bs; q++) locked_rel[nconv + q] = rel[nconv + q - l];
     nconv += bs;
   }
+  if (Hs && nconv < nev) {  /* probe: not yet; the expansion goes on */
+    memcpy (H, Hs, (size_t) ldh * ldh * sizeof *H);
+    *nconvp = nconv;
+    res->time_schur += MPI_Wtime () - t_schur;
+    return 2;
+  }
+  if (Hs) res->early = 1;
   double worst = 0.0;
   for (int i = 0; i < nev && i < m; i++) worst = fmax (worst, i < nconv ? locked_rel[i] : rel[i - l]);
   res->restarts = restart;
@@ -671,7 +907,9 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
    step shared with the single-vector path (p = 1 there), brings the active part of H to
    sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
    (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
-   vectors: H = [T_k; (E Z)(:, 0:k-1)]. Same
+   vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
+   test is probed at block boundaries j < m (the decomposition holds there with m = j), so
+   that the solve ends as soon as nev pairs have converged (res->early). Same
    arguments and result as KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
@@ -691,14 +929,21 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   KS_SCALAR *Bm = mb_calloc ((size_t) p * ldh, sizeof *Bm);
   KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
   KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
+  KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
+  double *gg = mb_calloc ((size_t) p, sizeof *gg);
+  int lag = lagged_gs (d);
   KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
   double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
-  double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * p + 2 * ldh + 2, sizeof *red);
+  double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
+  /* H's copy for the probes (all ranks take the same branch: opts and getenv on rank 0) */
+  int probing = early_stop (d);
+  KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && Bm && h2 && C && tmp && Y && rel && locked_rel && nrm && red, all_ok;
+  int ok = V && H && S && Z && Bm && h2 && C && L && gg && tmp && Y && rel && locked_rel && nrm
+           && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -732,21 +977,60 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &state, res);
   memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
 
+  /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
+     j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
+     probed there (Hs): when the nev wanted pairs have converged the solve ends from V_j,
+     without the rest of the expansion. A probe costs a Schur form of order j - l (about
+     10 ms at 220, as much as 0.1 block solve on the 80x80 grid), so probes are spaced:
+     with c pairs converged at the last probe or restart, the next probe waits until
+     (nev - c) / 2 more columns are in (one more converged pair per two new vectors, a
+     guess that errs to the side of probing), or half of the (nev - c) / rate columns that
+     the rate of convergence since the last probe of this expansion asks for, if more
+     (80x80 grid: 7 probes instead of 12, the same 324 applies). */
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
-    rc = KS_SUFFIX (expand_block) (d, k, m, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red,
-                                   &state, res);
-    if (rc < 0) goto done;
-    if (opts->check_orthogonality) {
-      int q = m + p;
-      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
-      ok = G != NULL;
-      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
-      free (G);
+    int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;
+    int j0 = k, c0 = l;  /* the last probe (or the restart) of this expansion */
+    rc = 0;
+    while (rc == 0 && j < m) {
+      int jj = m;  /* up to the next probe's block boundary */
+      if (Hs && next < m) {
+        int t = next > j ? (next - j + p - 1) / p : 1;
+        if (j + (long long) t * p < m) jj = j + t * p;
+      }
+      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red, L, gg,
+                                     &lag, &state, res);
+      if (rc < 0) goto done;
+      j = jj;
+      int probe = Hs && j < m && j >= next;
+      if (opts->check_orthogonality && (j == m || probe)) {
+        int q = j + p;
+        KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+        ok = G != NULL;
+        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+        if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+        free (G);
+      }
+      if (probe) {
+        int c = l;
+        rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2,
+                                  tmp, Y, rel, locked_rel, Hs, &c, res, err);
+        if (rc < 0) goto done;
+        if (rc == 2) {
+          rc = 0;
+          /* at the rate seen since the last probe, nev would be reached after
+             (nev - c) / rate columns: wait half of that, at least (nev - c) / 2 */
+          double gap = 0.5 * (nev - c), rate = (double) (c - c0) / (j - j0);
+          if (rate > 0.0 && 0.5 * (nev - c) / rate > gap) gap = 0.5 * (nev - c) / rate;
+          next = gap > m ? m : j + (int) gap;
+          j0 = j;
+          c0 = c;
+        }
+      }
     }
+    if (rc == 1) break;  /* converged at a probe: the result is in res */
     rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2, tmp,
-                              Y, rel, locked_rel, res, err);
+                              Y, rel, locked_rel, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
   }
@@ -758,12 +1042,15 @@ done:
     if (root && getenv ("MBMODAL_KS_STATS"))
       fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
                "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
-               "ncv %d, block %d (%d block applies, %d deflated)\n", res->time_total,
-               res->applies, res->time_apply, res->time_orth, res->reorths, res->time_schur,
-               res->time_basis, res->restarts, res->ncv, p, res->block_applies, res->deflated);
+               "ncv %d, block %d (%d block applies, %d deflated), %d probes%s, %d lagged "
+               "second passes (%d retried)\n",
+               res->time_total, res->applies, res->time_apply, res->time_orth, res->reorths,
+               res->time_schur, res->time_basis, res->restarts, res->ncv, p, res->block_applies,
+               res->deflated, res->probes, res->early ? ", stopped early" : "", res->lagged,
+               res->lag_retries);
   }
   free (V); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp); free (Y);
-  free (rel); free (locked_rel); free (nrm); free (red);
+  free (rel); free (locked_rel); free (nrm); free (red); free (Hs); free (L); free (gg);
   return rc < 0 ? rc : 0;
 }
 
@@ -850,7 +1137,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
       free (G);
     }
     rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &V, H, ldh, S, Z, b, h2, tmp,
-                              Y, rel, locked_rel, res, err);
+                              Y, rel, locked_rel, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
   }

@@ -570,6 +570,143 @@ static void test_block (void)
   }
 }
 
+/* The block path's convergence probes inside an expansion: A = Q B Q^T (Q orthogonal,
+   random) with B = diag (9, 8, 7, [5 2; -2 5], 0.01 r_i), r_i uniform in [-0.5, 0.5), so
+   that the 5 eigenvalues of largest modulus (9, 8, 7, 5 +- 2i) are separated from the rest
+   by a factor of more than 500 and converge within a few blocks; ncv 100, block 4. Reference
+   eigenvalues: LAPACK dgeev of A. With the probes the solve stops early, from the partial
+   basis: fewer applies than ncv, no restart; without them (MBMODAL_KS_EARLY=0) the first
+   expansion runs to ncv; both give the dgeev values (1e-10) and small true residuals. */
+static void test_early_stop (void)
+{
+  mb_err err;
+  mb_err_init (&err);
+  int n = 300, nev = 4, ncv = 100;
+  double *q = malloc ((size_t) n * n * sizeof *q), *tau = malloc (n * sizeof *tau);
+  double *b = calloc ((size_t) n * n, sizeof *b), *qb = malloc ((size_t) n * n * sizeof *qb);
+  for (int i = 0; i < n * n; i++) q[i] = rnd ();
+  LAPACKE_dgeqrf (LAPACK_COL_MAJOR, n, n, q, n, tau);
+  LAPACKE_dorgqr (LAPACK_COL_MAJOR, n, n, n, q, n, tau);
+  b[0] = 9.0; b[1 + n] = 8.0; b[2 + 2 * n] = 7.0;
+  b[3 + 3 * n] = 5.0; b[3 + 4 * n] = 2.0; b[4 + 3 * n] = -2.0; b[4 + 4 * n] = 5.0;
+  for (int i = 5; i < n; i++) b[i + (size_t) i * n] = 0.01 * rnd ();
+  dense d = { n, malloc ((size_t) n * n * sizeof (double)), NULL, { 0 }, NULL, NULL };
+  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, q, n, b, n, 0.0, qb, n);
+  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, qb, n, q, n, 0.0, d.a, n);
+  dense_dist (&d);
+  double *a = malloc ((size_t) n * n * sizeof *a), *wr = malloc (n * sizeof *wr), *wi = malloc (n * sizeof *wi);
+  memcpy (a, d.a, (size_t) n * n * sizeof *a);
+  LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, wr, wi, NULL, 1, NULL, 1);
+  double complex *ref = malloc (n * sizeof *ref);
+  for (int i = 0; i < n; i++) ref[i] = wr[i] + I * wi[i];
+  ks_opts o = { .nev = nev, .ncv = ncv, .tol = 1e-12, .max_restarts = 50, .seed = 2, .block = 4,
+                .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+  ks_result re, rf;
+  int rce = ks_solve_real (&d.d, apply_real, &d, &o, &re, &err);
+  if (rank == 0) setenv ("MBMODAL_KS_EARLY", "0", 1);  /* read on rank 0 only */
+  int rcf = ks_solve_real (&d.d, apply_real, &d, &o, &rf, &err);
+  if (rank == 0) unsetenv ("MBMODAL_KS_EARLY");
+  if (rank == 0) printf ("  early stop: %d applies, %d probes, orth %.2e; without probes %d "
+                         "applies\n", re.applies, re.probes, re.orth_loss, rf.applies);
+  CHECK ("early stop: converged from the partial basis, fewer applies than ncv, no restart",
+         rce == 0 && re.converged && re.early == 1 && re.applies < ncv && re.restarts == 0
+         && re.probes >= 1);
+  CHECK ("early stop: the pair 5 +- 2i kept whole (nconv 5)", re.nconv == nev + 1);
+  CHECK ("early stop: eigenvalues match dgeev (1e-10)", matches (nev + 1, ref, n, &re, 1e-10));
+  CHECK ("early stop: true residuals small, basis orthonormal",
+         re.orth_loss < 1e-12 && (rank != 0 || (re.x && true_residual_real (&d, &re) < 1e-10)));
+  CHECK ("early stop off (MBMODAL_KS_EARLY=0): full expansion, same eigenvalues (1e-10)",
+         rcf == 0 && rf.converged && rf.early == 0 && rf.probes == 0 && rf.applies >= ncv
+         && same_values (&re, &rf, nev + 1, 1e-10));
+  ks_result_clear (&re); ks_result_clear (&rf);
+  dense_free (&d);
+  free (q); free (tau); free (b); free (qb); free (a); free (wr); free (wi); free (ref);
+}
+
+/* The block path's lagged second Gram-Schmidt pass against the unlagged one
+   (MBMODAL_KS_LAG=0) and dense LAPACK: A = Q D Q^T with D = 1 / (i + 1) + 0.3 r_i for
+   i < 30 and 0.01 r_i after (n = 400, nev 16, ncv 96, block 4, probes off so that
+   expansions are long), real; and a random complex matrix (n = 250, nev 10, ncv 80,
+   block 4) against zgeev. Lagged steps must be taken, none retried, the basis stay
+   orthonormal (1e-12) and the eigenvalues match the reference (1e-10). */
+static void test_lagged_gs (void)
+{
+  mb_err err;
+  mb_err_init (&err);
+  if (rank == 0) setenv ("MBMODAL_KS_EARLY", "0", 1);
+  {
+    int n = 400, nev = 16;
+    double *dv = malloc (n * sizeof *dv);
+    for (int i = 0; i < n; i++) dv[i] = i < 30 ? 1.0 / (i + 1) + 0.3 * rnd () : 0.01 * rnd ();
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    double complex *ref = malloc (n * sizeof *ref);
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    ks_opts o = { .nev = nev, .ncv = 96, .tol = 1e-12, .max_restarts = 500, .seed = 6, .block = 4,
+                  .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+    ks_result rl, ru;
+    int rcl = ks_solve_real (&d.d, apply_real, &d, &o, &rl, &err);
+    if (rank == 0) setenv ("MBMODAL_KS_LAG", "0", 1);
+    int rcu = ks_solve_real (&d.d, apply_real, &d, &o, &ru, &err);
+    if (rank == 0) unsetenv ("MBMODAL_KS_LAG");
+    if (rank == 0) printf ("  lagged real: %d of %d second passes lagged, %d retried, orth %.2e "
+                           "(unlagged %.2e), %d applies (unlagged %d)\n", rl.lagged, rl.reorths,
+                           rl.lag_retries, rl.orth_loss, ru.orth_loss, rl.applies, ru.applies);
+    CHECK ("lagged real: converged, lagged steps taken, none without lag",
+           rcl == 0 && rcu == 0 && rl.converged && ru.converged && rl.lagged > 0
+           && ru.lagged == 0);
+    CHECK ("lagged real: basis orthonormal (1e-12)", rl.orth_loss < 1e-12);
+    CHECK ("lagged real: eigenvalues match the diagonal (1e-10), same as unlagged",
+           matches (nev, ref, n, &rl, 1e-10) && same_values (&rl, &ru, nev, 1e-10));
+    CHECK ("lagged real: true residuals small", rank != 0 || true_residual_real (&d, &rl) < 1e-10);
+    ks_result_clear (&rl); ks_result_clear (&ru);
+    dense_free (&d); free (dv); free (ref);
+  }
+  {
+    int n = 250, nev = 10;
+    dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
+    dense_dist (&d);
+    for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
+    double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
+    memcpy (a, d.z, (size_t) n * n * sizeof *a);
+    LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+    ks_opts o = { .nev = nev, .ncv = 80, .tol = 1e-12, .max_restarts = 2000, .seed = 7, .block = 4,
+                  .apply_block_complex = apply_block_complex, .check_orthogonality = 1 };
+    ks_result rl;
+    int rcl = ks_solve_complex (&d.d, apply_complex, &d, &o, &rl, &err);
+    if (rank == 0) printf ("  lagged complex: %d of %d second passes lagged, %d retried, orth "
+                           "%.2e\n", rl.lagged, rl.reorths, rl.lag_retries, rl.orth_loss);
+    CHECK ("lagged complex: converged with lagged steps, basis orthonormal (1e-12)",
+           rcl == 0 && rl.converged && rl.lagged > 0 && rl.orth_loss < 1e-12);
+    CHECK ("lagged complex: eigenvalues match zgeev (1e-10)", matches (nev, w, n, &rl, 1e-10));
+    ks_result_clear (&rl);
+    dense_free (&d); free (a); free (w);
+  }
+  {  /* a lagged step refused: OP of rank 30 (eigenvalues 1 / (i + 1), the rest 0), so
+        that the pending block becomes rank deficient once the Krylov space is exhausted;
+        the step falls back to the explicit finish (deflation) and applies OP again */
+    int n = 200, nev = 10;
+    double *dv = calloc (n, sizeof *dv);
+    for (int i = 0; i < 30; i++) dv[i] = 1.0 / (i + 1);
+    dense d = { n, similar_diag (n, dv), NULL, { 0 }, NULL, NULL };
+    dense_dist (&d);
+    double complex *ref = malloc (n * sizeof *ref);
+    for (int i = 0; i < n; i++) ref[i] = dv[i];
+    ks_opts o = { .nev = nev, .ncv = 60, .tol = 1e-12, .max_restarts = 100, .seed = 8, .block = 4,
+                  .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+    ks_result r;
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    if (rank == 0) printf ("  lagged rank 30: %d lagged, %d retried, %d deflated, orth %.2e\n",
+                           r.lagged, r.lag_retries, r.deflated, r.orth_loss);
+    CHECK ("lagged rank-deficient: a lagged step retried, converged, orthonormal",
+           rc == 0 && r.converged && r.lag_retries > 0 && r.orth_loss < 1e-12
+           && matches (nev, ref, n, &r, 1e-10));
+    ks_result_clear (&r);
+    dense_free (&d); free (dv); free (ref);
+  }
+  if (rank == 0) unsetenv ("MBMODAL_KS_EARLY");
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -581,6 +718,8 @@ int main (int argc, char **argv)
   test_sizes_and_memory ();
   test_orthogonality ();
   test_block ();
+  test_early_stop ();
+  test_lagged_gs ();
   int status = rank == 0 ? CHECK_DONE () : 0;
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize ();
