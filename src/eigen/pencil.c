@@ -40,8 +40,7 @@ void ztrip_clear (ztrip *t)
 /* y = A x, complex x, real A. */
 void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y)
 {
-  memset (y, 0, (size_t) A->nrows * sizeof *y);
-  for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
+  spm_matvec_complex (A, x, y);
 }
 
 /* A - sigma B = [K - sigma M, s Cq^T; s Cq, 0] as real triplets; only the lower triangle
@@ -191,6 +190,29 @@ void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double 
   memset (z + n, 0, (size_t) m * sizeof *z);
 }
 
+/* pencil_damped_reduce_rhs_real for nb columns: W = w X_v + sigma X_u into X_v's rows,
+   Z_q = M W, then R X_u into X_v's rows again, Z_q = -(Z_q + R X_u), Z_xi = 0: the single
+   form's operations in its order. */
+void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, double w,
+                                          int nb, double *X, int ldx, double *Z, int ldz,
+                                          double *work)
+{
+  int n = sys->n, m = sys->m;
+  for (int j = 0; j < nb; j++) {
+    double *x = X + (size_t) j * ldx;
+    for (int i = 0; i < n; i++) x[n + i] = w * x[n + i] + sigma * x[i];
+  }
+  spm_matmat (sys->M, nb, X + n, ldx, Z, ldz, work);
+  if (sys->R) spm_matmat (sys->R, nb, X, ldx, X + n, ldx, work);
+  for (int j = 0; j < nb; j++) {
+    double *z = Z + (size_t) j * ldz;
+    const double *rx = X + (size_t) j * ldx + n;
+    if (sys->R) for (int i = 0; i < n; i++) z[i] += rx[i];
+    for (int i = 0; i < n; i++) z[i] = -z[i];
+    memset (z + n, 0, (size_t) m * sizeof *z);
+  }
+}
+
 /* The real form of pencil_damped_expand: x <- [z_q; (x_u + sigma z_q) / w; z_xi]. */
 void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
                                 double *x)
@@ -253,6 +275,14 @@ void pencil_b_undamped (const gep_system *sys, const double *x, double *z)
 {
   spm_matvec (sys->M, x, z);
   memset (z + sys->n, 0, (size_t) sys->m * sizeof *z);
+}
+
+/* Z = B X for GEP (18), nb columns (see pencil.h). */
+void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
+                              double *Z, int ldz, double *work)
+{
+  spm_matmat (sys->M, nb, X, ldx, Z, ldz, work);
+  for (int j = 0; j < nb; j++) memset (Z + (size_t) j * ldz + sys->n, 0, (size_t) sys->m * sizeof *Z);
 }
 
 /* Adds the row sums of |A| (column sums when transpose) into sums. */

@@ -157,20 +157,33 @@ static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, i
   return rc;
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. */
+/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. Rank 0's
+   block buffer: Z (N x nb, the right-hand sides), on more than one rank the gathered X
+   (N x nb; on one rank X is whole and read in place), and spm_matmat's work: B X for the
+   block in one pass over M per SPM_MM_CHUNK columns. */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy)
 {
   shift_invert *si = ctx;
-  int rank, rc = block_buffer (si, nb, (size_t) si->dist.n, sizeof (double));
+  int rank, size;
+  MPI_Comm_size (si->comm, &size);
+  size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n;
+  size_t per_col = (size > 1 ? 2 * N : N) + (SPM_MM_WORK (n) + nb - 1) / nb;
+  int rc = block_buffer (si, nb, per_col, sizeof (double));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
-  double *xf = si->full, *Z = si->blk;
-  for (int j = 0; j < nb; j++) {
-    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs,
-                 MPI_DOUBLE, 0, si->comm);
-    if (rank == 0) pencil_b_undamped (si->sys, xf, Z + (size_t) j * si->dist.n);
+  double *Z = si->blk, *XG = size > 1 ? Z + N * nb : NULL;
+  double *work = Z + (size > 1 ? 2 * N : N) * nb;
+  const double *Xg = X;
+  int ldg = ldx;
+  if (size > 1) {
+    for (int j = 0; j < nb; j++)
+      MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XG + N * j : NULL,
+                   si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
+    Xg = XG;
+    ldg = (int) N;
   }
+  if (rank == 0) pencil_b_undamped_block (si->sys, nb, Xg, ldg, Z, (int) N, work);
   return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double),
                                  MPI_DOUBLE);
 }
@@ -211,24 +224,26 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
 }
 
 /* Collective. The real form of shift_invert_apply_block_damped (a real shift): the same
-   layout of rank 0's block buffer in doubles, one real multi-RHS solve for the block. */
+   layout of rank 0's block buffer in doubles, then spm_matmat's work; the right-hand sides
+   formed for the block at once (pencil_damped_reduce_rhs_real_block), one real multi-RHS
+   solve for the block. */
 int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
                                           double *Y, int ldy)
 {
   shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double));
+  size_t per_col = N + nr + (SPM_MM_WORK (sys->n) + nb - 1) / nb;
+  int rank, rc = block_buffer (si, nb, per_col, sizeof (double));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
-  double *work = si->full, sigma = creal (si->sigma);
-  for (int j = 0; j < nb; j++) {
+  double *work = rank == 0 ? XF + (N + nr) * nb : NULL, sigma = creal (si->sigma);
+  for (int j = 0; j < nb; j++)
     MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XF + N * j : NULL,
                  si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
-    if (rank == 0)
-      pencil_damped_reduce_rhs_real (sys, sigma, si->w, XF + N * j, Z + nr * j, work);
-  }
+  if (rank == 0)
+    pencil_damped_reduce_rhs_real_block (sys, sigma, si->w, nb, XF, (int) N, Z, (int) nr, work);
   double t = MPI_Wtime ();
   rc = factor_solve_many (si->f, Z, nb, si->err);
   for (int j = 0; rc == 0 && j < nb; j++) {
