@@ -192,70 +192,69 @@ void spm_matvec_complex (const spm *A, const _Complex double *x, _Complex double
   for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
 }
 
-/* Y = A X, nb columns: X column-major (ldx >= ncols), Y column-major (ldy >= nrows).
-   Up to SPM_MM_CHUNK columns at a time are copied into work, row-interleaved
-   (work[c * nc + j] = X(c, j)), so that each entry of A is read once for the chunk and its
-   x values are adjacent; each Y(i, j) is then the sum of spm_matvec in the same order
-   (the same bits as nb calls of spm_matvec). work == NULL: no copy, the x values of one
-   entry read nb columns apart (slower). Triplet A: nb calls of spm_matvec. work:
-   SPM_MM_WORK (ncols) doubles, caller owned. Measured on the 80 x 80 beam grid's M
-   (3.5M entries, 1 core): 8 columns in 10-13 ms against 17-19 ms for 8 spm_matvec;
-   chunks of 8 were no faster than spm_matvec (the interleaved rows then fill a cache line
-   each). */
+/* Y = A X for nc <= SPM_MM_CHUNK columns given by pointers (x[j], y[j]): the columns
+   copied into work row-interleaved (work[c * nc + j] = x[j][c]), so that each entry of A
+   is read once for the chunk and its nc x values are adjacent; each y[j][i] is then the
+   sum of spm_matvec in the same order (the same bits). A compressed. */
+static void matmat_chunk (const spm *A, int nc, const double *const *x, double *const *y,
+                          double *work)
+{
+  const int *rp = A->rowptr, *col = A->col;
+  const double *val = A->val;
+  for (int c = 0; c < A->ncols; c++)
+    for (int j = 0; j < nc; j++) work[(size_t) c * nc + j] = x[j][c];
+  if (nc == SPM_MM_CHUNK)  /* the common case, with a constant trip count */
+    for (int i = 0; i < A->nrows; i++) {
+      double s[SPM_MM_CHUNK] = { 0.0 };
+      for (int k = rp[i]; k < rp[i + 1]; k++) {
+        double a = val[k];
+        const double *w = work + (size_t) col[k] * SPM_MM_CHUNK;
+        for (int j = 0; j < SPM_MM_CHUNK; j++) s[j] += a * w[j];
+      }
+      for (int j = 0; j < SPM_MM_CHUNK; j++) y[j][i] = s[j];
+    }
+  else
+    for (int i = 0; i < A->nrows; i++) {
+      double s[SPM_MM_CHUNK] = { 0.0 };
+      for (int k = rp[i]; k < rp[i + 1]; k++) {
+        double a = val[k];
+        const double *w = work + (size_t) col[k] * nc;
+        for (int j = 0; j < nc; j++) s[j] += a * w[j];
+      }
+      for (int j = 0; j < nc; j++) y[j][i] = s[j];
+    }
+}
+
+/* y[j] = A x[j] for nb columns given by pointers, SPM_MM_CHUNK at a time (matmat_chunk);
+   a chunk of one column, or a triplet A: spm_matvec. Measured on the 80 x 80 beam grid's
+   M (3.5M entries, 1 core): 8 columns in 10-13 ms against 17-19 ms for 8 spm_matvec;
+   chunks of 8 were no faster than spm_matvec (an interleaved row of x values then fills a
+   cache line). */
+void spm_matmat_cols (const spm *A, int nb, const double *const *x, double *const *y,
+                      double *work)
+{
+  for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
+    int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK;
+    if (nc == 1 || !A->compressed)
+      for (int j = j0; j < j0 + nc; j++) spm_matvec (A, x[j], y[j]);
+    else matmat_chunk (A, nc, x + j0, y + j0, work);
+  }
+}
+
+/* Y = A X, nb columns: X column-major (ldx >= ncols), Y column-major (ldy >= nrows), by
+   spm_matmat_cols on the columns' addresses. */
 void spm_matmat (const spm *A, int nb, const double *X, int ldx, double *Y, int ldy,
                  double *work)
 {
-  if (!A->compressed) {
-    for (int j = 0; j < nb; j++)
-      spm_matvec (A, X + (size_t) j * ldx, Y + (size_t) j * ldy);
-    return;
-  }
-  const int *rp = A->rowptr, *col = A->col;
-  const double *val = A->val;
   for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
     int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK;
-    if (nc == 1) {
-      spm_matvec (A, X + (size_t) j0 * ldx, Y + (size_t) j0 * ldy);
-      continue;
+    const double *x[SPM_MM_CHUNK];
+    double *y[SPM_MM_CHUNK];
+    for (int j = 0; j < nc; j++) {
+      x[j] = X + (size_t) (j0 + j) * ldx;
+      y[j] = Y + (size_t) (j0 + j) * ldy;
     }
-    if (!work) {  /* strided: x values of one entry nb columns apart */
-      const double *x0 = X + (size_t) j0 * ldx;
-      for (int i = 0; i < A->nrows; i++) {
-        double s[SPM_MM_CHUNK] = { 0.0 };
-        for (int k = rp[i]; k < rp[i + 1]; k++) {
-          double a = val[k];
-          const double *w = x0 + col[k];
-          if (nc == SPM_MM_CHUNK)
-            for (int j = 0; j < SPM_MM_CHUNK; j++) s[j] += a * w[(size_t) j * ldx];
-          else
-            for (int j = 0; j < nc; j++) s[j] += a * w[(size_t) j * ldx];
-        }
-        for (int j = 0; j < nc; j++) Y[(size_t) (j0 + j) * ldy + i] = s[j];
-      }
-      continue;
-    }
-    for (int c = 0; c < A->ncols; c++)
-      for (int j = 0; j < nc; j++) work[(size_t) c * nc + j] = X[(size_t) (j0 + j) * ldx + c];
-    if (nc == SPM_MM_CHUNK)  /* the common case, with a constant trip count */
-      for (int i = 0; i < A->nrows; i++) {
-        double s[SPM_MM_CHUNK] = { 0.0 };
-        for (int k = rp[i]; k < rp[i + 1]; k++) {
-          double a = val[k];
-          const double *w = work + (size_t) col[k] * SPM_MM_CHUNK;
-          for (int j = 0; j < SPM_MM_CHUNK; j++) s[j] += a * w[j];
-        }
-        for (int j = 0; j < SPM_MM_CHUNK; j++) Y[(size_t) (j0 + j) * ldy + i] = s[j];
-      }
-    else
-      for (int i = 0; i < A->nrows; i++) {
-        double s[SPM_MM_CHUNK] = { 0.0 };
-        for (int k = rp[i]; k < rp[i + 1]; k++) {
-          double a = val[k];
-          const double *w = work + (size_t) col[k] * nc;
-          for (int j = 0; j < nc; j++) s[j] += a * w[j];
-        }
-        for (int j = 0; j < nc; j++) Y[(size_t) (j0 + j) * ldy + i] = s[j];
-      }
+    spm_matmat_cols (A, nc, x, y, work);
   }
 }
 

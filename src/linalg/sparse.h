@@ -60,9 +60,14 @@ void spm_matvec (const spm *A, const double *x, double *y);
 /* Y = A X for nb columns (X column-major with leading dimension ldx >= ncols, Y with
    ldy >= nrows; Y overwritten, X and Y must not overlap): A read once for every
    SPM_MM_CHUNK columns (X copied row-interleaved into work, SPM_MM_WORK (ncols) doubles,
-   caller owned; NULL: no copy, slower). Each column is bit for bit spm_matvec's. */
+   caller owned). Each column is bit for bit spm_matvec's. */
 void spm_matmat (const spm *A, int nb, const double *X, int ldx, double *Y, int ldy,
                  double *work);
+
+/* The same with the columns anywhere: y[j] = A x[j], j = 0 .. nb-1 (no y[j] may overlap an
+   x column or another y[j]). */
+void spm_matmat_cols (const spm *A, int nb, const double *const *x, double *const *y,
+                      double *work);
 
 /* y = A x for real A and complex x, y (double complex; y overwritten; sizes ncols,
    nrows). */

@@ -182,7 +182,8 @@ static void test_matvec (void)
 
 /* Y = A X (spm_matmat) for nb = 1 .. 11 columns (whole chunks of SPM_MM_CHUNK and a
    remainder), with leading dimensions larger than the rows, with and without the
-   interleaving work, on triplets and compressed: each column the same bits as spm_matvec
+   interleaving work, on triplets and compressed, and through spm_matmat_cols with the
+   columns in reverse order: each column the same bits as spm_matvec
    of that column, and within 1e-13 of the dense product (the reference: D X summed here);
    the padding rows of Y are left alone. */
 static void test_matmat (void)
@@ -196,7 +197,16 @@ static void test_matmat (void)
     for (int nb = 1; nb <= NB; nb++)
       for (int w = 0; w < 2; w++) {
         for (int k = 0; k < LDY * NB; k++) Y[k] = 777.0;
-        spm_matmat (p.S, nb, X, LDX, Y, LDY, w ? work : NULL);
+        if (w) spm_matmat (p.S, nb, X, LDX, Y, LDY, work);
+        else {
+          const double *xs[NB];
+          double *ys[NB];
+          for (int j = 0; j < nb; j++) {
+            xs[nb - 1 - j] = X + (nb - 1 - j) * LDX;
+            ys[nb - 1 - j] = Y + (nb - 1 - j) * LDY;
+          }
+          spm_matmat_cols (p.S, nb, xs, ys, work);
+        }
         int same = 1, pad = 1;
         double d = 0.0;
         for (int j = 0; j < nb; j++) {
