@@ -124,19 +124,19 @@ int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
   return rc;
 }
 
-/* Collective. Rank 0's block buffer of at least nb vectors of len entries of vsize bytes
-   (grown on demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
-static int block_buffer (shift_invert *si, int nb, size_t len, size_t vsize)
+/* Collective. Rank 0's block buffer of at least count entries of vsize bytes (grown on
+   demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
+static int block_buffer (shift_invert *si, size_t count, size_t vsize)
 {
   int rank, ok = 1;
   MPI_Comm_rank (si->comm, &rank);
-  if (rank == 0 && nb > si->blk_cols) {
-    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, len * nb * vsize);
-    if (p) { si->blk = p; si->blk_cols = nb; }
+  if (rank == 0 && count * vsize > si->blk_bytes) {
+    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, count * vsize);
+    if (p) { si->blk = p; si->blk_bytes = count * vsize; }
     else ok = 0;
   }
-  int rc = ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for %d shift-invert vectors "
-                             "(order %d)", nb, si->dist.n);
+  int rc = ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for the block of shift-invert "
+                             "vectors (order %d)", si->dist.n);
   return mb_agree (si->comm, rc, si->err);
 }
 
@@ -157,20 +157,31 @@ static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, i
   return rc;
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. Rank 0's
-   block buffer: Z (N x nb, the right-hand sides), on more than one rank the gathered X
-   (N x nb; on one rank X is whole and read in place), and spm_matmat's work: B X for the
-   block in one pass over M per SPM_MM_CHUNK columns. */
+/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. On one
+   rank with ldy = N and X, Y apart: Y = B X (pencil_b_undamped_block), solved in place
+   (rank 0's buffer: spm_matmat's work only). Otherwise rank 0's block buffer holds Z
+   (N x nb, the right-hand sides), on more than one rank the gathered X (N x nb; on one rank
+   X is whole and read in place), and spm_matmat's work. */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy)
 {
   shift_invert *si = ctx;
-  int rank, size;
+  int rank, size, rc;
   MPI_Comm_size (si->comm, &size);
-  size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n;
-  size_t per_col = (size > 1 ? 2 * N : N) + (SPM_MM_WORK (n) + nb - 1) / nb;
-  int rc = block_buffer (si, nb, per_col, sizeof (double));
-  if (rc < 0) return rc;
+  size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n, mmw = SPM_MM_WORK (n);
+  int apart = Y + (size_t) ldy * nb <= X || X + (size_t) ldx * nb <= Y;
+  if (size == 1 && (size_t) ldy == N && apart) {
+    if ((rc = block_buffer (si, mmw, sizeof (double))) < 0) return rc;
+    pencil_b_undamped_block (si->sys, nb, X, ldx, Y, ldy, si->blk);
+    double t = MPI_Wtime ();
+    rc = factor_solve_many (si->f, Y, nb, si->err);
+    si->t_solve += MPI_Wtime () - t;
+    si->solves += nb;
+    si->block_solves++;
+    return rc;
+  }
+  if ((rc = block_buffer (si, (size > 1 ? 2 : 1) * N * nb + mmw, sizeof (double))) < 0)
+    return rc;
   MPI_Comm_rank (si->comm, &rank);
   double *Z = si->blk, *XG = size > 1 ? Z + N * nb : NULL;
   double *work = Z + (size > 1 ? 2 * N : N) * nb;
@@ -198,7 +209,7 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
   shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double complex));
+  int rank, rc = block_buffer (si, (N + nr) * nb, sizeof (double complex));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double complex *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
@@ -233,8 +244,7 @@ int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, in
   shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  size_t per_col = N + nr + (SPM_MM_WORK (sys->n) + nb - 1) / nb;
-  int rank, rc = block_buffer (si, nb, per_col, sizeof (double));
+  int rank, rc = block_buffer (si, (N + nr) * nb + SPM_MM_WORK (sys->n), sizeof (double));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;

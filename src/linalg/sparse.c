@@ -302,10 +302,29 @@ static double spm_lookup (const spm *A, int i, int j)
   return 0.0;
 }
 
+/* Symmetry by one walk over the rows: entries (i, j) come in row order, so the i asked of
+   row j never decrease, and a cursor per row (next[j], from rowptr[j]) finds A(j, i) (or
+   its absence: 0) in O(nnz) in all. Without the cursors' memory, or on a triplet A, a
+   binary search per entry (spm_lookup). */
 int spm_is_symmetric (const spm *A, double rtol)
 {
   if (A->nrows != A->ncols) return 0;
   double tol = rtol * spm_max_abs (A);
+  int *next = A->compressed ? mb_calloc ((size_t) A->nrows + 1, sizeof *next) : NULL;
+  if (next) {
+    memcpy (next, A->rowptr, (size_t) A->nrows * sizeof *next);
+    int sym = 1;
+    for (int i = 0; i < A->nrows && sym; i++)
+      for (int k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+        int j = A->col[k], p = next[j], end = A->rowptr[j + 1];
+        while (p < end && A->col[p] < i) p++;
+        next[j] = p;
+        double t = p < end && A->col[p] == i ? A->val[p] : 0.0;
+        if (fabs (A->val[k] - t) > tol) { sym = 0; break; }
+      }
+    free (next);
+    return sym;
+  }
   for (long k = 0; k < A->nnz; k++)
     if (fabs (A->val[k] - spm_lookup (A, A->col[k], A->row[k])) > tol) return 0;
   return 1;

@@ -228,6 +228,54 @@ static void test_matmat (void)
   drop (&p);
 }
 
+/* spm_is_symmetric against the dense test |D(i,j) - D(j,i)| <= rtol max|D| (the
+   reference, here): random symmetric patterns with some stored zeros mirrored by absent
+   entries (symmetric), then one entry changed, one entry added without its mirror, each
+   on compressed matrices, and a non-square one. */
+static void test_symmetric (void)
+{
+  for (int trial = 0; trial < 40; trial++) {
+    int n = 5 + trial % 13;
+    spm *S = spm_create (n, n, 4);
+    double *D = calloc ((size_t) n * n, sizeof *D);
+    if (!S || !D) abort ();
+    for (int t = 0; t < 3 * n; t++) {
+      int i = irand (n), j = irand (n);
+      double v = urand ();
+      if (D[(size_t) j * n + i] != 0.0 || D[(size_t) i * n + j] != 0.0) continue;
+      spm_add (S, i, j, v);
+      D[(size_t) j * n + i] = v;
+      if (i != j) {
+        if (t % 5 == 0) { spm_add (S, j, i, 0.0); spm_add (S, j, i, v); }  /* summed */
+        else spm_add (S, j, i, v);
+        D[(size_t) i * n + j] = v;
+      }
+    }
+    spm_add (S, irand (n), irand (n), 0.0);  /* a stored zero (mirror absent or present) */
+    int which = trial % 3;                     /* 0: as is, 1: one value off, 2: unmirrored */
+    int a = irand (n), b = (a + 1 + irand (n - 1)) % n;
+    if (which == 1) { spm_add (S, a, b, 1e-3); D[(size_t) b * n + a] += 1e-3; }
+    if (which == 2 && D[(size_t) b * n + a] == 0.0 && D[(size_t) a * n + b] == 0.0) {
+      spm_add (S, a, b, 0.25);
+      D[(size_t) b * n + a] = 0.25;
+    }
+    spm_compress (S);
+    double mx = 0.0;
+    int sym = 1;
+    for (int k = 0; k < n * n; k++) mx = fmax (mx, fabs (D[k]));
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        if (fabs (D[(size_t) j * n + i] - D[(size_t) i * n + j]) > 1e-12 * mx) sym = 0;
+    CHECK ("spm_is_symmetric agrees with the dense test", spm_is_symmetric (S, 1e-12) == sym);
+    if (trial == 0) CHECK ("a symmetric start is symmetric", sym == 1);
+    spm_free (S);
+    free (D);
+  }
+  spm *R = spm_create (3, 4, 4);
+  CHECK ("a non-square matrix is not symmetric", R && !spm_is_symmetric (R, 1e-12));
+  spm_free (R);
+}
+
 static void test_transpose_multiply (void)
 {
   for (int form = 0; form < 2; form++) {
@@ -414,6 +462,7 @@ int main (void)
   test_compress ();
   test_matvec ();
   test_matmat ();
+  test_symmetric ();
   test_transpose_multiply ();
   test_sum ();
   test_blocks ();
