@@ -68,42 +68,86 @@ int spm_add (spm *A, int i, int j, double v)
   return 0;
 }
 
+/* Rows this long at most are sorted by insertion in spm_compress; a longer row sends the
+   whole matrix to the two counting sorts (insertion is quadratic in a row's length). */
+#define COMPRESS_SHORT_ROW 64
+
+/* The order of A's triplets sorted by (row, col), ties in their original order, into perm
+   (nnz entries): a counting sort by row (stable), then each row sorted by column by
+   insertion (stable). Returns 0, or 1 when a row is longer than COMPRESS_SHORT_ROW (perm
+   then unfinished). rowcount: nrows + 1 ints of work. */
+static int order_short_rows (const spm *A, int *perm, int *rowcount)
+{
+  int nnz = (int) A->nnz;
+  memset (rowcount, 0, ((size_t) A->nrows + 1) * sizeof *rowcount);
+  for (int k = 0; k < nnz; k++) rowcount[A->row[k] + 1]++;
+  for (int i = 0; i < A->nrows; i++) {
+    if (rowcount[i + 1] > COMPRESS_SHORT_ROW) return 1;
+    rowcount[i + 1] += rowcount[i];
+  }
+  for (int k = 0; k < nnz; k++) perm[rowcount[A->row[k]]++] = k;  /* rowcount[i]: end of i */
+  for (int i = 0, s = 0; i < A->nrows; s = rowcount[i++])
+    for (int t = s + 1; t < rowcount[i]; t++) {
+      int k = perm[t], c = A->col[k], u = t;
+      for (; u > s && A->col[perm[u - 1]] > c; u--) perm[u] = perm[u - 1];
+      perm[u] = k;
+    }
+  return 0;
+}
+
+/* The same order by two counting sorts over all entries: by column, then stably by row.
+   count: max(nrows, ncols) + 1 ints, tmp: nnz ints of work. */
+static void order_counting (const spm *A, int *perm, int *count, int *tmp)
+{
+  int nnz = (int) A->nnz, nmax = A->nrows > A->ncols ? A->nrows : A->ncols;
+  memset (count, 0, ((size_t) nmax + 1) * sizeof *count);
+  for (int k = 0; k < nnz; k++) count[A->col[k] + 1]++;
+  for (int j = 0; j < nmax; j++) count[j + 1] += count[j];
+  for (int k = 0; k < nnz; k++) tmp[count[A->col[k]]++] = k;
+  memset (count, 0, ((size_t) nmax + 1) * sizeof *count);
+  for (int k = 0; k < nnz; k++) count[A->row[k] + 1]++;
+  for (int i = 0; i < nmax; i++) count[i + 1] += count[i];
+  for (int t = 0; t < nnz; t++) {
+    int k = tmp[t];
+    perm[count[A->row[k]]++] = k;
+  }
+}
+
+/* Sorted order (order_short_rows, or order_counting for a long row), then a gather that
+   sums each run of equal (row, col) in the triplets' order. */
 int spm_compress (spm *A)
 {
   if (A->compressed) return 0;
-  /* counting sort by column, then stable counting sort by row: (row, col) order */
   long nnz = A->nnz;
   if (nnz > INT_MAX) return MB_ENOMEM;
   int nmax = A->nrows > A->ncols ? A->nrows : A->ncols;
-  long *count = mb_calloc ((size_t) nmax + 1, sizeof *count);
-  long *perm = mb_calloc ((size_t) nnz, sizeof *perm);
-  long *tmp = mb_calloc ((size_t) nnz, sizeof *tmp);
+  int *count = mb_calloc ((size_t) nmax + 1, sizeof *count);
+  int *perm = mb_calloc ((size_t) nnz, sizeof *perm);
   int *rowptr = mb_calloc ((size_t) A->nrows + 1, sizeof *rowptr);
-  if (!count || !perm || !tmp || !rowptr) {
-    free (count); free (perm); free (tmp); free (rowptr);
+  if (!count || !perm || !rowptr) {
+    free (count); free (perm); free (rowptr);
     return MB_ENOMEM;
   }
-  for (long k = 0; k < nnz; k++) count[A->col[k] + 1]++;
-  for (int j = 0; j < nmax; j++) count[j + 1] += count[j];
-  for (long k = 0; k < nnz; k++) tmp[count[A->col[k]]++] = k;
-  memset (count, 0, ((size_t) nmax + 1) * sizeof *count);
-  for (long k = 0; k < nnz; k++) count[A->row[k] + 1]++;
-  for (int i = 0; i < nmax; i++) count[i + 1] += count[i];
-  for (long t = 0; t < nnz; t++) {
-    long k = tmp[t];
-    perm[count[A->row[k]]++] = k;
+  if (order_short_rows (A, perm, count)) {
+    int *tmp = mb_calloc ((size_t) nnz, sizeof *tmp);
+    if (!tmp) {
+      free (count); free (perm); free (rowptr);
+      return MB_ENOMEM;
+    }
+    order_counting (A, perm, count, tmp);
+    free (tmp);
   }
   /* gather in sorted order, summing runs of equal (row, col) */
   int *r = mb_calloc ((size_t) nnz, sizeof *r);
   int *c = mb_calloc ((size_t) nnz, sizeof *c);
   double *v = mb_calloc ((size_t) nnz, sizeof *v);
   if (!r || !c || !v) {
-    free (count); free (perm); free (tmp); free (r); free (c); free (v); free (rowptr);
+    free (count); free (perm); free (r); free (c); free (v); free (rowptr);
     return MB_ENOMEM;
   }
   long out = -1;
   for (long t = 0; t < nnz; t++) {
-    long k = perm[t];
+    int k = perm[t];
     if (out >= 0 && r[out] == A->row[k] && c[out] == A->col[k]) v[out] += A->val[k];
     else {
       out++;
@@ -121,7 +165,7 @@ int spm_compress (spm *A)
   A->nzmax = nnz > 0 ? nnz : 1;
   A->rowptr = rowptr;
   A->compressed = 1;
-  free (count); free (perm); free (tmp);
+  free (count); free (perm);
   return 0;
 }
 

@@ -132,6 +132,18 @@ static void test_compress (void)
          && diff_dense (c, p.D, p.m, p.n) == 0);
   spm_free (c);
   spm_free (Z);
+  /* rows longer than the insertion sort takes (200 entries in row 2, with duplicates):
+     the counting-sort path, the same matrix as the dense sum */
+  pair L = make (5, 150, 60);
+  for (int t = 0; t < 200; t++) {
+    int j = irand (150);
+    double v = urand ();
+    if (spm_add (L.S, 2, j, v) < 0) abort ();
+    L.D[(size_t) j * 5 + 2] += v;
+  }
+  CHECK ("compress with a long row: sorted CSR", spm_compress (L.S) == 0 && valid_csr (L.S));
+  CHECK ("compress with a long row: the dense sum", diff_dense (L.S, L.D, 5, 150) < 1e-14);
+  drop (&L);
   /* an empty matrix */
   spm *e = spm_create (4, 0, 0);
   CHECK ("empty 4 x 0: compresses", spm_compress (e) == 0 && valid_csr (e) && e->nnz == 0);
