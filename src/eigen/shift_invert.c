@@ -160,8 +160,9 @@ static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, i
 /* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. On one
    rank with ldy = N and X, Y apart: Y = B X (pencil_b_undamped_block), solved in place
    (rank 0's buffer: spm_matmat's work only). Otherwise rank 0's block buffer holds Z
-   (N x nb, the right-hand sides), on more than one rank the gathered X (N x nb; on one rank
-   X is whole and read in place), and spm_matmat's work. */
+   (N x nb, the right-hand sides) and spm_matmat's work; on more than one rank each column
+   is gathered into si->full and packed into that work at once, SPM_MM_CHUNK columns per
+   product (spm_matmat_packed); on one rank X is whole and read in place. */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy)
 {
@@ -180,21 +181,26 @@ int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int l
     si->block_solves++;
     return rc;
   }
-  if ((rc = block_buffer (si, (size > 1 ? 2 : 1) * N * nb + mmw, sizeof (double))) < 0)
-    return rc;
+  if ((rc = block_buffer (si, N * nb + mmw, sizeof (double))) < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
-  double *Z = si->blk, *XG = size > 1 ? Z + N * nb : NULL;
-  double *work = Z + (size > 1 ? 2 * N : N) * nb;
-  const double *Xg = X;
-  int ldg = ldx;
-  if (size > 1) {
-    for (int j = 0; j < nb; j++)
-      MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XG + N * j : NULL,
-                   si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
-    Xg = XG;
-    ldg = (int) N;
-  }
-  if (rank == 0) pencil_b_undamped_block (si->sys, nb, Xg, ldg, Z, (int) N, work);
+  double *Z = si->blk, *work = Z + N * nb, *xf = si->full;
+  if (size == 1) pencil_b_undamped_block (si->sys, nb, X, ldx, Z, (int) N, work);
+  else
+    for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
+      int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK, n_ = (int) n;
+      double *y[SPM_MM_CHUNK];
+      for (int j = 0; j < nc; j++) {
+        MPI_Gatherv (X + (size_t) (j0 + j) * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts,
+                     si->displs, MPI_DOUBLE, 0, si->comm);
+        if (rank == 0)
+          for (int c = 0; c < n_; c++) work[(size_t) c * nc + j] = xf[c];
+        y[j] = Z + (size_t) (j0 + j) * N;
+      }
+      if (rank == 0) {
+        spm_matmat_packed (si->sys->M, nc, work, y);
+        for (int j = 0; j < nc; j++) memset (y[j] + n, 0, (N - n) * sizeof *y[j]);
+      }
+    }
   return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double),
                                  MPI_DOUBLE);
 }

@@ -57,9 +57,10 @@ int shift_invert_apply_damped (void *ctx, const double complex *x, double comple
    gathered on rank 0, B X for the block there (M read once per SPM_MM_CHUNK columns), one
    multi-RHS solve (factor_solve_many: the factors are read once for the block), each column
    scattered. On one rank with ldy = N (the Krylov basis), no gather, no scatter and no
-   right-hand-side buffer: B X is formed in Y and solved there in place. rank 0's block
-   buffer (spm_matmat's work, and N x nb twice on more ranks) grows on demand (fault site
-   "krylov"). */
+   right-hand-side buffer: B X is formed in Y and solved there in place. On more ranks the
+   columns are gathered one at a time into rank 0's whole vector and packed for the block
+   product. rank 0's block buffer (spm_matmat's work, and N x nb for the right-hand sides
+   off the one-rank path) grows on demand (fault site "krylov"). */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy);
 

@@ -236,23 +236,29 @@ void spm_matvec_complex (const spm *A, const _Complex double *x, _Complex double
   for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
 }
 
-/* Y = A X for nc <= SPM_MM_CHUNK columns given by pointers (x[j], y[j]): the columns
-   copied into work row-interleaved (work[c * nc + j] = x[j][c]), so that each entry of A
-   is read once for the chunk and its nc x values are adjacent; each y[j][i] is then the
-   sum of spm_matvec in the same order (the same bits). A compressed. */
-static void matmat_chunk (const spm *A, int nc, const double *const *x, double *const *y,
-                          double *work)
+/* y[j] = A x_j for nc <= SPM_MM_CHUNK columns packed row-interleaved (packed[c nc + j] =
+   x_j[c]), so that each entry of A is read once for the chunk and its nc x values are
+   adjacent. Compressed A: y[j][i] summed over row i in k order from 0 in a register, the
+   additions of spm_matvec (the same bits); triplet A: scattered in k order, as spm_matvec
+   on triplets. */
+void spm_matmat_packed (const spm *A, int nc, const double *packed, double *const *y)
 {
-  const int *rp = A->rowptr, *col = A->col;
+  const int *col = A->col;
   const double *val = A->val;
-  for (int c = 0; c < A->ncols; c++)
-    for (int j = 0; j < nc; j++) work[(size_t) c * nc + j] = x[j][c];
+  if (!A->compressed) {
+    for (int j = 0; j < nc; j++) memset (y[j], 0, (size_t) A->nrows * sizeof *y[j]);
+    for (long k = 0; k < A->nnz; k++)
+      for (int j = 0; j < nc; j++)
+        y[j][A->row[k]] += val[k] * packed[(size_t) col[k] * nc + j];
+    return;
+  }
+  const int *rp = A->rowptr;
   if (nc == SPM_MM_CHUNK)  /* the common case, with a constant trip count */
     for (int i = 0; i < A->nrows; i++) {
       double s[SPM_MM_CHUNK] = { 0.0 };
       for (int k = rp[i]; k < rp[i + 1]; k++) {
         double a = val[k];
-        const double *w = work + (size_t) col[k] * SPM_MM_CHUNK;
+        const double *w = packed + (size_t) col[k] * SPM_MM_CHUNK;
         for (int j = 0; j < SPM_MM_CHUNK; j++) s[j] += a * w[j];
       }
       for (int j = 0; j < SPM_MM_CHUNK; j++) y[j][i] = s[j];
@@ -262,11 +268,21 @@ static void matmat_chunk (const spm *A, int nc, const double *const *x, double *
       double s[SPM_MM_CHUNK] = { 0.0 };
       for (int k = rp[i]; k < rp[i + 1]; k++) {
         double a = val[k];
-        const double *w = work + (size_t) col[k] * nc;
+        const double *w = packed + (size_t) col[k] * nc;
         for (int j = 0; j < nc; j++) s[j] += a * w[j];
       }
       for (int j = 0; j < nc; j++) y[j][i] = s[j];
     }
+}
+
+/* Y = A X for nc <= SPM_MM_CHUNK columns given by pointers: packed into work, then
+   spm_matmat_packed. A compressed. */
+static void matmat_chunk (const spm *A, int nc, const double *const *x, double *const *y,
+                          double *work)
+{
+  for (int c = 0; c < A->ncols; c++)
+    for (int j = 0; j < nc; j++) work[(size_t) c * nc + j] = x[j][c];
+  spm_matmat_packed (A, nc, work, y);
 }
 
 /* y[j] = A x[j] for nb columns given by pointers, SPM_MM_CHUNK at a time (matmat_chunk);

@@ -69,6 +69,11 @@ void spm_matmat (const spm *A, int nb, const double *X, int ldx, double *Y, int 
 void spm_matmat_cols (const spm *A, int nb, const double *const *x, double *const *y,
                       double *work);
 
+/* The core of both: y[j] = A x_j for nc <= SPM_MM_CHUNK columns that the caller has packed
+   row-interleaved, packed[c * nc + j] = x_j[c] (c < ncols; e.g. columns gathered one at a
+   time); each y[j] (nrows, overwritten) bit for bit spm_matvec (A, x_j). */
+void spm_matmat_packed (const spm *A, int nc, const double *packed, double *const *y);
+
 /* y = A x for real A and complex x, y (double complex; y overwritten; sizes ncols,
    nrows). */
 void spm_matvec_complex (const spm *A, const _Complex double *x, _Complex double *y);

@@ -236,6 +236,21 @@ static void test_matmat (void)
         CHECK ("Y = A X matches the dense product", d < 1e-13);
         CHECK ("Y = A X writes only its nrows x nb entries", pad);
       }
+    /* spm_matmat_packed: columns packed here, 1 .. SPM_MM_CHUNK of them */
+    for (int nc = 1; nc <= SPM_MM_CHUNK; nc++) {
+      double *ys[SPM_MM_CHUNK];
+      for (int c = 0; c < p.n; c++)
+        for (int j = 0; j < nc; j++) work[c * nc + j] = X[j * LDX + c];
+      for (int j = 0; j < nc; j++) ys[j] = Y + j * LDY;
+      spm_matmat_packed (p.S, nc, work, ys);
+      int same = 1;
+      for (int j = 0; j < nc; j++) {
+        spm_matvec (p.S, X + j * LDX, y);
+        for (int i = 0; i < p.m; i++) same = same && Y[j * LDY + i] == y[i];
+      }
+      CHECK (form ? "packed product (compressed) bit for bit spm_matvec"
+                  : "packed product (triplets) bit for bit spm_matvec", same);
+    }
   }
   drop (&p);
 }
