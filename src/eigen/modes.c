@@ -246,17 +246,15 @@ static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigi
    relative residual does not change when the vector is rescaled) into c[i].resid, and
    phi^T M phi into c[i].q; c[i].fresh = 1 says they hold (mass_orthonormalize and
    refine_against_rigid clear it when they change the vector's direction). Real vectors
-   (xr). work: 3 n + m doubles. */
+   (xr). t = M phi (n doubles) and r = K phi (n + m doubles; overwritten with the residual)
+   come from rayleigh_quotients. */
 static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s,
-                               double anorm, double bnorm, double *work)
+                               double anorm, double bnorm, const double *t, double *r)
 {
   int n = sys->n, m = sys->m;
   const double *phi = c[i].xr, *xi = c[i].xr + n;
-  double *t = work, *r = work + n;  /* M phi; K phi then the residual (n + m) */
-  spm_matvec (sys->M, phi, t);
   double q = 0.0, kq = 0.0, cq = 0.0;
   for (int k = 0; k < n; k++) q += phi[k] * t[k];
-  spm_matvec (sys->K, phi, r);
   for (int k = 0; k < n; k++) kq += phi[k] * r[k];
   if (sys->Cq && m > 0)
     for (long k = 0; k < sys->Cq->nnz; k++)
@@ -354,6 +352,35 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
   return 0;
 }
 
+/* Candidates handled per block in rayleigh_quotients (one spm_matmat chunk: more would
+   only hold more products), and the doubles of work it needs. */
+#define RQ_BLOCK SPM_MM_CHUNK
+#define RQ_WORK(n, m) ((size_t) RQ_BLOCK * (size_t) (2 * (n) + (m)) + SPM_MM_WORK (n))
+
+/* rayleigh_quotient for every candidate, RQ_BLOCK at a time: M Phi and K Phi for the block
+   by spm_matmat_cols (M and K read once per SPM_MM_CHUNK candidates instead of once per
+   candidate; the same bits as spm_matvec). work: RQ_WORK (n, m) doubles. */
+static void rayleigh_quotients (const gep_system *sys, candidate *c, int ncand, double s,
+                                double anorm, double bnorm, double *work)
+{
+  int n = sys->n, m = sys->m;
+  double *T = work, *R = work + (size_t) RQ_BLOCK * n;
+  double *mm = R + (size_t) RQ_BLOCK * (n + m);
+  for (int i0 = 0; i0 < ncand; i0 += RQ_BLOCK) {
+    int nb = ncand - i0 < RQ_BLOCK ? ncand - i0 : RQ_BLOCK;
+    const double *x[RQ_BLOCK];
+    double *t[RQ_BLOCK], *r[RQ_BLOCK];
+    for (int j = 0; j < nb; j++) {
+      x[j] = c[i0 + j].xr;
+      t[j] = T + (size_t) j * n;
+      r[j] = R + (size_t) j * (n + m);
+    }
+    spm_matmat_cols (sys->M, nb, x, t, mm);
+    spm_matmat_cols (sys->K, nb, x, r, mm);
+    for (int j = 0; j < nb; j++) rayleigh_quotient (sys, c, i0 + j, s, anorm, bnorm, t[j], r[j]);
+  }
+}
+
 /* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
    out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
    on the unscaled pencil (rayleigh_quotient's when c->fresh, else
@@ -406,14 +433,16 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
   /* order the candidates by lambda for clustering */
   double anorm, bnorm;
   rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
-  double *mwork = mb_calloc ((size_t) (MO_CACHE + 1) * n + 2 * N, sizeof *mwork);
+  size_t nmw = (size_t) (MO_CACHE + 1) * n + 2 * N;
+  if (symmetric && nmw < RQ_WORK (n, m)) nmw = RQ_WORK (n, m);
+  double *mwork = mb_calloc (nmw, sizeof *mwork);
   double complex *work = symmetric ? NULL : mb_calloc ((size_t) 2 * (N + n), sizeof *work);
   int nsel = ncand < want ? ncand : want;
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
   if (rc == 0 && (!mwork || (!symmetric && !work) || !out->modes || mb_fault ("modes")))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
-    for (int i = 0; i < ncand; i++) rayleigh_quotient (sys, cand, i, s, anorm, bnorm, mwork);
+    rayleigh_quotients (sys, cand, ncand, s, anorm, bnorm, mwork);
     /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
        order is not guaranteed: use an index sort by lambda) */
     for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */

@@ -2,6 +2,7 @@
    norms, B x, and residuals of eigenpairs on the unscaled problem. */
 #include "pencil.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +41,96 @@ void ztrip_clear (ztrip *t)
 /* y = A x, complex x, real A. */
 void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y)
 {
-  memset (y, 0, (size_t) A->nrows * sizeof *y);
-  for (long k = 0; k < A->nnz; k++) y[A->row[k]] += A->val[k] * x[A->col[k]];
+  spm_matvec_complex (A, x, y);
+}
+
+/* One pass of pencil_undamped_merge: the entries of A - sigma B in compressed order
+   (rows ascending, columns ascending in each row), written into A (row, col, val, and its
+   row starts rp) when A is given, else only counted. Ct: Cq's transpose (rows sorted) when
+   the upper block s Cq^T is wanted, else NULL. Returns the number of entries. */
+static long merge_pass (const gep_system *sys, double sigma, double s, int lower_only,
+                        const spm *Ct, spm *A, int *rp)
+{
+  int n = sys->n, m = sys->m;
+  const spm *K = sys->K, *M = sys->M, *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
+  long out = 0;
+  for (int i = 0; i < n; i++) {
+    int a = K->rowptr[i], ae = K->rowptr[i + 1], b = M->rowptr[i], be = M->rowptr[i + 1];
+    if (lower_only) {  /* columns <= i only: the rows are sorted */
+      while (ae > a && K->col[ae - 1] > i) ae--;
+      while (be > b && M->col[be - 1] > i) be--;
+    }
+    while (a < ae || b < be) {
+      int ja = a < ae ? K->col[a] : n, jb = b < be ? M->col[b] : n;
+      int j = ja < jb ? ja : jb;
+      if (A) {
+        A->row[out] = i;
+        A->col[out] = j;
+        A->val[out] = ja < jb ? K->val[a] : jb < ja ? -sigma * M->val[b]
+                    : K->val[a] + -sigma * M->val[b];
+      }
+      if (ja == j) a++;
+      if (jb == j) b++;
+      out++;
+    }
+    if (Ct)
+      for (int k = Ct->rowptr[i]; k < Ct->rowptr[i + 1]; k++, out++)
+        if (A) {
+          A->row[out] = i;
+          A->col[out] = n + Ct->col[k];
+          A->val[out] = s * Ct->val[k];
+        }
+    if (rp) rp[i + 1] = (int) out;
+  }
+  for (int r = 0; r < m; r++) {
+    if (C)
+      for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++, out++)
+        if (A) {
+          A->row[out] = n + r;
+          A->col[out] = C->col[k];
+          A->val[out] = s * C->val[k];
+        }
+    if (rp) rp[n + r + 1] = (int) out;
+  }
+  return out;
+}
+
+/* pencil_undamped straight into compressed form when K, M and Cq are compressed: row by
+   row, the (lower parts of the) sorted rows of K and M merged, then s Cq^T's entries of the
+   row (from Cq's transpose, sorted), and the rows of s Cq. A column in both K and M gets
+   K + (-sigma M), the sum spm_compress forms from pencil_undamped's triplets (K's first),
+   and stored zeros stay: the same matrix bit for bit, without the triplets and their
+   sort. A counting pass first, so that the arrays have exactly the entries' size.
+   Returns a new compressed matrix (caller frees) or NULL when out of memory. */
+static spm *pencil_undamped_merge (const gep_system *sys, double sigma, double s, int lower_only)
+{
+  int n = sys->n, m = sys->m;
+  const spm *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
+  spm *Ct = C && !lower_only ? spm_transpose (C) : NULL;  /* n x m, rows sorted */
+  if (C && !lower_only && !Ct) return NULL;
+  long nnz = merge_pass (sys, sigma, s, lower_only, Ct, NULL, NULL);
+  spm *A = nnz <= INT_MAX ? spm_create (n + m, n + m, nnz) : NULL;
+  int *rp = mb_calloc ((size_t) (n + m) + 1, sizeof *rp);
+  if (!A || !rp) {
+    spm_free (Ct); free (rp);
+    return spm_free (A);
+  }
+  A->nnz = merge_pass (sys, sigma, s, lower_only, Ct, A, rp);
+  A->rowptr = rp;
+  A->compressed = 1;
+  spm_free (Ct);
+  return A;
 }
 
 /* A - sigma B = [K - sigma M, s Cq^T; s Cq, 0] as real triplets; only the lower triangle
-   when lower_only (for LDL^T). Returns a new matrix (caller frees) or NULL. */
+   when lower_only (for LDL^T). Returns a new matrix (caller frees) or NULL. Compressed K, M
+   and Cq (as the stages have them): pencil_undamped_merge; otherwise triplets compressed. */
 spm *pencil_undamped (const gep_system *sys, double sigma, double s, int lower_only)
 {
   int n = sys->n, m = sys->m;
+  if (sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
+      && sys->K->nrows == n && sys->M->nrows == n)
+    return pencil_undamped_merge (sys, sigma, s, lower_only);
   long cq_nnz = sys->Cq ? sys->Cq->nnz : 0;
   spm *A = spm_create (n + m, n + m, sys->K->nnz + sys->M->nnz + 2 * cq_nnz);
   if (!A) return NULL;
@@ -191,6 +273,29 @@ void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double 
   memset (z + n, 0, (size_t) m * sizeof *z);
 }
 
+/* pencil_damped_reduce_rhs_real for nb columns: W = w X_v + sigma X_u into X_v's rows,
+   Z_q = M W, then R X_u into X_v's rows again, Z_q = -(Z_q + R X_u), Z_xi = 0: the single
+   form's operations in its order. */
+void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, double w,
+                                          int nb, double *X, int ldx, double *Z, int ldz,
+                                          double *work)
+{
+  int n = sys->n, m = sys->m;
+  for (int j = 0; j < nb; j++) {
+    double *x = X + (size_t) j * ldx;
+    for (int i = 0; i < n; i++) x[n + i] = w * x[n + i] + sigma * x[i];
+  }
+  spm_matmat (sys->M, nb, X + n, ldx, Z, ldz, work);
+  if (sys->R) spm_matmat (sys->R, nb, X, ldx, X + n, ldx, work);
+  for (int j = 0; j < nb; j++) {
+    double *z = Z + (size_t) j * ldz;
+    const double *rx = X + (size_t) j * ldx + n;
+    if (sys->R) for (int i = 0; i < n; i++) z[i] += rx[i];
+    for (int i = 0; i < n; i++) z[i] = -z[i];
+    memset (z + n, 0, (size_t) m * sizeof *z);
+  }
+}
+
 /* The real form of pencil_damped_expand: x <- [z_q; (x_u + sigma z_q) / w; z_xi]. */
 void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
                                 double *x)
@@ -253,6 +358,14 @@ void pencil_b_undamped (const gep_system *sys, const double *x, double *z)
 {
   spm_matvec (sys->M, x, z);
   memset (z + sys->n, 0, (size_t) sys->m * sizeof *z);
+}
+
+/* Z = B X for GEP (18), nb columns (see pencil.h). */
+void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
+                              double *Z, int ldz, double *work)
+{
+  spm_matmat (sys->M, nb, X, ldx, Z, ldz, work);
+  for (int j = 0; j < nb; j++) memset (Z + (size_t) j * ldz + sys->n, 0, (size_t) sys->m * sizeof *Z);
 }
 
 /* Adds the row sums of |A| (column sums when transpose) into sums. */

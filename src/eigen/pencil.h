@@ -80,7 +80,21 @@ void pencil_damped_expand (const gep_system *sys, double complex sigma, double w
 /* z = B x for GEP (18): [M x_q; 0] (x, z of size n + m). */
 void pencil_b_undamped (const gep_system *sys, const double *x, double *z);
 
-/* y = A x for a real sparse A and complex x (y of size A->nrows). */
+/* Z = B X for GEP (18), nb columns: Z(:, j) = [M X(0:n-1, j); 0] (X with leading dimension
+   ldx >= n, Z with ldz >= n + m), M read once per SPM_MM_CHUNK columns (spm_matmat; work:
+   SPM_MM_WORK (n) doubles, caller owned). Each column bit for bit pencil_b_undamped's. */
+void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
+                              double *Z, int ldz, double *work);
+
+/* pencil_damped_reduce_rhs_real for nb columns: X (2n + m rows, leading dimension ldx) is
+   overwritten in its rows n..2n-1 (x_v; expand does not read them), Z(:, j) (n + m rows,
+   leading dimension ldz) is column j's right-hand side, bit for bit the single form's; M
+   and R read once per SPM_MM_CHUNK columns (work: SPM_MM_WORK (n) doubles). */
+void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, double w,
+                                          int nb, double *X, int ldx, double *Z, int ldz,
+                                          double *work);
+
+/* y = A x for a real sparse A and complex x (y of size A->nrows): spm_matvec_complex. */
 void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y);
 
 /* Infinity norms ||A||, ||B|| of the unscaled pencil (18) (damped = 0) or (31). Returns 0

@@ -124,19 +124,19 @@ int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
   return rc;
 }
 
-/* Collective. Rank 0's block buffer of at least nb vectors of len entries of vsize bytes
-   (grown on demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
-static int block_buffer (shift_invert *si, int nb, size_t len, size_t vsize)
+/* Collective. Rank 0's block buffer of at least count entries of vsize bytes (grown on
+   demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
+static int block_buffer (shift_invert *si, size_t count, size_t vsize)
 {
   int rank, ok = 1;
   MPI_Comm_rank (si->comm, &rank);
-  if (rank == 0 && nb > si->blk_cols) {
-    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, len * nb * vsize);
-    if (p) { si->blk = p; si->blk_cols = nb; }
+  if (rank == 0 && count * vsize > si->blk_bytes) {
+    void *p = mb_fault ("krylov") ? NULL : realloc (si->blk, count * vsize);
+    if (p) { si->blk = p; si->blk_bytes = count * vsize; }
     else ok = 0;
   }
-  int rc = ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for %d shift-invert vectors "
-                             "(order %d)", nb, si->dist.n);
+  int rc = ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for the block of shift-invert "
+                             "vectors (order %d)", si->dist.n);
   return mb_agree (si->comm, rc, si->err);
 }
 
@@ -157,20 +157,50 @@ static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, i
   return rc;
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. */
+/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. On one
+   rank with ldy = N and X, Y apart: Y = B X (pencil_b_undamped_block), solved in place
+   (rank 0's buffer: spm_matmat's work only). Otherwise rank 0's block buffer holds Z
+   (N x nb, the right-hand sides) and spm_matmat's work; on more than one rank each column
+   is gathered into si->full and packed into that work at once, SPM_MM_CHUNK columns per
+   product (spm_matmat_packed); on one rank X is whole and read in place. */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy)
 {
   shift_invert *si = ctx;
-  int rank, rc = block_buffer (si, nb, (size_t) si->dist.n, sizeof (double));
-  if (rc < 0) return rc;
-  MPI_Comm_rank (si->comm, &rank);
-  double *xf = si->full, *Z = si->blk;
-  for (int j = 0; j < nb; j++) {
-    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs,
-                 MPI_DOUBLE, 0, si->comm);
-    if (rank == 0) pencil_b_undamped (si->sys, xf, Z + (size_t) j * si->dist.n);
+  int rank, size, rc;
+  MPI_Comm_size (si->comm, &size);
+  size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n, mmw = SPM_MM_WORK (n);
+  int apart = Y + (size_t) ldy * nb <= X || X + (size_t) ldx * nb <= Y;
+  if (size == 1 && (size_t) ldy == N && apart) {
+    if ((rc = block_buffer (si, mmw, sizeof (double))) < 0) return rc;
+    pencil_b_undamped_block (si->sys, nb, X, ldx, Y, ldy, si->blk);
+    double t = MPI_Wtime ();
+    rc = factor_solve_many (si->f, Y, nb, si->err);
+    si->t_solve += MPI_Wtime () - t;
+    si->solves += nb;
+    si->block_solves++;
+    return rc;
   }
+  if ((rc = block_buffer (si, N * nb + mmw, sizeof (double))) < 0) return rc;
+  MPI_Comm_rank (si->comm, &rank);
+  double *Z = si->blk, *work = Z + N * nb, *xf = si->full;
+  if (size == 1) pencil_b_undamped_block (si->sys, nb, X, ldx, Z, (int) N, work);
+  else
+    for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
+      int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK, n_ = (int) n;
+      double *y[SPM_MM_CHUNK];
+      for (int j = 0; j < nc; j++) {
+        MPI_Gatherv (X + (size_t) (j0 + j) * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts,
+                     si->displs, MPI_DOUBLE, 0, si->comm);
+        if (rank == 0)
+          for (int c = 0; c < n_; c++) work[(size_t) c * nc + j] = xf[c];
+        y[j] = Z + (size_t) (j0 + j) * N;
+      }
+      if (rank == 0) {
+        spm_matmat_packed (si->sys->M, nc, work, y);
+        for (int j = 0; j < nc; j++) memset (y[j] + n, 0, (N - n) * sizeof *y[j]);
+      }
+    }
   return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double),
                                  MPI_DOUBLE);
 }
@@ -185,7 +215,7 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
   shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double complex));
+  int rank, rc = block_buffer (si, (N + nr) * nb, sizeof (double complex));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double complex *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
@@ -211,24 +241,25 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
 }
 
 /* Collective. The real form of shift_invert_apply_block_damped (a real shift): the same
-   layout of rank 0's block buffer in doubles, one real multi-RHS solve for the block. */
+   layout of rank 0's block buffer in doubles, then spm_matmat's work; the right-hand sides
+   formed for the block at once (pencil_damped_reduce_rhs_real_block), one real multi-RHS
+   solve for the block. */
 int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
                                           double *Y, int ldy)
 {
   shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, nb, N + nr, sizeof (double));
+  int rank, rc = block_buffer (si, (N + nr) * nb + SPM_MM_WORK (sys->n), sizeof (double));
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
   double *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
-  double *work = si->full, sigma = creal (si->sigma);
-  for (int j = 0; j < nb; j++) {
+  double *work = rank == 0 ? XF + (N + nr) * nb : NULL, sigma = creal (si->sigma);
+  for (int j = 0; j < nb; j++)
     MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XF + N * j : NULL,
                  si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
-    if (rank == 0)
-      pencil_damped_reduce_rhs_real (sys, sigma, si->w, XF + N * j, Z + nr * j, work);
-  }
+  if (rank == 0)
+    pencil_damped_reduce_rhs_real_block (sys, sigma, si->w, nb, XF, (int) N, Z, (int) nr, work);
   double t = MPI_Wtime ();
   rc = factor_solve_many (si->f, Z, nb, si->err);
   for (int j = 0; rc == 0 && j < nb; j++) {

@@ -27,8 +27,8 @@ typedef struct shift_invert {
   double t_solve;           /* wall time spent in solves [s] */
   int solves;               /* right-hand sides solved */
   int block_solves;         /* multi-RHS solves (block applies) among them */
-  void *blk;                /* rank 0: blk_cols whole vectors for the block apply */
-  int blk_cols;
+  void *blk;                /* rank 0: the block apply's buffer, blk_bytes long */
+  size_t blk_bytes;
   double complex sigma;     /* GEP (31): the shift */
   double w;                 /* GEP (31): the balancing factor */
 } shift_invert;
@@ -54,9 +54,13 @@ int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
 
 /* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns: each column
-   gathered on rank 0 and multiplied by B there, one multi-RHS solve (factor_solve_many:
-   the factors are read once for the block), each column scattered. rank 0's block buffer
-   (N x nb) grows on demand (fault site "krylov"). */
+   gathered on rank 0, B X for the block there (M read once per SPM_MM_CHUNK columns), one
+   multi-RHS solve (factor_solve_many: the factors are read once for the block), each column
+   scattered. On one rank with ldy = N (the Krylov basis), no gather, no scatter and no
+   right-hand-side buffer: B X is formed in Y and solved there in place. On more ranks the
+   columns are gathered one at a time into rank 0's whole vector and packed for the block
+   product. rank 0's block buffer (spm_matmat's work, and N x nb for the right-hand sides
+   off the one-rank path) grows on demand (fault site "krylov"). */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy);
 

@@ -147,11 +147,22 @@ static int parse_count (reader *r, const tokens *t, int i, const char *what, lon
   return 0;
 }
 
-/* Reads a 1-based index from [b, e) into 0..n-1; what is "row" or "column". */
+/* Reads a 1-based index from [b, e) into 0..n-1; what is "row" or "column". The common
+   token (1 to 9 digits, no sign) is read here; any other goes through strtol and the
+   messages below. */
 static int parse_index (reader *r, const char *b, const char *e, const char *what, int n,
                         int *out)
 {
   char buf[48];
+  if (e - b >= 1 && e - b <= 9) {
+    long v = 0;
+    const char *p = b;
+    for (; p < e && is_digit (*p); p++) v = 10 * v + (*p - '0');
+    if (p == e && v >= 1 && v <= n) {
+      *out = (int) (v - 1);
+      return 0;
+    }
+  }
   if (!is_integer (b, e))
     return fail (r, r->line, "%s index '%s' is not an integer", what,
                  show (buf, sizeof buf, b, e));
@@ -164,11 +175,79 @@ static int parse_index (reader *r, const char *b, const char *e, const char *wha
   return 0;
 }
 
-/* Reads a finite value from [b, e); integer_field: the banner said "integer". */
+/* Exact powers of ten 10^0 .. 10^22 (each a double without rounding). */
+static const double pow10_exact[23] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+/* The common value token, [+-]digits[.digits][(e|E)[+-]digits] with a digit before the
+   exponent, converted without strtod when that is exact: its significant digits d (trailing
+   zeros dropped) and decimal exponent q with d < 2^53 and |q| <= 22, so that d and 10^|q|
+   are doubles and v = d * 10^q or d / 10^-q is one correctly rounded operation: the double
+   nearest the decimal number, which is strtod's result (Clinger's fast path; zero gives a
+   signed zero). Returns 1 and *out then; 2 when the token has that form but needs strtod
+   (more digits, a larger exponent); 0 when it has another form (parse_value's checks and
+   messages decide). */
+static int fast_value (const char *b, const char *e, double *out)
+{
+  const char *p = b;
+  int neg = 0;
+  if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
+  unsigned long long d = 0;  /* the digits from the first nonzero one, at most 19 */
+  int ndig = 0, digits = 0;
+  long q = 0, pending = 0;   /* q: decimal exponent; pending: zeros not yet put into d */
+  for (int frac = 0; p < e; p++) {
+    if (*p == '.' && !frac) { frac = 1; continue; }
+    if (!is_digit (*p)) break;
+    digits = 1;
+    int c = *p - '0';
+    if (frac && --q < -100000) return 2;
+    if (c == 0) {  /* a leading zero changes nothing; a later one waits */
+      if (d) pending++;
+      continue;
+    }
+    while (pending > 0 && ndig < 19) { d *= 10; ndig++; pending--; }
+    if (pending > 0 || ndig >= 19) return 2;
+    d = 10 * d + (unsigned long long) c;
+    ndig++;
+  }
+  if (!digits) return 0;
+  q += pending;  /* trailing zeros of the digits: a power of ten */
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    p++;
+    int eneg = 0;
+    long x = 0;
+    if (p < e && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+    if (p == e) return 0;
+    for (; p < e && is_digit (*p); p++) if (x < 100000) x = 10 * x + (*p - '0');
+    if (p != e) return 0;
+    q += eneg ? -x : x;
+  }
+  if (p != e) return 0;
+  if (d == 0) { *out = neg ? -0.0 : 0.0; return 1; }
+  if (d > (1ULL << 53) || q < -22 || q > 22) return 2;
+  double v = q < 0 ? (double) d / pow10_exact[-q] : (double) d * pow10_exact[q];
+  *out = neg ? -v : v;
+  return 1;
+}
+
+/* Reads a finite value from [b, e); integer_field: the banner said "integer". A real
+   field's common token goes through fast_value (and strtod when that is not exact); any
+   other through the checks and messages below. */
 static int parse_value (reader *r, const char *b, const char *e, int integer_field,
                         double *out)
 {
   char buf[48];
+  if (!integer_field) {
+    int f = fast_value (b, e, out);
+    if (f == 1) return 0;
+    if (f == 2) {
+      char *stop;
+      double v = strtod (b, &stop);
+      if (stop == e && !isinf (v)) { *out = v; return 0; }
+    }
+  }
   const char *s = show (buf, sizeof buf, b, e), *p = b;
   if (p < e && (*p == '+' || *p == '-')) p++;
   if (e - p >= 3 && (word_is (p, p + 3, "nan") || word_is (p, p + 3, "inf")))

@@ -52,6 +52,28 @@ spm *spm_copy (const spm *A);
 /* y = A x (y is overwritten; sizes ncols, nrows). */
 void spm_matvec (const spm *A, const double *x, double *y);
 
+/* Columns that spm_matmat multiplies per pass over A, and the doubles of work it needs
+   for an A of ncols columns. */
+#define SPM_MM_CHUNK 4
+#define SPM_MM_WORK(ncols) ((size_t) SPM_MM_CHUNK * (size_t) (ncols))
+
+/* Y = A X for nb columns (X column-major with leading dimension ldx >= ncols, Y with
+   ldy >= nrows; Y overwritten, X and Y must not overlap): A read once for every
+   SPM_MM_CHUNK columns (X copied row-interleaved into work, SPM_MM_WORK (ncols) doubles,
+   caller owned). Each column is bit for bit spm_matvec's. */
+void spm_matmat (const spm *A, int nb, const double *X, int ldx, double *Y, int ldy,
+                 double *work);
+
+/* The same with the columns anywhere: y[j] = A x[j], j = 0 .. nb-1 (no y[j] may overlap an
+   x column or another y[j]). */
+void spm_matmat_cols (const spm *A, int nb, const double *const *x, double *const *y,
+                      double *work);
+
+/* The core of both: y[j] = A x_j for nc <= SPM_MM_CHUNK columns that the caller has packed
+   row-interleaved, packed[c * nc + j] = x_j[c] (c < ncols; e.g. columns gathered one at a
+   time); each y[j] (nrows, overwritten) bit for bit spm_matvec (A, x_j). */
+void spm_matmat_packed (const spm *A, int nc, const double *packed, double *const *y);
+
 /* y = A x for real A and complex x, y (double complex; y overwritten; sizes ncols,
    nrows). */
 void spm_matvec_complex (const spm *A, const _Complex double *x, _Complex double *y);

@@ -1662,6 +1662,106 @@ static void test_reduced_solve (void)
   problem_free (&p);
 }
 
+/* The same matrix as a triplet copy (compressed = 0, entries in reverse order): the form
+   on which pencil_undamped sums triplets, the reference for its merge of compressed rows. */
+static spm *triplet_copy (const spm *A)
+{
+  spm *T = spm_create (A->nrows, A->ncols, A->nnz);
+  if (!T) abort ();
+  for (long k = A->nnz - 1; k >= 0; k--)
+    if (spm_add (T, A->row[k], A->col[k], A->val[k]) != 0) abort ();
+  return T;
+}
+
+/* 1 when A and B hold the same compressed entries bit for bit. */
+static int same_bits (const spm *A, const spm *B)
+{
+  if (!A || !B || !A->compressed || !B->compressed || A->nnz != B->nnz
+      || A->nrows != B->nrows) return 0;
+  for (long k = 0; k < A->nnz; k++)
+    if (A->row[k] != B->row[k] || A->col[k] != B->col[k]
+        || memcmp (&A->val[k], &B->val[k], sizeof A->val[k]) != 0) return 0;
+  return memcmp (A->rowptr, B->rowptr, ((size_t) A->nrows + 1) * sizeof *A->rowptr) == 0;
+}
+
+/* Rank 0. The pencil and B X built from compressed rows against their references:
+   pencil_undamped (merge of compressed K, M, Cq) bit for bit the compressed sum of the
+   triplets (both triangles and the lower one; K not symmetric, stored zeros, M with entries
+   K lacks and the reverse, a DOF in no constraint), and entry by entry the dense
+   [K - sigma M, s Cq^T; s Cq, 0] formed here; pencil_b_undamped_block and
+   pencil_damped_reduce_rhs_real_block bit for bit their single-column forms. */
+static void test_pencil_build (void)
+{
+  if (rank != 0) return;
+  int n = 9, m = 3, N = n + m, nb = 6;
+  double sigma = -0.37, s = 4.0, w = 2.0;
+  rng_seed (71);
+  spm *K = spm_create (n, n, 8), *M = spm_create (n, n, 8), *R = spm_create (n, n, 8);
+  spm *C = spm_create (m, n, 8);
+  double *D = xcalloc ((size_t) N * N, sizeof *D);   /* the dense pencil, column-major */
+  for (int t = 0; t < 30; t++) {
+    int i = (int) (urand () * n), j = (int) (urand () * n);
+    double v = t % 9 == 0 ? 0.0 : urange (-2.0, 2.0);
+    spm_add (K, i, j, v);
+    if (t % 3 == 0) spm_add (M, j, i, urange (0.1, 1.0));
+    spm_add (R, i, i, urange (0.0, 1.0));
+  }
+  for (int i = 0; i < n; i++) spm_add (M, i, i, 1.0 + i);
+  for (int r = 0; r < m; r++) {
+    spm_add (C, r, 2 * r, 1.0);
+    spm_add (C, r, 2 * r + 3, -0.5);
+  }
+  spm_compress (K); spm_compress (M); spm_compress (R); spm_compress (C);
+  for (long k = 0; k < K->nnz; k++) AT (D, N, K->row[k], K->col[k]) += K->val[k];
+  for (long k = 0; k < M->nnz; k++) AT (D, N, M->row[k], M->col[k]) += -sigma * M->val[k];
+  for (long k = 0; k < C->nnz; k++) {
+    AT (D, N, n + C->row[k], C->col[k]) = s * C->val[k];
+    AT (D, N, C->col[k], n + C->row[k]) = s * C->val[k];
+  }
+  spm *Kt = triplet_copy (K), *Mt = triplet_copy (M), *Ct = triplet_copy (C);
+  gep_system sys = { .n = n, .m = m, .K = K, .M = M, .R = R, .Cq = C };
+  gep_system syt = { .n = n, .m = m, .K = Kt, .M = Mt, .R = R, .Cq = Ct };
+  for (int lower = 0; lower < 2; lower++) {
+    spm *A = pencil_undamped (&sys, sigma, s, lower), *B = pencil_undamped (&syt, sigma, s, lower);
+    CHECK0 (same_bits (A, B), "pencil_undamped (lower %d): merged rows differ from the "
+            "compressed triplets", lower);
+    int dense_ok = A != NULL;
+    double *E = xcalloc ((size_t) N * N, sizeof *E);
+    for (long k = 0; A && k < A->nnz; k++) AT (E, N, A->row[k], A->col[k]) += A->val[k];
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < N; j++)
+        if (AT (E, N, i, j) != (lower && j > i ? 0.0 : AT (D, N, i, j))) dense_ok = 0;
+    CHECK0 (dense_ok, "pencil_undamped (lower %d) against the dense pencil", lower);
+    free (E);
+    spm_free (A);
+    spm_free (B);
+  }
+  /* B X and the damped right-hand sides, block against single columns */
+  int ld = 2 * n + m + 1;
+  double *X = xcalloc ((size_t) ld * nb, sizeof *X), *X2 = xcalloc ((size_t) ld * nb, sizeof *X2);
+  double *Z = xcalloc ((size_t) (N + 1) * nb, sizeof *Z), *z = xcalloc ((size_t) 2 * n + m, sizeof *z);
+  double *work = xcalloc (SPM_MM_WORK (n) + (size_t) n, sizeof *work);
+  for (int k = 0; k < ld * nb; k++) X[k] = X2[k] = urange (-1.0, 1.0);
+  pencil_b_undamped_block (&sys, nb, X, ld, Z, N + 1, work);
+  int same = 1;
+  for (int j = 0; j < nb; j++) {
+    pencil_b_undamped (&sys, X + (size_t) j * ld, z);
+    same = same && memcmp (z, Z + (size_t) j * (N + 1), (size_t) N * sizeof *z) == 0;
+  }
+  CHECK0 (same, "pencil_b_undamped_block: a column differs from pencil_b_undamped's");
+  pencil_damped_reduce_rhs_real_block (&sys, sigma, w, nb, X2, ld, Z, N + 1, work);
+  same = 1;
+  for (int j = 0; j < nb; j++) {
+    pencil_damped_reduce_rhs_real (&sys, sigma, w, X + (size_t) j * ld, z, work);
+    same = same && memcmp (z, Z + (size_t) j * (N + 1), (size_t) N * sizeof *z) == 0
+           && memcmp (X + (size_t) j * ld, X2 + (size_t) j * ld, (size_t) n * sizeof *z) == 0;
+  }
+  CHECK0 (same, "pencil_damped_reduce_rhs_real_block: a column differs from the single form");
+  free (X); free (X2); free (Z); free (z); free (work); free (D);
+  spm_free (K); spm_free (M); spm_free (R); spm_free (C);
+  spm_free (Kt); spm_free (Mt); spm_free (Ct);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1682,6 +1782,7 @@ int main (int argc, char **argv)
   test_singular_every_shift ();
   test_faults ();
   test_reduced_solve ();
+  test_pencil_build ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();

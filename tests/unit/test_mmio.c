@@ -392,8 +392,62 @@ static void test_large (void)
   remove (path);
 }
 
+/* Every value reads as strtod reads the same token (libc's strtod is the reference), bit
+   for bit: random doubles written as %.17g, %.16e, %.15g, %.6e, %.3f, %a-free decimals
+   with leading zeros, trailing zeros, explicit '+', signed zeros, "1." and ".5" forms,
+   exponents with leading zeros, 19 to 25 digits, and exponents near the edges of the
+   exact-power range (1e22, 1e23, 1e-22, 1e-23) and of double range (subnormal, 1e308). */
+static void test_values_exact (void)
+{
+  static const char *fixed[] = {
+    "0", "-0", "+0", "0.0000000000000000e+00", "-0.0e-5", "000.000", "1.", ".5", "-.5e1",
+    "+7", "4.5000000000000000e+06", "3.3333333333333304e+00", "6.4285714285714224e-01",
+    "9007199254740992", "9007199254740993", "9007199254740993e-3", "18014398509481985",
+    "1234567890123456789", "12345678901234567890123", "0.000000000000000000000000123",
+    "1e22", "1e23", "1e-22", "1e-23", "123456789012345e22", "4.9406564584124654e-324",
+    "2.2250738585072011e-308", "1.7976931348623157e+308", "1e0000000000000000000000001",
+    "100000000000000000000000000000000000000e-30", "0.1", "0.2", "0.3", "2.675", "1E5",
+    "1e+000", "-1e-000"
+  };
+  enum { NFIX = sizeof fixed / sizeof fixed[0], NRAND = 4000 };
+  static const char *fmts[] = { "%.17g", "%.16e", "%.15g", "%.6e", "%.3f", "%+.10e",
+                                "%.0f", "%.20f", "%.12g" };
+  size_t cap = (size_t) (NFIX + NRAND) * 64 + 256, len = 0;
+  char *text = malloc (cap), (*tok)[48] = calloc (NFIX + NRAND, sizeof *tok);
+  if (!text || !tok) abort ();
+  unsigned long long x = 88172645463325252ULL;
+  for (int k = 0; k < NFIX + NRAND; k++) {
+    if (k < NFIX) { snprintf (tok[k], sizeof tok[k], "%s", fixed[k]); continue; }
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;    /* xorshift64 */
+    double mag = pow (10.0, (double) ((int) (x % 61) - 30));
+    double v = ((double) (x >> 11) / 9007199254740992.0 - 0.5) * mag;
+    if (k % 17 == 0) v = (double) (long) (v * 1e3);  /* integral values */
+    snprintf (tok[k], sizeof tok[k], fmts[k % 9], v);
+  }
+  len += (size_t) snprintf (text, cap, "%s%d 1 %d\n", BAN, NFIX + NRAND, NFIX + NRAND);
+  for (int k = 0; k < NFIX + NRAND; k++)
+    len += (size_t) snprintf (text + len, cap - len, "%d 1 %s\n", k + 1, tok[k]);
+  spm *A = NULL;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = mmio_parse (text, len, "v.mtx", &A, &err), same = rc == 0 && A->nnz == NFIX + NRAND;
+  for (long k = 0; same && k < A->nnz; k++) {
+    double want = strtod (tok[A->row[k]], NULL);
+    if (memcmp (&want, &A->val[k], sizeof want) != 0) {
+      printf ("value '%s': read %.17g, strtod %.17g\n", tok[A->row[k]], A->val[k], want);
+      same = 0;
+    }
+  }
+  if (rc != 0) printf ("%s\n", err.msg);
+  CHECK ("every value reads bit for bit as strtod reads it", same);
+  spm_free (A);
+  free (text);
+  free (tok);
+}
+
 int main (void)
 {
+  test_values_exact ();
   test_good ();
   test_bad ();
   test_unterminated ();

@@ -132,6 +132,18 @@ static void test_compress (void)
          && diff_dense (c, p.D, p.m, p.n) == 0);
   spm_free (c);
   spm_free (Z);
+  /* rows longer than the insertion sort takes (200 entries in row 2, with duplicates):
+     the counting-sort path, the same matrix as the dense sum */
+  pair L = make (5, 150, 60);
+  for (int t = 0; t < 200; t++) {
+    int j = irand (150);
+    double v = urand ();
+    if (spm_add (L.S, 2, j, v) < 0) abort ();
+    L.D[(size_t) j * 5 + 2] += v;
+  }
+  CHECK ("compress with a long row: sorted CSR", spm_compress (L.S) == 0 && valid_csr (L.S));
+  CHECK ("compress with a long row: the dense sum", diff_dense (L.S, L.D, 5, 150) < 1e-14);
+  drop (&L);
   /* an empty matrix */
   spm *e = spm_create (4, 0, 0);
   CHECK ("empty 4 x 0: compresses", spm_compress (e) == 0 && valid_csr (e) && e->nnz == 0);
@@ -178,6 +190,117 @@ static void test_matvec (void)
                 : "complex y = A x (triplets) matches dense", dc < 1e-13);
   }
   drop (&p);
+}
+
+/* Y = A X (spm_matmat) for nb = 1 .. 11 columns (whole chunks of SPM_MM_CHUNK and a
+   remainder), with leading dimensions larger than the rows, with and without the
+   interleaving work, on triplets and compressed, and through spm_matmat_cols with the
+   columns in reverse order: each column the same bits as spm_matvec
+   of that column, and within 1e-13 of the dense product (the reference: D X summed here);
+   the padding rows of Y are left alone. */
+static void test_matmat (void)
+{
+  enum { NB = 11, LDX = 23, LDY = 37 };
+  pair p = make (33, 21, 350);
+  double X[LDX * NB], Y[LDY * NB], y[33], work[SPM_MM_CHUNK * 21];
+  for (int k = 0; k < LDX * NB; k++) X[k] = urand ();
+  for (int form = 0; form < 2; form++) {
+    if (form) spm_compress (p.S);
+    for (int nb = 1; nb <= NB; nb++)
+      for (int w = 0; w < 2; w++) {
+        for (int k = 0; k < LDY * NB; k++) Y[k] = 777.0;
+        if (w) spm_matmat (p.S, nb, X, LDX, Y, LDY, work);
+        else {
+          const double *xs[NB];
+          double *ys[NB];
+          for (int j = 0; j < nb; j++) {
+            xs[nb - 1 - j] = X + (nb - 1 - j) * LDX;
+            ys[nb - 1 - j] = Y + (nb - 1 - j) * LDY;
+          }
+          spm_matmat_cols (p.S, nb, xs, ys, work);
+        }
+        int same = 1, pad = 1;
+        double d = 0.0;
+        for (int j = 0; j < nb; j++) {
+          spm_matvec (p.S, X + j * LDX, y);
+          for (int i = 0; i < p.m; i++) {
+            double yd = 0.0;
+            for (int c = 0; c < p.n; c++) yd += p.D[(size_t) c * p.m + i] * X[j * LDX + c];
+            same = same && Y[j * LDY + i] == y[i];
+            d = fmax (d, fabs (Y[j * LDY + i] - yd));
+          }
+          for (int i = p.m; i < LDY; i++) pad = pad && Y[j * LDY + i] == 777.0;
+        }
+        for (int k = nb * LDY; k < LDY * NB; k++) pad = pad && Y[k] == 777.0;
+        CHECK ("Y = A X: each column bit for bit spm_matvec", same);
+        CHECK ("Y = A X matches the dense product", d < 1e-13);
+        CHECK ("Y = A X writes only its nrows x nb entries", pad);
+      }
+    /* spm_matmat_packed: columns packed here, 1 .. SPM_MM_CHUNK of them */
+    for (int nc = 1; nc <= SPM_MM_CHUNK; nc++) {
+      double *ys[SPM_MM_CHUNK];
+      for (int c = 0; c < p.n; c++)
+        for (int j = 0; j < nc; j++) work[c * nc + j] = X[j * LDX + c];
+      for (int j = 0; j < nc; j++) ys[j] = Y + j * LDY;
+      spm_matmat_packed (p.S, nc, work, ys);
+      int same = 1;
+      for (int j = 0; j < nc; j++) {
+        spm_matvec (p.S, X + j * LDX, y);
+        for (int i = 0; i < p.m; i++) same = same && Y[j * LDY + i] == y[i];
+      }
+      CHECK (form ? "packed product (compressed) bit for bit spm_matvec"
+                  : "packed product (triplets) bit for bit spm_matvec", same);
+    }
+  }
+  drop (&p);
+}
+
+/* spm_is_symmetric against the dense test |D(i,j) - D(j,i)| <= rtol max|D| (the
+   reference, here): random symmetric patterns with some stored zeros mirrored by absent
+   entries (symmetric), then one entry changed, one entry added without its mirror, each
+   on compressed matrices, and a non-square one. */
+static void test_symmetric (void)
+{
+  for (int trial = 0; trial < 40; trial++) {
+    int n = 5 + trial % 13;
+    spm *S = spm_create (n, n, 4);
+    double *D = calloc ((size_t) n * n, sizeof *D);
+    if (!S || !D) abort ();
+    for (int t = 0; t < 3 * n; t++) {
+      int i = irand (n), j = irand (n);
+      double v = urand ();
+      if (D[(size_t) j * n + i] != 0.0 || D[(size_t) i * n + j] != 0.0) continue;
+      spm_add (S, i, j, v);
+      D[(size_t) j * n + i] = v;
+      if (i != j) {
+        if (t % 5 == 0) { spm_add (S, j, i, 0.0); spm_add (S, j, i, v); }  /* summed */
+        else spm_add (S, j, i, v);
+        D[(size_t) i * n + j] = v;
+      }
+    }
+    spm_add (S, irand (n), irand (n), 0.0);  /* a stored zero (mirror absent or present) */
+    int which = trial % 3;                     /* 0: as is, 1: one value off, 2: unmirrored */
+    int a = irand (n), b = (a + 1 + irand (n - 1)) % n;
+    if (which == 1) { spm_add (S, a, b, 1e-3); D[(size_t) b * n + a] += 1e-3; }
+    if (which == 2 && D[(size_t) b * n + a] == 0.0 && D[(size_t) a * n + b] == 0.0) {
+      spm_add (S, a, b, 0.25);
+      D[(size_t) b * n + a] = 0.25;
+    }
+    spm_compress (S);
+    double mx = 0.0;
+    int sym = 1;
+    for (int k = 0; k < n * n; k++) mx = fmax (mx, fabs (D[k]));
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        if (fabs (D[(size_t) j * n + i] - D[(size_t) i * n + j]) > 1e-12 * mx) sym = 0;
+    CHECK ("spm_is_symmetric agrees with the dense test", spm_is_symmetric (S, 1e-12) == sym);
+    if (trial == 0) CHECK ("a symmetric start is symmetric", sym == 1);
+    spm_free (S);
+    free (D);
+  }
+  spm *R = spm_create (3, 4, 4);
+  CHECK ("a non-square matrix is not symmetric", R && !spm_is_symmetric (R, 1e-12));
+  spm_free (R);
 }
 
 static void test_transpose_multiply (void)
@@ -365,6 +488,8 @@ int main (void)
 {
   test_compress ();
   test_matvec ();
+  test_matmat ();
+  test_symmetric ();
   test_transpose_multiply ();
   test_sum ();
   test_blocks ();
