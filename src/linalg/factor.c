@@ -297,6 +297,18 @@ static int env_icntl14 (void)
   return (int) v;
 }
 
+/* Rank 0's environment: MBMODAL_ORDERING, an ICNTL(7) code (0, 2..7) that replaces the
+   automatic choice (7) of the options, for measurements; unset, empty or invalid: -1. */
+static int env_ordering (void)
+{
+  const char *s = getenv ("MBMODAL_ORDERING");
+  if (!s || !*s) return -1;
+  char *end;
+  long v = strtol (s, &end, 10);
+  if (*end != '\0' || v < 0 || v > 7 || v == 1) return -1;
+  return (int) v;
+}
+
 /* The verbosity of factor_opts -1: MBMODAL_MUMPS_VERBOSE in this rank's environment (a
    level 1..4, another non-empty value 2), unset or empty 0. */
 static int env_verbosity (void)
@@ -387,6 +399,7 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   if (in) o = *in;
   else factor_opts_default (&o);
   if (o.icntl14 == -1) o.icntl14 = env_icntl14 ();
+  if (o.ordering == 7 && env_ordering () >= 0) o.ordering = env_ordering ();
   f->opts = o;
   if (o.icntl14 < 0 || o.icntl14 > ICNTL14_MAX)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': initial ICNTL(14) %d is outside 0..%d",
