@@ -325,6 +325,7 @@ void factor_opts_default (factor_opts *o)
   o->icntl14 = -1;
   o->verbosity = -1;
   o->ordering = 7;
+  o->pivot_threshold = -1.0;
   o->null_pivots = 0;
   o->null_threshold = 0.0;
   o->null_fixation = 0.0;
@@ -357,6 +358,7 @@ static void set_controls (factor *f)
   ICNTL (f, 20) = 0;   /* dense right-hand sides */
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
   ICNTL (f, 14) = o->icntl14;
+  if (o->pivot_threshold >= 0.0) CNTL (f, 1) = o->pivot_threshold;
   ICNTL (f, 24) = o->null_pivots ? 1 : 0;   /* null pivot detection */
   if (o->null_pivots) {
     CNTL (f, 3) = o->null_threshold;
@@ -407,6 +409,9 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   if (o.ordering < 0 || o.ordering > 7 || o.ordering == 1)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': ordering ICNTL(7) = %d is not one of 0, "
                     "2..7", f->name, o.ordering);
+  if (!(o.pivot_threshold <= 1.0))   /* NaN too; any value < 0 is MUMPS's default */
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': pivot threshold CNTL(1) = %g is not in "
+                    "[0, 1] (or negative for MUMPS's default)", f->name, o.pivot_threshold);
   if (!isfinite (o.null_threshold) || !isfinite (o.null_fixation))
     return mb_fail (err, MB_ESOLVE, "matrix '%s': null-pivot threshold and fixation must be "
                     "finite", f->name);

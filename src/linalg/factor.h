@@ -62,6 +62,9 @@ typedef struct factor_opts {
                               7 automatic (default; MBMODAL_ORDERING in rank 0's
                               environment replaces it); what the MUMPS build lacks (Debian's
                               5.5.1 has no METIS or SCOTCH) falls back to automatic */
+  double pivot_threshold;  /* CNTL(1), MUMPS's relative threshold for partial pivoting, in
+                              [0, 1] (MUMPS reads values above 0.5 as 0.5 for LDL^T); < 0
+                              (default): MUMPS's own, 0.01 */
   int null_pivots;         /* 1: null-pivot detection (ICNTL(24) = 1): pivots below the
                               threshold are replaced by the fixation and listed, see
                               factor_null_pivots; 0 (default): off, a singular matrix fails */
