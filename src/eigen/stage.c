@@ -321,7 +321,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   double t0 = now ();
   snprintf (name, sizeof name, "A - sigma B (%s stage, sigma = %s)", ops->label, shift);
   /* the undamped pencil (LDL^T): QAMD with the pivot threshold 0.1; on the beam grids its
-     analysis is 4-18x faster than MUMPS's automatic (constrained AMF) one and its factors 20 %
+     analysis is 3-18x faster than MUMPS's automatic (constrained AMF) one and its factors 20 %
      smaller; the threshold 0.1 (MUMPS's default 0.01) keeps the double pendulum's solves
      right on 2 ranks (scripts/bench/README.md, "2 ranks"). MBMODAL_ORDERING does not apply:
      the ordering is not the automatic one. Other stages: MUMPS's defaults. */
