@@ -297,6 +297,18 @@ static int env_icntl14 (void)
   return (int) v;
 }
 
+/* Rank 0's environment: MBMODAL_ORDERING, an ICNTL(7) code (0, 2..7) that replaces the
+   automatic choice (7) of the options, for measurements; unset, empty or invalid: -1. */
+static int env_ordering (void)
+{
+  const char *s = getenv ("MBMODAL_ORDERING");
+  if (!s || !*s) return -1;
+  char *end;
+  long v = strtol (s, &end, 10);
+  if (*end != '\0' || v < 0 || v > 7 || v == 1) return -1;
+  return (int) v;
+}
+
 /* The verbosity of factor_opts -1: MBMODAL_MUMPS_VERBOSE in this rank's environment (a
    level 1..4, another non-empty value 2), unset or empty 0. */
 static int env_verbosity (void)
@@ -313,6 +325,7 @@ void factor_opts_default (factor_opts *o)
   o->icntl14 = -1;
   o->verbosity = -1;
   o->ordering = 7;
+  o->pivot_threshold = -1.0;
   o->null_pivots = 0;
   o->null_threshold = 0.0;
   o->null_fixation = 0.0;
@@ -345,6 +358,7 @@ static void set_controls (factor *f)
   ICNTL (f, 20) = 0;   /* dense right-hand sides */
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
   ICNTL (f, 14) = o->icntl14;
+  if (o->pivot_threshold >= 0.0) CNTL (f, 1) = o->pivot_threshold;
   ICNTL (f, 24) = o->null_pivots ? 1 : 0;   /* null pivot detection */
   if (o->null_pivots) {
     CNTL (f, 3) = o->null_threshold;
@@ -387,6 +401,7 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   if (in) o = *in;
   else factor_opts_default (&o);
   if (o.icntl14 == -1) o.icntl14 = env_icntl14 ();
+  if (o.ordering == 7 && env_ordering () >= 0) o.ordering = env_ordering ();
   f->opts = o;
   if (o.icntl14 < 0 || o.icntl14 > ICNTL14_MAX)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': initial ICNTL(14) %d is outside 0..%d",
@@ -394,6 +409,9 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   if (o.ordering < 0 || o.ordering > 7 || o.ordering == 1)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': ordering ICNTL(7) = %d is not one of 0, "
                     "2..7", f->name, o.ordering);
+  if (!(o.pivot_threshold <= 1.0))   /* NaN too; any value < 0 is MUMPS's default */
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': pivot threshold CNTL(1) = %g is not in "
+                    "[0, 1] (or negative for MUMPS's default)", f->name, o.pivot_threshold);
   if (!isfinite (o.null_threshold) || !isfinite (o.null_fixation))
     return mb_fail (err, MB_ESOLVE, "matrix '%s': null-pivot threshold and fixation must be "
                     "finite", f->name);

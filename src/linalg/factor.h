@@ -59,8 +59,12 @@ typedef struct factor_opts {
   int verbosity;           /* MUMPS's own output ICNTL(4), 0 (silent) .. 4, to stdout; -1:
                               MBMODAL_MUMPS_VERBOSE in each rank's environment, else 0 */
   int ordering;            /* ICNTL(7): 0 AMD, 2 AMF, 3 SCOTCH, 4 PORD, 5 METIS, 6 QAMD,
-                              7 automatic (default); what the MUMPS build lacks falls back
-                              to automatic */
+                              7 automatic (default; MBMODAL_ORDERING in rank 0's
+                              environment replaces it); what the MUMPS build lacks (Debian's
+                              5.5.1 has no METIS or SCOTCH) falls back to automatic */
+  double pivot_threshold;  /* CNTL(1), MUMPS's relative threshold for partial pivoting, in
+                              [0, 1] (MUMPS reads values above 0.5 as 0.5 for LDL^T); < 0
+                              (default): MUMPS's own, 0.01 */
   int null_pivots;         /* 1: null-pivot detection (ICNTL(24) = 1): pivots below the
                               threshold are replaced by the fixation and listed, see
                               factor_null_pivots; 0 (default): off, a singular matrix fails */
@@ -86,7 +90,9 @@ typedef struct factor factor;
    for the complex ones.
    The arrays are copied: the caller may free them on return.
    MBMODAL_ICNTL14 (rank 0's environment) sets the initial ICNTL(14), default 30; a
-   workspace failure refactors with it doubled, up to 5 times. MBMODAL_MUMPS_VERBOSE (each
+   workspace failure refactors with it doubled, up to 5 times. MBMODAL_ORDERING (rank 0's
+   environment; an ICNTL(7) code 0, 2..7, for measurements) replaces the automatic ordering
+   (options' ordering 7) and nothing else. MBMODAL_MUMPS_VERBOSE (each
    rank's environment; a level 1..4, default 2) turns MUMPS's own output on.
    Fault site "factor" (mb_fault, rank 0): out of memory copying the matrix.
    Returns a new factor (caller frees with factor_free) or NULL with err set to MB_ESOLVE

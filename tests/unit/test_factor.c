@@ -766,10 +766,68 @@ static void test_options (void)
     free (x);
     f = factor_free (f);
   }
+  /* MBMODAL_ORDERING (rank 0's environment) replaces the automatic choice only: AMD (0)
+     asked through it is reported by INFOG(7); an ordering given in the options wins
+     (PORD, 4); an invalid value leaves the automatic choice (the solve still matches) */
+  struct { const char *env; int ordering, expect; } ev[] = {
+    { "0", 7, 0 }, { "0", 4, 4 }, { "9", 7, -1 }, { "x", 7, -1 },
+  };
+  for (size_t c = 0; c < sizeof ev / sizeof *ev; c++) {
+    if (rank == 0) setenv ("MBMODAL_ORDERING", ev[c].env, 1);
+    factor_opts o;
+    factor_opts_default (&o);
+    o.ordering = ev[c].ordering;
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    int rs;
+    double complex *x = solve_with (f, t.n, 0, &rs);
+    factor_phases ph;
+    factor_get_phases (f, &ph);
+    char d[128];
+    snprintf (d, sizeof d, "MBMODAL_ORDERING=%s, options' ordering %d: INFOG(7) %d, solve "
+              "matches dgesv", ev[c].env, ev[c].ordering, ev[c].expect);
+    CHECK0 (d, f && rs == 0 && x && rel_diff (x, ref, (size_t) t.n) < 1e-12
+            && (ev[c].expect < 0 || ph.ordering == ev[c].expect));
+    free (x);
+    f = factor_free (f);
+  }
+  if (rank == 0) unsetenv ("MBMODAL_ORDERING");
+  /* the pivot threshold CNTL(1): 0.1 and 0.5 (QAMD) solve as dgesv; outside [0, 1] refused */
+  static const double thresholds[] = { 0.1, 0.5, 1.5, NAN };
+  for (size_t c = 0; c < sizeof thresholds / sizeof *thresholds; c++) {
+    factor_opts o;
+    factor_opts_default (&o);
+    o.ordering = 6;
+    o.pivot_threshold = thresholds[c];
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
+                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
+                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
+    char d[128];
+    if (c < 2) {
+      int rs;
+      double complex *x = solve_with (f, t.n, 0, &rs);
+      snprintf (d, sizeof d, "pivot threshold CNTL(1) = %g, QAMD: solve matches dgesv",
+                thresholds[c]);
+      CHECK0 (d, f && rs == 0 && x && rel_diff (x, ref, (size_t) t.n) < 1e-12);
+      free (x);
+    } else {
+      int same = same_everywhere (err.code) && same_message (&err);
+      snprintf (d, sizeof d, "pivot threshold %g refused with MB_ESOLVE on every rank",
+                thresholds[c]);
+      CHECK0 (d, !f && err.code == MB_ESOLVE && strstr (err.msg, "CNTL(1)") && same);
+    }
+    f = factor_free (f);
+  }
   factor_opts o;
   factor_opts_default (&o);
-  CHECK0 ("defaults: environment ICNTL(14) and verbosity, automatic ordering, no detection",
-          o.icntl14 == -1 && o.verbosity == -1 && o.ordering == 7 && o.null_pivots == 0);
+  CHECK0 ("defaults: environment ICNTL(14) and verbosity, automatic ordering, MUMPS's pivot "
+          "threshold, no detection", o.icntl14 == -1 && o.verbosity == -1 && o.ordering == 7
+          && o.pivot_threshold < 0 && o.null_pivots == 0);
   struct { int icntl14, ordering; double thr; const char *says; } bad[] = {
     { -2, 7, 0, "ICNTL(14)" }, { 30, 1, 0, "ICNTL(7)" }, { 30, 9, 0, "ICNTL(7)" },
     { 30, 7, NAN, "finite" },
