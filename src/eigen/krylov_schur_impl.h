@@ -280,17 +280,37 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
   }
 
   /* gather on rank 0: real columns as they stand (real_out, real arithmetic only), else
-     complex vectors */
-  if (real_out) res->xr = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->xr) : NULL;
-  else res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
+     complex vectors. With real_out, rank 0 (rows 0 .. nl-1) turns its own basis into
+     res->xr: grown to n x p, then column i's nl rows moved from i ld to i n, the last
+     column first (i n >= i ld, so no column is overwritten before it moves; the residual
+     vectors behind them are no longer needed), and the other ranks' rows received in
+     place: the gathered vectors never sit beside a copy of rank 0's basis (on 1 rank
+     res->xr is the basis itself). When growing fails, a new array as before. */
+  int in_place = 0;
+  if (real_out && rank == 0 && d->row0 == 0) {
+    size_t need = (size_t) d->n * p, have = (size_t) ld * (p + nb);
+    KS_SCALAR *grown = need > have ? realloc (V, need * sizeof *V) : V;
+    if (grown) {
+      *Vp = V = grown;
+      for (int i = p - 1; i >= 0; i--)
+        memmove (V + (size_t) i * d->n, V + (size_t) i * ld, (size_t) nl * sizeof *V);
+      res->xr = (double *) V;
+      *Vp = NULL;  /* res owns it now */
+      in_place = 1;
+    }
+  }
+  if (real_out && !in_place)
+    res->xr = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->xr) : NULL;
+  else if (!real_out) res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
   ok = rank != 0 || res->x || res->xr;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all) goto done;
   MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
   MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
   for (int i = 0; i < p && real_out; i++)
-    MPI_Gatherv (V + (size_t) i * ld, nl, MPI_DOUBLE, rank == 0 ? res->xr + (size_t) i * d->n
-                 : NULL, counts, displs, MPI_DOUBLE, 0, d->comm);
+    MPI_Gatherv (in_place ? MPI_IN_PLACE : (const void *) (V + (size_t) i * ld), nl, MPI_DOUBLE,
+                 rank == 0 ? res->xr + (size_t) i * d->n : NULL, counts, displs, MPI_DOUBLE, 0,
+                 d->comm);
   for (int i = 0; i < p && !real_out; i++) {
     MPI_Gatherv (V + (size_t) i * ld, nl, KS_MPI_TYPE, col, counts, displs, KS_MPI_TYPE, 0,
                  d->comm);
