@@ -733,6 +733,23 @@ static void test_refactor_failures (void)
   trip_clear (&h);
 }
 
+/* Collective. The real general matrix t (rank 0's triplets, values ar) factored with the
+   options o, then solve_with's right-hand side solved: *x (caller frees) and *rs its status.
+   Returns the factors (caller frees; NULL when factoring failed). */
+static factor *create_and_solve (const trip *t, const double *ar, const factor_opts *o,
+                                 double complex **x, int *rs)
+{
+  int rank;
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t->n,
+                                  rank == 0 ? t->nnz : 0, rank == 0 ? t->i : NULL,
+                                  rank == 0 ? t->j : NULL, ar, "A", o, &err);
+  *x = solve_with (f, t->n, 0, rs);
+  return f;
+}
+
 /* factor_opts: orderings give the same solution; ICNTL(14) as asked; bad options refused. */
 static void test_options (void)
 {
@@ -746,13 +763,9 @@ static void test_options (void)
     factor_opts_default (&o);
     o.ordering = orderings[c];
     o.icntl14 = 45;
-    mb_err err;
-    mb_err_init (&err);
-    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
-                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
-                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
     int rs;
-    double complex *x = solve_with (f, t.n, 0, &rs);
+    double complex *x;
+    factor *f = create_and_solve (&t, ar, &o, &x, &rs);
     factor_stats st;
     factor_get_stats (f, &st);
     char d[96];
@@ -777,13 +790,9 @@ static void test_options (void)
     factor_opts o;
     factor_opts_default (&o);
     o.ordering = ev[c].ordering;
-    mb_err err;
-    mb_err_init (&err);
-    factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_GENERAL, t.n,
-                                    rank == 0 ? t.nnz : 0, rank == 0 ? t.i : NULL,
-                                    rank == 0 ? t.j : NULL, ar, "A", &o, &err);
     int rs;
-    double complex *x = solve_with (f, t.n, 0, &rs);
+    double complex *x;
+    factor *f = create_and_solve (&t, ar, &o, &x, &rs);
     factor_phases ph;
     factor_get_phases (f, &ph);
     char d[128];

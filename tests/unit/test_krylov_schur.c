@@ -186,15 +186,26 @@ static void test_repeated_and_zero (void)
   dense_free (&d); free (dv); free (ref);
 }
 
+/* A random complex n x n operator in d (entries re + i im, re and im from rnd; distributed
+   by dense_dist; freed with dense_free) and its n eigenvalues by LAPACK's zgeev, returned
+   (caller frees). */
+static double complex *random_complex_operator (dense *d, int n)
+{
+  *d = (dense) { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
+  dense_dist (d);
+  for (int i = 0; i < n * n; i++) d->z[i] = rnd () + I * rnd ();
+  double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
+  memcpy (a, d->z, (size_t) n * n * sizeof *a);
+  LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+  free (a);
+  return w;
+}
+
 static void test_complex (void)
 {
   int n = 250, nev = 10;
-  dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
-  dense_dist (&d);
-  for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
-  double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
-  memcpy (a, d.z, (size_t) n * n * sizeof *a);
-  LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+  dense d;
+  double complex *w = random_complex_operator (&d, n);
   ks_opts o = { .nev = nev, .ncv = 35, .tol = 1e-12, .max_restarts = 500, .seed = 3 };
   ks_result r;
   mb_err err;
@@ -214,7 +225,7 @@ static void test_complex (void)
   }
   CHECK ("complex: true residuals small", worst < 1e-9);
   ks_result_clear (&r);
-  dense_free (&d); free (a); free (w);
+  dense_free (&d); free (w);
 }
 
 static void test_not_converged_and_small (void)
@@ -490,12 +501,8 @@ static void test_block (void)
   }
   {  /* complex, reference zgeev */
     int n = 250, nev = 10;
-    dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
-    dense_dist (&d);
-    for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
-    double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
-    memcpy (a, d.z, (size_t) n * n * sizeof *a);
-    LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+    dense d;
+    double complex *w = random_complex_operator (&d, n);
     ks_opts o = { .nev = nev, .ncv = 40, .tol = 1e-12, .max_restarts = 2000, .seed = 3, .block = 1 };
     ks_result r1, r3;
     int rc1 = ks_solve_complex (&d.d, apply_complex, &d, &o, &r1, &err);
@@ -507,7 +514,7 @@ static void test_block (void)
     CHECK ("block complex: same eigenvalues as the single-vector path (1e-10)",
            same_values (&r1, &r3, nev, 1e-10));
     ks_result_clear (&r1); ks_result_clear (&r3);
-    dense_free (&d); free (a); free (w);
+    dense_free (&d); free (w);
   }
   {  /* repeated eigenvalues: 1 (x4), 0.5 (x4), 0.25 (x2), then 0.01 / (i + 1): A = Q D Q^T,
         so the reference is D itself */
@@ -664,12 +671,8 @@ static void test_lagged_gs (void)
   }
   {
     int n = 250, nev = 10;
-    dense d = { n, NULL, malloc ((size_t) n * n * sizeof (double complex)), { 0 }, NULL, NULL };
-    dense_dist (&d);
-    for (int i = 0; i < n * n; i++) d.z[i] = rnd () + I * rnd ();
-    double complex *a = malloc ((size_t) n * n * sizeof *a), *w = malloc (n * sizeof *w);
-    memcpy (a, d.z, (size_t) n * n * sizeof *a);
-    LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'N', n, a, n, w, NULL, 1, NULL, 1);
+    dense d;
+    double complex *w = random_complex_operator (&d, n);
     ks_opts o = { .nev = nev, .ncv = 80, .tol = 1e-12, .max_restarts = 2000, .seed = 7, .block = 4,
                   .apply_block_complex = apply_block_complex, .check_orthogonality = 1 };
     ks_result rl;
@@ -680,7 +683,7 @@ static void test_lagged_gs (void)
            rcl == 0 && rl.converged && rl.lagged > 0 && rl.orth_loss < 1e-12);
     CHECK ("lagged complex: eigenvalues match zgeev (1e-10)", matches (nev, w, n, &rl, 1e-10));
     ks_result_clear (&rl);
-    dense_free (&d); free (a); free (w);
+    dense_free (&d); free (w);
   }
   {  /* a lagged step refused: OP of rank 30 (eigenvalues 1 / (i + 1), the rest 0), so
         that the pending block becomes rank deficient once the Krylov space is exhausted;
