@@ -29,12 +29,13 @@ failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
 
-# add the "N passed, N failed" line of a unit test's log to the totals
+# add a unit test's "N passed, N failed" to the totals; on several ranks every rank prints
+# its own line, in any order: the largest counts (rank 0's, which runs every check) are taken
 count_unit() {  # name logfile status
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | tail -n 1)
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | sort -n -k1,1 -k3,3 | tail -n 1)
   if [ -z "$line" ]; then bad "$1: no result line (status $3)"; tail -n 20 "$2"; return; fi
   p=${line%% passed*}
-  f=${line#*, }; f=${f%% failed*}
+  f=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$2" | sed 's/.*, //; s/ failed//' | sort -n | tail -n 1)
   passed=$((passed + p))
   failed=$((failed + f))
   if [ "$f" != 0 ] || [ "$3" != 0 ]; then
