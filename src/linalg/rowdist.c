@@ -1,0 +1,341 @@
+/* rowdist.c: a sparse matrix's rows scattered over the ranks, and Y = A X on row-distributed blocks by a halo exchange. */
+#include "rowdist.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tag of every message of the halo exchange and of the plan's setup. Each exchange
+   completes inside its call, so a caller's own messages on comm cannot be confused with
+   these unless it leaves receives with MPI_ANY_TAG pending across the call. */
+#define ROWS_TAG 0x5250
+
+struct spm_rows {
+  MPI_Comm comm;      /* the caller's (not duplicated): must outlive R */
+  int rank, size;
+  int n, N;           /* order of A, of the layout */
+  int row0, nloc;     /* this rank's rows of the layout */
+  /* This rank's rows of A as a compressed nown x (nloc + nghost) matrix (nown = the rows
+     < n: max (0, min (nloc, n - row0))): the entries of each row in rank 0's order, column
+     c < nloc the layout's row row0 + c, column nloc + g the ghost g. row is NULL: only the
+     compressed products (spm_matmat_packed) read L. */
+  spm L;
+  int nghost;         /* entries received per column: ghost g is global column ghost_col[g] */
+  int nsend;          /* entries sent per column */
+  int nneigh;         /* distinct ranks exchanged with (either way) */
+  int nrecv;          /* ranks received from: recv_rank[q], ghosts recv_start[q] .. [q+1]-1 */
+  int *recv_rank, *recv_start;
+  int nsendr;         /* ranks sent to: send_rank[q], send_idx[send_start[q] .. [q+1]-1] */
+  int *send_rank, *send_start;
+  int *send_idx;      /* nsend local rows (0 .. nloc-1) whose entries others need */
+  MPI_Request *req;   /* nrecv + nsendr */
+  int cap_nb;         /* columns the work buffers hold (the same on every rank) */
+  double *packed;     /* (nloc + nghost) x min (cap_nb, SPM_MM_CHUNK): a chunk's x values */
+  double *sendbuf;    /* nsend x cap_nb, entry-major: sendbuf[t nb + j] */
+  double *recvbuf;    /* nghost x cap_nb, entry-major: recvbuf[g nb + j] */
+};
+
+spm_rows *spm_rows_free (spm_rows *R)
+{
+  if (!R) return NULL;
+  free (R->L.rowptr);
+  free (R->L.col);
+  free (R->L.val);
+  free (R->recv_rank);
+  free (R->recv_start);
+  free (R->send_rank);
+  free (R->send_start);
+  free (R->send_idx);
+  free (R->req);
+  free (R->packed);
+  free (R->sendbuf);
+  free (R->recvbuf);
+  free (R);
+  return NULL;
+}
+
+void spm_rows_plan (const spm_rows *R, int *nghost, int *nsend, int *nneigh)
+{
+  if (nghost) *nghost = R->nghost;
+  if (nsend) *nsend = R->nsend;
+  if (nneigh) *nneigh = R->nneigh;
+}
+
+static int cmp_int (const void *a, const void *b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+  return (x > y) - (x < y);
+}
+
+/* The layout lay (size triples row0, nloc, N of every rank, from MPI_Allgather) for a
+   matrix of order n: one N, rows that tile 0 .. N-1 in rank order, n <= N. Every rank
+   checks the same data, so every rank gives the same verdict. Returns 0 or MB_EUSAGE. */
+static int check_layout (const int *lay, int size, int n, mb_err *err)
+{
+  int N = lay[2];
+  if (n > N) return mb_fail (err, MB_EUSAGE, "row layout: matrix of order %d in a layout of order %d", n, N);
+  for (int r = 0, next = 0; r < size; r++) {
+    if (lay[3 * r + 2] != N)
+      return mb_fail (err, MB_EUSAGE, "row layout: rank %d gives order %d, rank 0 %d", r,
+                      lay[3 * r + 2], N);
+    if (lay[3 * r] != next || lay[3 * r + 1] < 0 || lay[3 * r + 1] > N - next)
+      return mb_fail (err, MB_EUSAGE, "row layout: rank %d's rows %d + %d do not follow row %d",
+                      r, lay[3 * r], lay[3 * r + 1], next);
+    next += lay[3 * r + 1];
+    if (r == size - 1 && next != N)
+      return mb_fail (err, MB_EUSAGE, "row layout: the ranks' rows end at %d, not %d", next, N);
+  }
+  return 0;
+}
+
+/* Rows of A (order n) in rows r0 .. r0 + nl - 1 of the layout. */
+static int own_rows (int n, int r0, int nl)
+{
+  int k = n - r0 < nl ? n - r0 : nl;
+  return k > 0 ? k : 0;
+}
+
+/* Collective. Rank 0 sends each rank its rows of A: counts and offsets (MPI_Scatter), then
+   the row pointers (rowptr[r0 + 1 .. r0 + nown], rebased to 0 here), columns and values
+   (MPI_Scatterv). R->L gets them, columns still global. lay: every rank's (row0, nloc, N).
+   Returns 0 or MB_ENOMEM, agreed. */
+static int scatter_rows (spm_rows *R, const spm *A, const int *lay, mb_err *err)
+{
+  int size = R->size, rank = R->rank, rc = 0;
+  /* rank 0, 6 x size: row counts, row offsets, entry counts, entry offsets, then the
+     (entry count, entry offset) pairs that MPI_Scatter hands out */
+  int *cnt = NULL, mine[2];  /* mine: this rank's entry count and offset in rank 0's arrays */
+  if (rank == 0 && !(cnt = mb_calloc (6 * (size_t) size, sizeof *cnt)))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the row plan (%d ranks)", size);
+  if (rank == 0 && cnt)
+    for (int r = 0; r < size; r++) {
+      int r0 = lay[3 * r], nown = own_rows (R->n, r0, lay[3 * r + 1]);
+      cnt[r] = nown;
+      cnt[size + r] = nown ? r0 + 1 : 0;
+      cnt[2 * size + r] = cnt[4 * size + 2 * r] = nown ? A->rowptr[r0 + nown] - A->rowptr[r0] : 0;
+      cnt[3 * size + r] = cnt[4 * size + 2 * r + 1] = nown ? A->rowptr[r0] : 0;
+    }
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  MPI_Scatter (cnt ? cnt + 4 * size : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, R->comm);
+  int nown = R->L.nrows, nnz = mine[0];
+  R->L.rowptr = mb_calloc ((size_t) nown + 1, sizeof *R->L.rowptr);
+  R->L.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.col);
+  R->L.val = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.val);
+  if (!R->L.rowptr || !R->L.col || !R->L.val || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %d rows (%d entries)", rank,
+                  nown, nnz);
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  const int *rp = rank == 0 ? A->rowptr : NULL, *ci = rank == 0 ? A->col : NULL;
+  const double *va = rank == 0 ? A->val : NULL;
+  MPI_Scatterv (rp, cnt, cnt + size, MPI_INT, R->L.rowptr + 1, nown, MPI_INT, 0, R->comm);
+  MPI_Scatterv (ci, cnt + 2 * size, cnt + 3 * size, MPI_INT, R->L.col, nnz, MPI_INT, 0,
+                R->comm);
+  MPI_Scatterv (va, cnt + 2 * size, cnt + 3 * size, MPI_DOUBLE, R->L.val, nnz, MPI_DOUBLE, 0,
+                R->comm);
+  R->L.rowptr[0] = 0;
+  for (int i = 1; i <= nown; i++) R->L.rowptr[i] -= mine[1];
+  R->L.nnz = R->L.nzmax = nnz;
+done:
+  free (cnt);
+  return rc;
+}
+
+/* Collective. The halo plan from R->L's global columns: the ghosts (columns outside this
+   rank's rows) sorted and without repeats, which groups them by owner; L's columns become
+   local (own c - row0, ghost nloc + g); the counts per owner go to the owners (MPI_Alltoall)
+   and the ghosts' global indices to them (point-to-point with the neighbours only), which
+   become their send lists. Returns 0 or MB_ENOMEM, agreed. */
+static int build_halo (spm_rows *R, const int *lay, mb_err *err)
+{
+  int size = R->size, rc = 0, nnz = (int) R->L.nnz, lo = R->row0, hi = R->row0 + R->nloc;
+  int nout = 0;
+  for (int k = 0; k < nnz; k++) nout += R->L.col[k] < lo || R->L.col[k] >= hi;
+  int *ghost = mb_calloc (nout > 0 ? (size_t) nout : 1, sizeof *ghost);
+  int *rcnt = mb_calloc (2 * (size_t) size, sizeof *rcnt), *scnt = rcnt ? rcnt + size : NULL;
+  if (!ghost || !rcnt || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's halo (%d entries)", R->rank, nout);
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  int ng = 0;
+  for (int k = 0; k < nnz; k++)
+    if (R->L.col[k] < lo || R->L.col[k] >= hi) ghost[ng++] = R->L.col[k];
+  qsort (ghost, (size_t) ng, sizeof *ghost, cmp_int);
+  int nu = 0;
+  for (int t = 0; t < ng; t++)
+    if (nu == 0 || ghost[t] != ghost[nu - 1]) ghost[nu++] = ghost[t];
+  R->nghost = nu;
+  for (int k = 0; k < nnz; k++) {
+    int c = R->L.col[k];
+    if (c >= lo && c < hi) R->L.col[k] = c - lo;
+    else {
+      const int *p = bsearch (&c, ghost, (size_t) nu, sizeof *ghost, cmp_int);
+      R->L.col[k] = R->nloc + (int) (p - ghost);
+    }
+  }
+  R->L.ncols = R->nloc + nu;
+  /* ghosts per owner: ghost[] ascending, owners' rows ascending in rank order */
+  for (int g = 0, r = 0; g < nu; g++) {
+    while (ghost[g] >= lay[3 * r] + lay[3 * r + 1]) r++;
+    rcnt[r]++;
+  }
+  MPI_Alltoall (rcnt, 1, MPI_INT, scnt, 1, MPI_INT, R->comm);
+  int nrecv = 0, nsendr = 0, nsend = 0, nneigh = 0;
+  for (int r = 0; r < size; r++) {
+    nrecv += rcnt[r] > 0;
+    nsendr += scnt[r] > 0;
+    nsend += scnt[r];
+    nneigh += rcnt[r] > 0 || scnt[r] > 0;
+  }
+  R->nrecv = nrecv;
+  R->nsendr = nsendr;
+  R->nsend = nsend;
+  R->nneigh = nneigh;
+  R->recv_rank = mb_calloc ((size_t) nrecv + 1, sizeof *R->recv_rank);
+  R->recv_start = mb_calloc ((size_t) nrecv + 1, sizeof *R->recv_start);
+  R->send_rank = mb_calloc ((size_t) nsendr + 1, sizeof *R->send_rank);
+  R->send_start = mb_calloc ((size_t) nsendr + 1, sizeof *R->send_start);
+  R->send_idx = mb_calloc ((size_t) nsend + 1, sizeof *R->send_idx);
+  R->req = mb_calloc ((size_t) nrecv + nsendr + 1, sizeof *R->req);
+  if (!R->recv_rank || !R->recv_start || !R->send_rank || !R->send_start || !R->send_idx
+      || !R->req)
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's halo plan (%d neighbours)",
+                  R->rank, nneigh);
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  for (int r = 0, q = 0, s = 0; r < size; r++) {
+    if (rcnt[r] > 0) {
+      R->recv_rank[q] = r;
+      R->recv_start[q + 1] = R->recv_start[q] + rcnt[r];
+      q++;
+    }
+    if (scnt[r] > 0) {
+      R->send_rank[s] = r;
+      R->send_start[s + 1] = R->send_start[s] + scnt[r];
+      s++;
+    }
+  }
+  /* the ghosts' global indices to their owners, who keep them as send lists */
+  int nr = 0;
+  for (int q = 0; q < nsendr; q++)
+    MPI_Irecv (R->send_idx + R->send_start[q], R->send_start[q + 1] - R->send_start[q],
+               MPI_INT, R->send_rank[q], ROWS_TAG, R->comm, &R->req[nr++]);
+  for (int q = 0; q < nrecv; q++)
+    MPI_Isend (ghost + R->recv_start[q], R->recv_start[q + 1] - R->recv_start[q], MPI_INT,
+               R->recv_rank[q], ROWS_TAG, R->comm, &R->req[nr++]);
+  MPI_Waitall (nr, R->req, MPI_STATUSES_IGNORE);
+  for (int t = 0; t < nsend; t++) R->send_idx[t] -= lo;
+done:
+  free (ghost);
+  free (rcnt);
+  return rc;
+}
+
+/* Collective. Checks A and the layout, then scatter_rows and build_halo; every failure is
+   agreed before the next collective step. */
+spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
+                            mb_err *err)
+{
+  int rank, size, rc = 0, n = 0;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  if (rank == 0) {
+    if (!A || !A->compressed || A->nrows != A->ncols)
+      rc = mb_fail (err, MB_EUSAGE, "row distribution: rank 0 needs a compressed square matrix");
+    else n = A->nrows;
+  }
+  int me[3] = { row0, nloc, N };
+  int *lay = mb_calloc (3 * (size_t) size, sizeof *lay);
+  spm_rows *R = mb_calloc (1, sizeof *R);
+  if (!lay || !R) rc = mb_fail (err, MB_ENOMEM, "out of memory for the row layout (%d ranks)", size);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto fail;
+  MPI_Bcast (&n, 1, MPI_INT, 0, comm);
+  MPI_Allgather (me, 3, MPI_INT, lay, 3, MPI_INT, comm);
+  rc = check_layout (lay, size, n, err);   /* the same data on every rank: the same verdict */
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto fail;
+  R->comm = comm;
+  R->rank = rank;
+  R->size = size;
+  R->n = n;
+  R->N = N;
+  R->row0 = row0;
+  R->nloc = nloc;
+  R->L.nrows = own_rows (n, row0, nloc);
+  R->L.ncols = nloc;
+  R->L.compressed = 1;
+  if ((rc = scatter_rows (R, A, lay, err)) < 0) goto fail;
+  if ((rc = build_halo (R, lay, err)) < 0) goto fail;
+  free (lay);
+  return R;
+fail:
+  free (lay);
+  return spm_rows_free (R);
+}
+
+/* Collective (every rank's growth is decided by the same nb and cap_nb). The work buffers
+   for nb columns; cap_nb is set only when every rank succeeded. Returns 0 or MB_ENOMEM. */
+static int grow_work (spm_rows *R, int nb, mb_err *err)
+{
+  int rc = 0, nc = nb < SPM_MM_CHUNK ? nb : SPM_MM_CHUNK;
+  if ((size_t) R->nghost * nb > INT_MAX || (size_t) R->nsend * nb > INT_MAX)
+    rc = mb_fail (err, MB_ENOMEM, "halo of %d columns too large for one message", nb);
+  if (rc == 0) {
+    size_t np = ((size_t) R->nloc + R->nghost) * nc, ns = (size_t) R->nsend * nb,
+           nr = (size_t) R->nghost * nb;
+    double *p = realloc (R->packed, (np ? np : 1) * sizeof *p);
+    if (p) R->packed = p;
+    double *s = realloc (R->sendbuf, (ns ? ns : 1) * sizeof *s);
+    if (s) R->sendbuf = s;
+    double *r = realloc (R->recvbuf, (nr ? nr : 1) * sizeof *r);
+    if (r) R->recvbuf = r;
+    if (!p || !s || !r || mb_fault ("rowdist"))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for the row product's work (%d columns)", nb);
+  }
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) return rc;
+  R->cap_nb = nb;
+  return 0;
+}
+
+/* Y = A X on this rank's rows. The halo: receives posted, this rank's entries that others
+   need packed entry-major (sendbuf[t nb + j] = X(send_idx[t], j)) and sent, one message
+   per neighbour for all nb columns. Then SPM_MM_CHUNK columns at a time, the chunk's x
+   values packed row-interleaved over own rows and ghosts (packed[c nc + j], the first
+   chunk's own rows while the messages travel) and spm_matmat_packed on L: each row the
+   additions of spm_matvec on the whole matrix in the same order, so the same bits. */
+int spm_rows_matmat (spm_rows *R, int nb, const double *X, int ldx, double *Y, int ldy,
+                     mb_err *err)
+{
+  if (nb <= 0) return 0;
+  if (nb > R->cap_nb) MB_TRY (grow_work (R, nb, err));
+  int nloc = R->nloc, nreq = 0;
+  for (int q = 0; q < R->nrecv; q++)
+    MPI_Irecv (R->recvbuf + (size_t) R->recv_start[q] * nb,
+               (R->recv_start[q + 1] - R->recv_start[q]) * nb, MPI_DOUBLE, R->recv_rank[q],
+               ROWS_TAG, R->comm, &R->req[nreq++]);
+  for (int t = 0; t < R->nsend; t++) {
+    const double *x = X + R->send_idx[t];
+    double *s = R->sendbuf + (size_t) t * nb;
+    for (int j = 0; j < nb; j++) s[j] = x[(size_t) j * ldx];
+  }
+  for (int q = 0; q < R->nsendr; q++)
+    MPI_Isend (R->sendbuf + (size_t) R->send_start[q] * nb,
+               (R->send_start[q + 1] - R->send_start[q]) * nb, MPI_DOUBLE, R->send_rank[q],
+               ROWS_TAG, R->comm, &R->req[nreq++]);
+  for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
+    int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK;
+    double *w = R->packed, *y[SPM_MM_CHUNK];
+    for (int j = 0; j < nc; j++) {
+      const double *x = X + (size_t) (j0 + j) * ldx;
+      for (int c = 0; c < nloc; c++) w[(size_t) c * nc + j] = x[c];
+    }
+    if (j0 == 0) MPI_Waitall (nreq, R->req, MPI_STATUSES_IGNORE);
+    for (int g = 0; g < R->nghost; g++) {
+      const double *r = R->recvbuf + (size_t) g * nb + j0;
+      double *wg = w + ((size_t) nloc + g) * nc;
+      for (int j = 0; j < nc; j++) wg[j] = r[j];
+    }
+    for (int j = 0; j < nc; j++) y[j] = Y + (size_t) (j0 + j) * ldy;
+    spm_matmat_packed (&R->L, nc, w, y);
+    for (int j = 0; j < nc; j++)
+      if (nloc > R->L.nrows)
+        memset (y[j] + R->L.nrows, 0, (size_t) (nloc - R->L.nrows) * sizeof *y[j]);
+  }
+  return 0;
+}

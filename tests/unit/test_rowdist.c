@@ -1,0 +1,290 @@
+/* test_rowdist.c: the row-distributed product against spm_matvec on rank 0's whole matrix, bit for bit; the halo plan against the structure; errors and faults agreed. */
+/* References: each column of Y = A X, gathered on rank 0, must equal spm_matvec (A, x) on
+   the whole compressed matrix bit for bit (the serial product, tested against dense
+   products in test_sparse), and 0 on the layout's rows >= n. The halo sizes of the banded
+   matrices come from their structure: a matrix of half bandwidth b on blocks of at least b
+   rows needs b entries from each neighbouring rank and none from any other. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "check.h"
+#include "linalg/rowdist.h"
+
+static int rank, nranks;
+
+/* CHECK on rank 0 only; the value is agreed over the ranks first (1 when every rank's c is
+   true). Collective: every rank calls it. */
+static void check_all (const char *descr, int c, const char *file, int line)
+{
+  int all;
+  MPI_Allreduce (&c, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0) {
+    n_run++;
+    if (all) n_pass++;
+    else printf ("FAIL %s:%d: %s\n", file, line, descr);
+  }
+}
+#define CHECK_ALL(descr, c) check_all (descr, (c), __FILE__, __LINE__)
+
+static unsigned seed = 4711u;
+static unsigned next_rand (void)
+{
+  seed = seed * 1103515245u + 12345u;
+  return (seed >> 8) & 0xffffff;
+}
+static int irand (int n) { return (int) (next_rand () % (unsigned) n); }
+/* Values of mixed sign and magnitudes 1e-6 .. 1e6, so that another order of the additions
+   would change bits. */
+static double vrand (void)
+{
+  double u = next_rand () / 16777216.0 - 0.5;
+  return u * pow (10.0, irand (13) - 6);
+}
+
+/* This rank's block of the layout of order N: the formula of ks_dist_init. */
+static void block_of (int N, int r, int *row0, int *nloc)
+{
+  *row0 = (int) ((long) N * r / nranks);
+  *nloc = (int) ((long) N * (r + 1) / nranks) - *row0;
+}
+
+/* Collective. Runs spm_rows_matmat for nb columns of a random N x nb X (the same on every
+   rank: each takes its rows, with ldx = nloc + 3, ldy = nloc + 2) and compares on rank 0
+   against spm_matvec (A, x_j) of the whole A, bit for bit; checks that X and Y's rows past
+   nloc are untouched. A is rank 0's (NULL elsewhere). Returns 1 when all agreed. */
+static int product_matches (spm_rows *R, const spm *A, int n, int N, int nb)
+{
+  int row0, nloc, ok = 1;
+  block_of (N, rank, &row0, &nloc);
+  int ldx = nloc + 3, ldy = nloc + 2;
+  double *Xg = malloc ((size_t) N * nb * sizeof *Xg + 8);
+  double *X = malloc ((size_t) ldx * nb * sizeof *X);
+  double *X0 = malloc ((size_t) ldx * nb * sizeof *X0);
+  double *Y = malloc ((size_t) ldy * nb * sizeof *Y);
+  int *counts = malloc ((size_t) nranks * sizeof *counts), *displs = malloc ((size_t) nranks * sizeof *displs);
+  double *Yg = malloc ((size_t) N * nb * sizeof *Yg + 8), *y = malloc ((size_t) n * sizeof *y + 8);
+  if (!Xg || !X || !X0 || !Y || !counts || !displs || !Yg || !y) abort ();
+  for (size_t k = 0; k < (size_t) N * nb; k++) Xg[k] = vrand ();
+  for (int j = 0; j < nb; j++)
+    for (int i = 0; i < ldx; i++) X[(size_t) j * ldx + i] = i < nloc ? Xg[(size_t) j * N + row0 + i] : -7.0;
+  memcpy (X0, X, (size_t) ldx * nb * sizeof *X);
+  for (size_t k = 0; k < (size_t) ldy * nb; k++) Y[k] = 1234.5;
+  mb_err err;
+  mb_err_init (&err);
+  int rc = spm_rows_matmat (R, nb, X, ldx, Y, ldy, &err);
+  ok = rc == 0 && memcmp (X, X0, (size_t) ldx * nb * sizeof *X) == 0;
+  for (int j = 0; j < nb; j++)
+    for (int i = nloc; i < ldy; i++) ok = ok && Y[(size_t) j * ldy + i] == 1234.5;
+  for (int r = 0; r < nranks; r++) block_of (N, r, &displs[r], &counts[r]);
+  for (int j = 0; j < nb; j++)
+    MPI_Gatherv (Y + (size_t) j * ldy, nloc, MPI_DOUBLE, Yg + (size_t) j * N, counts, displs,
+                 MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (int j = 0; j < nb; j++) {
+      spm_matvec (A, Xg + (size_t) j * N, y);
+      if (n > 0 && memcmp (y, Yg + (size_t) j * N, (size_t) n * sizeof *y) != 0) ok = 0;
+      for (int i = n; i < N; i++) ok = ok && Yg[(size_t) j * N + i] == 0.0 && !signbit (Yg[(size_t) j * N + i]);
+    }
+  int all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  free (Xg); free (X); free (X0); free (Y); free (counts); free (displs); free (Yg); free (y);
+  return all;
+}
+
+/* A random n x n matrix (built on every rank from the same seed, compressed on rank 0 only;
+   NULL elsewhere): about density n^2 entries with duplicates and stored zeros, and the rows
+   i % empty == 0 left empty when empty > 0. */
+static spm *random_matrix (int n, double density, int empty)
+{
+  spm *A = spm_create (n, n, 16);
+  if (!A) abort ();
+  long count = (long) (density * n * n) + 1;
+  for (long t = 0; n > 0 && t < count; t++) {
+    int i = irand (n), j = irand (n);
+    if (empty > 0 && i % empty == 0) continue;
+    double v = t % 13 == 0 ? 0.0 : vrand ();
+    if (spm_add (A, i, j, v) < 0) abort ();
+    if (t % 5 == 0 && spm_add (A, i, j, vrand ()) < 0) abort ();   /* a duplicate */
+  }
+  if (rank != 0) return spm_free (A);
+  if (spm_compress (A) < 0) abort ();
+  return A;
+}
+
+/* 1: random matrices of several shapes: N > n (rows >= n, a rank owning only such rows),
+   empty rows, n = 1, more ranks than rows; nb = 1 .. 9 and once more 3 (buffers reused). */
+static void test_random (void)
+{
+  struct { int n, m; double density; int empty; } cases[] = {
+    { 1, 0, 1.0, 0 }, { 7, 0, 0.4, 0 }, { 10, 5, 0.3, 3 }, { 5, 12, 0.5, 0 },
+    { 2, 0, 1.0, 0 }, { 200, 37, 0.05, 4 }, { 60, 0, 0.3, 0 }, { 0, 3, 0.0, 0 },
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int n = cases[c].n, N = n + cases[c].m, row0, nloc;
+    spm *A = random_matrix (n, cases[c].density, cases[c].empty);
+    block_of (N, rank, &row0, &nloc);
+    mb_err err;
+    mb_err_init (&err);
+    spm_rows *R = spm_rows_scatter (MPI_COMM_WORLD, A, N, row0, nloc, &err);
+    CHECK_ALL ("spm_rows_scatter of a random matrix", R != NULL);
+    if (!R) { spm_free (A); continue; }
+    int nghost, nsend, nneigh;
+    spm_rows_plan (R, &nghost, &nsend, &nneigh);
+    if (nranks == 1) CHECK_ALL ("1 rank: no halo", nghost == 0 && nsend == 0 && nneigh == 0);
+    else CHECK_ALL ("halo within the other ranks' rows", nghost <= n && nneigh < nranks);
+    for (int nb = 1; nb <= 9; nb++) {
+      char what[96];
+      snprintf (what, sizeof what, "case %zu (n %d, N %d), nb %d: bit for bit spm_matvec", c, n, N, nb);
+      CHECK_ALL (what, product_matches (R, A, n, N, nb));
+    }
+    CHECK_ALL ("nb 3 again after 9: bit for bit", product_matches (R, A, n, N, 3));
+    CHECK_ALL ("nb 0: nothing to do", spm_rows_matmat (R, 0, NULL, 1, NULL, 1, &err) == 0);
+    spm_rows_free (R);
+    spm_free (A);
+  }
+}
+
+/* 2: banded matrices of half bandwidth b (A(i,j) != 0 for |i - j| <= b) on blocks of at
+   least b rows: each rank receives b entries from each neighbouring rank and sends b, and
+   exchanges with its neighbours only (closed form from the structure); the product bit for
+   bit. Also N > n, where the last ranks' rows are past A's. */
+static void test_banded (void)
+{
+  for (int b = 1; b <= 3; b++)
+    for (int extra = 0; extra <= 1; extra++) {
+      int n = 8 * nranks + 3, N = n + extra * 5, row0, nloc;
+      spm *A = spm_create (n, n, 16);
+      if (!A) abort ();
+      for (int i = 0; i < n; i++)
+        for (int j = i - b; j <= i + b; j++)
+          if (j >= 0 && j < n && spm_add (A, i, j, vrand ()) < 0) abort ();
+      if (rank != 0) A = spm_free (A);
+      else if (spm_compress (A) < 0) abort ();
+      block_of (N, rank, &row0, &nloc);
+      mb_err err;
+      mb_err_init (&err);
+      spm_rows *R = spm_rows_scatter (MPI_COMM_WORLD, A, N, row0, nloc, &err);
+      CHECK_ALL ("spm_rows_scatter of a banded matrix", R != NULL);
+      if (!R) { spm_free (A); continue; }
+      int nghost, nsend, nneigh;
+      spm_rows_plan (R, &nghost, &nsend, &nneigh);
+      /* the expected halo: rows that are A's (< n) below and above this block */
+      int lo = row0, hi = row0 + nloc, want_recv = 0, want_send = 0, want_neigh = 0;
+      int own_lo = lo < n ? lo : n, own_hi = hi < n ? hi : n;     /* this rank's rows of A */
+      if (own_hi > own_lo) {
+        want_recv += lo > 0 ? b : 0;                               /* columns lo-b .. lo-1 */
+        want_recv += hi < n ? (n - hi < b ? n - hi : b) : 0;       /* columns hi .. hi+b-1 */
+      }
+      if (rank > 0 && lo < n && nloc > 0) want_send += lo + b <= n ? b : n - lo;  /* needed by rank-1 */
+      if (rank < nranks - 1 && hi < n) {                           /* needed by rank+1 if it has rows of A */
+        int r1, n1;
+        block_of (N, rank + 1, &r1, &n1);
+        if (n1 > 0 && r1 < n) want_send += b;
+      }
+      int left = rank > 0 && lo > 0 && lo < n && nloc > 0;
+      int right = rank < nranks - 1 && hi < n;
+      want_neigh = left + right;
+      CHECK_ALL ("banded: ghosts from the neighbours only (closed form)", nghost == want_recv);
+      CHECK_ALL ("banded: entries sent (closed form)", nsend == want_send);
+      CHECK_ALL ("banded: neighbours only", nneigh == want_neigh && nneigh <= 2);
+      for (int nb = 1; nb <= 9; nb += 4)
+        CHECK_ALL ("banded: bit for bit spm_matvec", product_matches (R, A, n, N, nb));
+      spm_rows_free (R);
+      spm_free (A);
+    }
+}
+
+/* 3: bad arguments: every rank gets NULL and the same MB_EUSAGE. */
+static void test_errors (void)
+{
+  int n = 6, N = 6, row0, nloc, lo, hi;
+  spm *A = random_matrix (n, 0.5, 0);
+  block_of (N, rank, &row0, &nloc);
+  for (int which = 0; which < 4; which++) {
+    mb_err err;
+    mb_err_init (&err);
+    spm *T = NULL;
+    const spm *a = A;
+    int r0 = row0, nl = nloc, NN = N;
+    if (which == 0 && rank == 0) {            /* a triplet matrix */
+      T = spm_create (n, n, 4);
+      if (!T || spm_add (T, 0, 0, 1.0) < 0) abort ();
+      a = T;
+    }
+    if (which == 1 && rank == nranks - 1) nl--;        /* the rows do not reach N */
+    if (which == 2) { NN = n - 1; block_of (NN, rank, &r0, &nl); }  /* n > N */
+    if (which == 3 && rank == 0) { T = spm_create (n, n + 1, 4); a = T;  /* not square */
+      if (!T || spm_compress (T) < 0) abort (); }
+    spm_rows *R = spm_rows_scatter (MPI_COMM_WORLD, a, NN, r0, nl, &err);
+    MPI_Allreduce (&err.code, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce (&err.code, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK_ALL ("bad argument: NULL and MB_EUSAGE on every rank",
+               R == NULL && lo == MB_EUSAGE && hi == MB_EUSAGE && err.msg[0] != '\0');
+    spm_rows_free (R);
+    spm_free (T);
+  }
+  spm_free (A);
+}
+
+/* 4: fault site "rowdist" on the last rank: the scatter (at its first site, the local
+   rows) gives NULL and MB_ENOMEM on every rank; a product that grows its buffers fails
+   with MB_ENOMEM on every rank, and once the fault is cleared the same call gives the
+   right bits. */
+static void test_faults (void)
+{
+  int n = 40, N = 45, row0, nloc, lo, hi;
+  spm *A = random_matrix (n, 0.2, 0);
+  block_of (N, rank, &row0, &nloc);
+  char spec[32];
+  snprintf (spec, sizeof spec, "%d:rowdist", nranks - 1);
+  mb_err err;
+  mb_err_init (&err);
+  mb_fault_set (spec);
+  spm_rows *R = spm_rows_scatter (MPI_COMM_WORLD, A, N, row0, nloc, &err);
+  mb_fault_set (NULL);
+  MPI_Allreduce (&err.code, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (&err.code, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK_ALL ("fault in the scatter: NULL and MB_ENOMEM on every rank",
+             R == NULL && lo == MB_ENOMEM && hi == MB_ENOMEM);
+  mb_err_init (&err);
+  R = spm_rows_scatter (MPI_COMM_WORLD, A, N, row0, nloc, &err);
+  CHECK_ALL ("scatter without the fault", R != NULL);
+  if (!R) { spm_free (A); return; }
+  CHECK_ALL ("nb 2 before the fault", product_matches (R, A, n, N, 2));
+  int ld = nloc > 0 ? nloc : 1;
+  double *X = calloc ((size_t) ld * 6, sizeof *X), *Y = calloc ((size_t) ld * 6, sizeof *Y);
+  if (!X || !Y) abort ();
+  mb_fault_set (spec);
+  int rc = spm_rows_matmat (R, 6, X, ld, Y, ld, &err);
+  mb_fault_set (NULL);
+  MPI_Allreduce (&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK_ALL ("fault growing the product's buffers: MB_ENOMEM on every rank",
+             lo == MB_ENOMEM && hi == MB_ENOMEM && err.code == MB_ENOMEM);
+  CHECK_ALL ("nb 6 after the fault cleared: bit for bit", product_matches (R, A, n, N, 6));
+  free (X);
+  free (Y);
+  spm_rows_free (R);
+  spm_free (A);
+}
+
+int main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &nranks);
+
+  test_random ();
+  test_banded ();
+  test_errors ();
+  test_faults ();
+
+  int status = 0;
+  if (rank == 0) status = CHECK_DONE ();
+  MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize ();
+  return status;
+}
