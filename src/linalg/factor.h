@@ -177,8 +177,11 @@ int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err);
    that owns it in the callers' layout. The exchange plan (which SOL_loc entry goes to which
    rank and lands on which row) is built on the first call and rebuilt only when the layout
    (row0 or nloc of any rank), the factorization (factor_refactor, a workspace retry) or
-   ISOL_loc (compared on every call, O(INFO(23)); MUMPS derives it from the factors' mapping)
-   changes. ICNTL(20) and ICNTL(21) are set for this call only and restored to the
+   ISOL_loc changes (compared on every call, O(INFO(23)), plus one MPI_Allreduce of a flag:
+   the MUMPS guide says only that MUMPS chooses the distribution and returns it in ISOL_loc,
+   not that it stays fixed between solves; in the tests it never changed within one
+   factorization). Iterative refinement and error analysis (ICNTL(10), ICNTL(11)), which
+   MUMPS skips for a distributed solution, are not used here either. ICNTL(20) and ICNTL(21) are set for this call only and restored to the
    centralized 0/0, so factor_solve and factor_solve_many work as before on the same
    factor. A workspace failure refactors with ICNTL(14) doubled and solves again, as
    factor_solve_many does; the call counts as one solve of nrhs right-hand sides in the
