@@ -602,19 +602,19 @@ int factor_solve (factor *f, void *b, mb_err *err)
 
 /* ---- solves with right-hand sides and solutions distributed by rows ------------------ */
 
-/* Makes *p hold at least `need` elements of `size` bytes (*cap counts them): a new zeroed
-   block when it is too small (the old contents are dropped). The fault site "factor" fails
-   it. Returns 0 or MB_ENOMEM. */
-static int grow (void **p, size_t *cap, size_t need, size_t size)
+/* p (owned, may be NULL) with room for at least `need` elements of `size` bytes (*cap
+   counts them): p itself when it is large enough, else a new zeroed block (p freed, its
+   contents dropped). NULL when out of memory or the fault site "factor" fires: p is then
+   freed and *cap = 0. */
+static void *grow (void *p, size_t *cap, size_t need, size_t size)
 {
-  if (mb_fault ("factor")) return MB_ENOMEM;
-  if (*p && *cap >= need) return 0;
-  free (*p);
+  int fault = mb_fault ("factor");
+  if (p && *cap >= need && !fault) return p;
+  free (p);
   *cap = 0;
-  *p = mb_calloc (need, size);
-  if (!*p) return MB_ENOMEM;
-  *cap = need;
-  return 0;
+  p = fault ? NULL : mb_calloc (need, size);
+  if (p) *cap = need;
+  return p;
 }
 
 /* This rank's buffers for one rows solve: IRHS_loc for nloc rows, ISOL_loc and SOL_loc for
@@ -623,15 +623,16 @@ static int grow (void **p, size_t *cap, size_t need, size_t size)
 static int rows_buffers (factor *f, int row0, int nloc, int nrhs, mb_err *mine)
 {
   size_t w = f->z ? 2 : 1, nsol = INFO (f, 23) > 0 ? (size_t) INFO (f, 23) : 0;
-  if (nsol * (size_t) nrhs * w > INT_MAX || (size_t) nloc * (size_t) nrhs * w > INT_MAX)
+  size_t ns = nsol * (size_t) nrhs * w, nr = (size_t) nloc * (size_t) nrhs * w;
+  if (ns > INT_MAX || nr > INT_MAX)
     return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': %zu or %d rows times %d "
                     "right-hand sides are too many for one exchange", f->name, nsol, nloc,
                     nrhs);
-  if (grow ((void **) &f->irhs, &f->cap_irhs, (size_t) nloc, sizeof *f->irhs) < 0
-      || grow ((void **) &f->isol, &f->cap_sol, nsol, sizeof *f->isol) < 0
-      || grow ((void **) &f->sol, &f->cap_solv, nsol * (size_t) nrhs * w, sizeof *f->sol) < 0
-      || grow ((void **) &f->sbuf, &f->cap_sbuf, nsol * (size_t) nrhs * w, sizeof *f->sbuf) < 0
-      || grow ((void **) &f->rbuf, &f->cap_rbuf, (size_t) nloc * nrhs * w, sizeof *f->rbuf) < 0)
+  if (!(f->irhs = grow (f->irhs, &f->cap_irhs, (size_t) nloc, sizeof *f->irhs))
+      || !(f->isol = grow (f->isol, &f->cap_sol, nsol, sizeof *f->isol))
+      || !(f->sol = grow (f->sol, &f->cap_solv, ns, sizeof *f->sol))
+      || !(f->sbuf = grow (f->sbuf, &f->cap_sbuf, ns, sizeof *f->sbuf))
+      || !(f->rbuf = grow (f->rbuf, &f->cap_rbuf, nr, sizeof *f->rbuf)))
     return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
                     "distributed right-hand sides and solution", f->name);
   for (int i = 0; i < nloc; i++) f->irhs[i] = row0 + i + 1;
@@ -692,9 +693,10 @@ static int rows_plan (factor *f, int row0, int nloc, mb_err *err)
   mb_err mine;
   mb_err_init (&mine);
   f->plan_ok = 0;
-  if (grow ((void **) &f->isol_plan, &f->cap_plan, (size_t) nsol, sizeof *f->isol_plan) < 0
-      || grow ((void **) &f->sperm, &f->cap_perm, (size_t) nsol, sizeof *f->sperm) < 0
-      || grow ((void **) &f->rrow, &f->cap_rrow, (size_t) nloc, sizeof *f->rrow) < 0
+  if (!(f->isol_plan = grow (f->isol_plan, &f->cap_plan, (size_t) nsol,
+                             sizeof *f->isol_plan))
+      || !(f->sperm = grow (f->sperm, &f->cap_perm, (size_t) nsol, sizeof *f->sperm))
+      || !(f->rrow = grow (f->rrow, &f->cap_rrow, (size_t) nloc, sizeof *f->rrow))
       || (!f->cnt && !(f->cnt = mb_calloc (8 * (size_t) P, sizeof *f->cnt))))
     rc = mb_fail (&mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
                   "exchange plan", f->name);
