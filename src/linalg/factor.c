@@ -17,6 +17,7 @@
 #define ICNTL(f, k) (ctl (f)[(k) - 1])   /* MUMPS's 1-based ICNTL(k) */
 #define INFOG(f, k) (glob (f)[(k) - 1])  /* MUMPS's 1-based INFOG(k), same on every rank */
 #define CNTL(f, k) (rctl (f)[(k) - 1])   /* MUMPS's 1-based CNTL(k) */
+#define INFO(f, k) (loc_info (f)[(k) - 1])  /* MUMPS's 1-based INFO(k), this rank's own */
 
 enum {
   JOB_INIT = -1, JOB_END = -2, JOB_ANALYSE = 1, JOB_FACTOR = 2, JOB_SOLVE = 3,
@@ -54,6 +55,26 @@ struct factor {
   int nnull;           /* INFOG(28) of the last factorization with detection, else -1 */
   int *nullrows;       /* 0-based null pivot rows, size nnull, every rank; NULL when none */
   char name[128];      /* matrix name for messages */
+  /* factor_solve_rows: MUMPS's distributed right-hand sides and solution, and the plan that
+     moves the solution from MUMPS's rows (ISOL_loc) to the callers' rows. All owned by f,
+     grown on demand (never shrunk), freed by factor_free. */
+  int *lay;            /* 3 size ints: row0, nloc, nrhs of every rank in the current call */
+  int *plan_lay;       /* 3 size ints: the layout the plan was built for (nrhs unused) */
+  int plan_ok;         /* 1: a plan was built (same on every rank) */
+  int plan_gen;        /* f->nfactor when the plan was built */
+  int plan_nsol;       /* this rank's INFO(23) when the plan was built */
+  int *cnt;            /* 8 size ints: entries per rank sent and received (scount, sdispl,
+                          rcount, rdispl), then the same times nrhs (w doubles each) */
+  MUMPS_INT *irhs;     /* IRHS_loc: row0 + 1 .. row0 + nloc, cap_irhs */
+  MUMPS_INT *isol;     /* ISOL_loc, filled by each solve, cap_sol */
+  MUMPS_INT *isol_plan;/* ISOL_loc when the plan was built, cap_plan */
+  int *sperm;          /* send position p (grouped by destination) -> index into SOL_loc,
+                          cap_perm */
+  int *rrow;           /* receive position q (grouped by source) -> the caller's local row,
+                          cap_rrow */
+  double *sol;         /* SOL_loc, cap_solv doubles */
+  double *sbuf, *rbuf; /* packed solution, cap_sbuf / cap_rbuf doubles */
+  size_t cap_irhs, cap_sol, cap_plan, cap_perm, cap_rrow, cap_solv, cap_sbuf, cap_rbuf;
 };
 
 static MUMPS_INT *ctl (factor *f)
@@ -64,6 +85,11 @@ static MUMPS_INT *ctl (factor *f)
 static const MUMPS_INT *glob (const factor *f)
 {
   return f->z ? f->z->infog : f->d->infog;
+}
+
+static const MUMPS_INT *loc_info (const factor *f)
+{
+  return f->z ? f->z->info : f->d->info;
 }
 
 static double *rctl (factor *f)
@@ -574,6 +600,275 @@ int factor_solve (factor *f, void *b, mb_err *err)
   return factor_solve_many (f, b, 1, err);
 }
 
+/* ---- solves with right-hand sides and solutions distributed by rows ------------------ */
+
+/* p (owned, may be NULL) with room for at least `need` elements of `size` bytes (*cap
+   counts them): p itself when it is large enough, else a new zeroed block (p freed, its
+   contents dropped). NULL when out of memory or the fault site "factor" fires: p is then
+   freed and *cap = 0. */
+static void *grow (void *p, size_t *cap, size_t need, size_t size)
+{
+  int fault = mb_fault ("factor");
+  if (p && *cap >= need && !fault) return p;
+  free (p);
+  *cap = 0;
+  p = fault ? NULL : mb_calloc (need, size);
+  if (p) *cap = need;
+  return p;
+}
+
+/* This rank's buffers for one rows solve: IRHS_loc for nloc rows, ISOL_loc and SOL_loc for
+   INFO(23) pivots and nrhs columns of w doubles (w = 2 complex), send and receive buffers.
+   Fills IRHS_loc with row0 + 1 .. row0 + nloc. Returns 0 or MB_ENOMEM in `mine`. */
+static int rows_buffers (factor *f, int row0, int nloc, int nrhs, mb_err *mine)
+{
+  size_t w = f->z ? 2 : 1, nsol = INFO (f, 23) > 0 ? (size_t) INFO (f, 23) : 0;
+  size_t ns = nsol * (size_t) nrhs * w, nr = (size_t) nloc * (size_t) nrhs * w;
+  if (ns > INT_MAX || nr > INT_MAX)
+    return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': %zu or %d rows times %d "
+                    "right-hand sides are too many for one exchange", f->name, nsol, nloc,
+                    nrhs);
+  if (!(f->irhs = grow (f->irhs, &f->cap_irhs, (size_t) nloc, sizeof *f->irhs))
+      || !(f->isol = grow (f->isol, &f->cap_sol, nsol, sizeof *f->isol))
+      || !(f->sol = grow (f->sol, &f->cap_solv, ns, sizeof *f->sol))
+      || !(f->sbuf = grow (f->sbuf, &f->cap_sbuf, ns, sizeof *f->sbuf))
+      || !(f->rbuf = grow (f->rbuf, &f->cap_rbuf, nr, sizeof *f->rbuf)))
+    return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
+                    "distributed right-hand sides and solution", f->name);
+  for (int i = 0; i < nloc; i++) f->irhs[i] = row0 + i + 1;
+  return 0;
+}
+
+/* Hands this rank's rows to the instance (on = 1: ICNTL(20) = 10 distributed right-hand
+   sides RHS_loc = B with LRHS_loc = ldb, ICNTL(21) = 1 distributed solution into SOL_loc
+   and ISOL_loc), or (on = 0) restores the centralized controls 0/0 and clears them. */
+static void rows_controls (factor *f, int on, int nloc, void *B, int ldb, int nrhs)
+{
+  ICNTL (f, 20) = on ? 10 : 0;
+  ICNTL (f, 21) = on ? 1 : 0;
+  MUMPS_INT nsol = on ? INFO (f, 23) : 0;
+  if (f->z) {
+    f->z->nrhs = on ? nrhs : 0;
+    f->z->nloc_rhs = on ? nloc : 0;
+    f->z->lrhs_loc = on ? ldb : 0;
+    f->z->irhs_loc = on ? f->irhs : NULL;
+    f->z->rhs_loc = on ? (ZMUMPS_COMPLEX *) B : NULL;
+    f->z->lsol_loc = nsol;
+    f->z->isol_loc = on ? f->isol : NULL;
+    f->z->sol_loc = on ? (ZMUMPS_COMPLEX *) f->sol : NULL;
+  } else {
+    f->d->nrhs = on ? nrhs : 0;
+    f->d->nloc_rhs = on ? nloc : 0;
+    f->d->lrhs_loc = on ? ldb : 0;
+    f->d->irhs_loc = on ? f->irhs : NULL;
+    f->d->rhs_loc = on ? (DMUMPS_COMPLEX *) B : NULL;
+    f->d->lsol_loc = nsol;
+    f->d->isol_loc = on ? f->isol : NULL;
+    f->d->sol_loc = on ? (DMUMPS_COMPLEX *) f->sol : NULL;
+  }
+}
+
+/* The rank owning 0-based row g in the layout f->lay (row0 ascending; ranks with no rows
+   share the next rank's row0): the last rank r with row0_r <= g. */
+static int row_owner (const factor *f, int g)
+{
+  int lo = 0, hi = f->size - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (f->lay[3 * mid] <= g) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Collective. The plan for the layout f->lay and this solve's ISOL_loc (nsol = INFO(23)
+   entries): SOL_loc entry k holds row g = ISOL_loc(k) - 1 of X, owned by rank
+   d = row_owner (g). scount[d] = entries sent to d, grouped by d in sperm (stable in k);
+   rcount[s] = entries received from s, and rrow[q] = g - row0 for received position q,
+   learnt by sending the g along once. Checks that every rank receives exactly its nloc rows.
+   Returns 0 or an error, the same on every rank. */
+static int rows_plan (factor *f, int row0, int nloc, mb_err *err)
+{
+  int rc = 0, P = f->size, nsol = INFO (f, 23) > 0 ? (int) INFO (f, 23) : 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  f->plan_ok = 0;
+  if (!(f->isol_plan = grow (f->isol_plan, &f->cap_plan, (size_t) nsol,
+                             sizeof *f->isol_plan))
+      || !(f->sperm = grow (f->sperm, &f->cap_perm, (size_t) nsol, sizeof *f->sperm))
+      || !(f->rrow = grow (f->rrow, &f->cap_rrow, (size_t) nloc, sizeof *f->rrow))
+      || (!f->cnt && !(f->cnt = mb_calloc (8 * (size_t) P, sizeof *f->cnt))))
+    rc = mb_fail (&mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
+                  "exchange plan", f->name);
+  for (int k = 0; rc == 0 && k < nsol; k++)
+    if (f->isol[k] < 1 || f->isol[k] > f->n)
+      rc = mb_fail (&mine, MB_ESOLVE, "rows solve with matrix '%s': MUMPS's ISOL_loc(%d) = %d "
+                    "is outside 1..%d on rank %d", f->name, k + 1, (int) f->isol[k], f->n,
+                    f->rank);
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+  int *scount = f->cnt, *sdispl = scount + P, *rcount = sdispl + P, *rdispl = rcount + P;
+  for (int d = 0; d < P; d++) scount[d] = 0;
+  for (int k = 0; k < nsol; k++) scount[row_owner (f, (int) f->isol[k] - 1)]++;
+  sdispl[0] = 0;
+  for (int d = 1; d < P; d++) sdispl[d] = sdispl[d - 1] + scount[d - 1];
+  int *next = rcount;                       /* scratch: next free send position per rank */
+  for (int d = 0; d < P; d++) next[d] = sdispl[d];
+  int *gsend = (int *) f->sbuf;             /* the rows sent, 0-based global */
+  for (int k = 0; k < nsol; k++) {
+    int g = (int) f->isol[k] - 1, p = next[row_owner (f, g)]++;
+    f->sperm[p] = k;
+    gsend[p] = g;
+    f->isol_plan[k] = f->isol[k];
+  }
+  MPI_Alltoall (scount, 1, MPI_INT, rcount, 1, MPI_INT, f->comm);
+  rdispl[0] = 0;
+  for (int s = 1; s < P; s++) rdispl[s] = rdispl[s - 1] + rcount[s - 1];
+  long total = (long) rdispl[P - 1] + rcount[P - 1];
+  if (total != nloc)
+    rc = mb_fail (&mine, MB_ESOLVE, "rows solve with matrix '%s': MUMPS's solution holds %ld "
+                  "of rank %d's %d rows", f->name, total, f->rank, nloc);
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+  MPI_Alltoallv (gsend, scount, sdispl, MPI_INT, f->rrow, rcount, rdispl, MPI_INT, f->comm);
+  for (int q = 0; rc == 0 && q < nloc; q++) {
+    f->rrow[q] -= row0;
+    if (f->rrow[q] < 0 || f->rrow[q] >= nloc)
+      rc = mb_fail (&mine, MB_ESOLVE, "rows solve with matrix '%s': rank %d received row %d "
+                    "outside its rows %d..%d", f->name, f->rank, f->rrow[q] + row0, row0,
+                    row0 + nloc - 1);
+  }
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+  memcpy (f->plan_lay, f->lay, 3 * (size_t) P * sizeof *f->lay);
+  f->plan_gen = f->nfactor;
+  f->plan_nsol = nsol;
+  f->plan_ok = 1;
+  return 0;
+}
+
+/* Collective. 1 on every rank when the plan must be (re)built: none yet, another
+   factorization since, another layout (row0 or nloc of any rank), or this rank's INFO(23)
+   or ISOL_loc differ from the plan's (compared entry by entry, O(INFO(23))). */
+static int rows_plan_stale (factor *f)
+{
+  int stale = !f->plan_ok || f->plan_gen != f->nfactor;
+  for (int r = 0; !stale && r < f->size; r++)
+    stale = f->lay[3 * r] != f->plan_lay[3 * r] || f->lay[3 * r + 1] != f->plan_lay[3 * r + 1];
+  int nsol = INFO (f, 23) > 0 ? (int) INFO (f, 23) : 0;
+  if (!stale) stale = nsol != f->plan_nsol;
+  if (!stale && nsol > 0)
+    stale = memcmp (f->isol, f->isol_plan, (size_t) nsol * sizeof *f->isol) != 0;
+  MPI_Allreduce (MPI_IN_PLACE, &stale, 1, MPI_INT, MPI_MAX, f->comm);
+  return stale;
+}
+
+/* Collective. SOL_loc (nrhs columns of INFO(23) entries, w doubles each) to the callers'
+   rows of B by the plan: column j of destination d's block is packed at
+   w nrhs sdispl[d] + w j scount[d], one MPI_Alltoallv moves every column, and received
+   entry q of column j from rank s lands in B at row rrow[q] of column j. */
+static void rows_exchange (factor *f, int nloc, void *B, int ldb, int nrhs)
+{
+  int P = f->size, w = f->z ? 2 : 1, nsol = f->plan_nsol;
+  int *scount = f->cnt, *sdispl = scount + P, *rcount = sdispl + P, *rdispl = rcount + P;
+  int *sc = rdispl + P, *sd = sc + P, *rcn = sd + P, *rd = rcn + P;
+  for (int d = 0; d < P; d++) {
+    sc[d] = w * nrhs * scount[d];
+    sd[d] = w * nrhs * sdispl[d];
+    rcn[d] = w * nrhs * rcount[d];
+    rd[d] = w * nrhs * rdispl[d];
+  }
+  const double *sol = f->sol;
+  for (int d = 0; d < P; d++)
+    for (int j = 0; j < nrhs; j++) {
+      double *out = f->sbuf + sd[d] + (size_t) w * j * scount[d];
+      const double *col = sol + (size_t) w * j * nsol;
+      for (int p = 0; p < scount[d]; p++)
+        for (int c = 0; c < w; c++)
+          out[w * p + c] = col[(size_t) w * f->sperm[sdispl[d] + p] + c];
+    }
+  MPI_Alltoallv (f->sbuf, sc, sd, MPI_DOUBLE, f->rbuf, rcn, rd, MPI_DOUBLE, f->comm);
+  double *b = B;
+  for (int s = 0; s < P; s++)
+    for (int j = 0; j < nrhs; j++) {
+      const double *in = f->rbuf + rd[s] + (size_t) w * j * rcount[s];
+      double *col = b + (size_t) w * j * ldb;
+      for (int q = 0; q < rcount[s]; q++)
+        for (int c = 0; c < w; c++)
+          col[(size_t) w * f->rrow[rdispl[s] + q] + c] = in[w * q + c];
+    }
+  (void) nloc;
+}
+
+int factor_solve_rows (factor *f, int row0, int nloc, void *B, int ldb, int nrhs, mb_err *err)
+{
+  if (!f) return mb_fail (err, MB_ESOLVE, "no factorization to solve with");
+  int rc = 0, P = f->size;
+  mb_err mine;
+  mb_err_init (&mine);
+  if (nloc < 0 || row0 < 0 || nrhs < 1 || ldb < (nloc > 1 ? nloc : 1) || (nloc > 0 && !B))
+    rc = mb_fail (&mine, MB_ESOLVE, "rows solve with matrix '%s': rank %d gives rows %d + %d, "
+                  "ldb %d, nrhs %d, B %s", f->name, f->rank, row0, nloc, ldb, nrhs,
+                  B ? "given" : "NULL");
+  else if ((!f->lay && !(f->lay = mb_calloc (3 * (size_t) P, sizeof *f->lay)))
+           || (!f->plan_lay && !(f->plan_lay = mb_calloc (3 * (size_t) P, sizeof *f->lay))))
+    rc = mb_fail (&mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
+                  "layout", f->name);
+  if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+
+  /* the layout of every rank, checked identically everywhere */
+  int own[3] = { row0, nloc, nrhs };
+  MPI_Allgather (own, 3, MPI_INT, f->lay, 3, MPI_INT, f->comm);
+  long next = 0;
+  for (int r = 0; r < P; r++) {
+    if (f->lay[3 * r + 2] != f->lay[2])
+      return mb_fail (err, MB_ESOLVE, "rows solve with matrix '%s': rank %d gives %d "
+                      "right-hand sides, rank 0 %d", f->name, r, f->lay[3 * r + 2],
+                      f->lay[2]);
+    if (f->lay[3 * r] != next)
+      return mb_fail (err, MB_ESOLVE, "rows solve with matrix '%s': rank %d's rows start at "
+                      "%d, not %ld (ranks' rows must be contiguous, in rank order)", f->name,
+                      r, f->lay[3 * r], next);
+    next += f->lay[3 * r + 1];
+  }
+  if (next != f->n)
+    return mb_fail (err, MB_ESOLVE, "rows solve with matrix '%s': the ranks give %ld rows, "
+                    "its order is %d", f->name, next, f->n);
+  if (!f->factored)
+    return mb_fail (err, MB_ESOLVE, "solve with matrix '%s': its factorization was lost "
+                    "after an earlier failure", f->name);
+
+  double t0 = MPI_Wtime ();
+  for (int tries = 0;; tries++) {
+    /* INFO(23) may change with each factorization: buffers sized for the current one */
+    rc = rows_buffers (f, row0, nloc, nrhs, &mine);
+    if ((rc = agree (f->comm, rc, &mine, err)) < 0) goto done;
+    rows_controls (f, 1, nloc, B, ldb, nrhs);
+    mumps_run (f, JOB_SOLVE);
+    rows_controls (f, 0, 0, NULL, 0, 0);
+    int e = INFOG (f, 1);
+    if (e >= 0) break;
+    if (!is_workspace (e) || tries == MAX_RETRIES || ICNTL (f, 14) >= ICNTL14_MAX) {
+      rc = mumps_fail (f, "solve", err);
+      goto done;
+    }
+    /* more workspace is allocated at factorization: refactor, then solve again (MUMPS reads
+       RHS_loc = B without writing it, the solution goes to SOL_loc) */
+    ICNTL (f, 14) = grow_icntl14 (ICNTL (f, 14));
+    f->retries++;
+    double t1 = MPI_Wtime ();
+    rc = factorize (f, "refactorization", err);
+    t0 += MPI_Wtime () - t1;                /* counted as factorization, not solve */
+    if (rc < 0) goto done;
+  }
+  if (rows_plan_stale (f) && (rc = rows_plan (f, row0, nloc, err)) < 0) goto done;
+  rows_exchange (f, nloc, B, ldb, nrhs);
+  f->t_solve += MPI_Wtime () - t0;
+  MPI_Allreduce (&f->t_solve, &f->t_solve_max, 1, MPI_DOUBLE, MPI_MAX, f->comm);
+  f->solves++;
+  f->rhs += nrhs;
+  rc = 0;
+done:
+  return rc < 0 ? rc : 0;
+}
+
 /* Rank 0: checks the new values (finite) and copies them over f->a. Returns 0 or an error;
    on failure f->a is unchanged. */
 static int copy_values (factor *f, const void *a, mb_err *err)
@@ -752,6 +1047,17 @@ factor *factor_free (factor *f)
   free (f->jcn);
   free (f->a);
   free (f->nullrows);
+  free (f->lay);
+  free (f->plan_lay);
+  free (f->cnt);
+  free (f->irhs);
+  free (f->isol);
+  free (f->isol_plan);
+  free (f->sperm);
+  free (f->rrow);
+  free (f->sol);
+  free (f->sbuf);
+  free (f->rbuf);
   free (f);
   return NULL;
 }

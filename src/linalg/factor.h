@@ -39,7 +39,8 @@ typedef struct factor_phases {
                               refactorizations, and those redone for solve workspace */
   int refactorizations;    /* successful factor_refactor calls */
   int retries;             /* factorizations redone after a workspace failure */
-  long solves;             /* solve calls (factor_solve, factor_solve_many) */
+  long solves;             /* solve calls (factor_solve, factor_solve_many,
+                              factor_solve_rows) */
   long solved_rhs;         /* right-hand sides solved, over all calls */
   double time_analysis;    /* [s] the analysis */
   double time_factor;      /* [s] every factorization, retries included */
@@ -161,6 +162,33 @@ int factor_solve (factor *f, void *b, mb_err *err);
    column-major, on rank 0 only (NULL elsewhere; nrhs is taken from rank 0).
    Returns 0 or MB_ESOLVE (MB_ENOMEM) on every rank. */
 int factor_solve_many (factor *f, void *b, int nrhs, mb_err *err);
+
+/* Collective. X = A^-1 B in place for nrhs >= 1 right-hand sides given by rows: each
+   rank passes rows row0 .. row0 + nloc - 1 of B (column j at B + j ldb, ldb >= max (nloc, 1);
+   double or double complex by kind); the ranks' ranges are contiguous, in rank order, and
+   cover 0 .. n-1 once (the block layout of ks_dist_init in src/eigen/krylov_schur.c; a rank
+   may have nloc = 0). On return B holds the same rows of X. nrhs is each rank's own and
+   must be equal on all ranks. Returns 0 or MB_ESOLVE (MB_ENOMEM) on every rank.
+   No rank gathers or scatters a whole vector: MUMPS reads each rank's rows where they are
+   (distributed right-hand sides, ICNTL(20) = 10: RHS_loc = B, LRHS_loc = ldb, IRHS_loc =
+   row0 + 1 .. row0 + nloc) and leaves X distributed as its factors are (ICNTL(21) = 1: rank
+   r holds the rows ISOL_loc of X, the INFO(23) pivots it eliminated, in SOL_loc); one
+   MPI_Alltoallv (all nrhs columns packed together) then moves each row of X to the rank
+   that owns it in the callers' layout. The exchange plan (which SOL_loc entry goes to which
+   rank and lands on which row) is built on the first call and rebuilt only when the layout
+   (row0 or nloc of any rank), the factorization (factor_refactor, a workspace retry) or
+   ISOL_loc changes (compared on every call, O(INFO(23)), plus one MPI_Allreduce of a flag:
+   the MUMPS guide says only that MUMPS chooses the distribution and returns it in ISOL_loc,
+   not that it stays fixed between solves; in the tests it never changed within one
+   factorization). Iterative refinement and error analysis (ICNTL(10), ICNTL(11)), which
+   MUMPS skips for a distributed solution, are not used here either. ICNTL(20) and ICNTL(21) are set for this call only and restored to the
+   centralized 0/0, so factor_solve and factor_solve_many work as before on the same
+   factor. A workspace failure refactors with ICNTL(14) doubled and solves again, as
+   factor_solve_many does; the call counts as one solve of nrhs right-hand sides in the
+   phases, its time (MUMPS's solve and the exchange) as solve time. The buffers (IRHS_loc,
+   ISOL_loc, SOL_loc, the plan, the packed exchange) belong to f, grow on demand and are
+   freed by factor_free; B stays the caller's. Fault site "factor": out of memory for them. */
+int factor_solve_rows (factor *f, int row0, int nloc, void *B, int ldb, int nrhs, mb_err *err);
 
 /* Facts of the last factorization into *s: order, entries, INFOG(29) factor entries,
    INFOG(12) negative pivots (the number of negative eigenvalues of A by Sylvester's law,

@@ -1,5 +1,6 @@
 /* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
-   refactorization on one analysis; options; null pivots against closed-form null spaces. */
+   refactorization on one analysis; options; null pivots against closed-form null spaces;
+   right-hand sides and solutions distributed by rows against dense LAPACK. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1108,6 +1109,302 @@ static void test_fault (void)
   trip_clear (&t);
 }
 
+/* ---- right-hand sides and solutions distributed by rows -------------------------------- */
+
+/* Layout `which` of n rows over the ranks into *row0, *nloc: 0 the block layout of
+   ks_dist_init (n r / P); 1 uneven, rank r weighted r + 1; 2 one rank empty (rank 0 on 2
+   ranks, rank 1 on more), the others block-wise over the n rows. On 1 rank: all rows. */
+static void layout (int which, int n, int *row0, int *nloc)
+{
+  long P = nranks, r = rank;
+  if (which == 0 || P == 1) {
+    *row0 = (int) (n * r / P);
+    *nloc = (int) (n * (r + 1) / P) - *row0;
+  } else if (which == 1) {                 /* cumulative weights 1 + 2 + .. + r over total */
+    long tot = P * (P + 1) / 2, lo = r * (r + 1) / 2, hi = lo + r + 1;
+    *row0 = (int) (n * lo / tot);
+    *nloc = (int) (n * hi / tot) - *row0;
+  } else {
+    long e = P == 2 ? 0 : 1, k = r < e ? r : r == e ? e : r - 1;   /* k: block index */
+    *row0 = (int) (n * k / (P - 1));
+    *nloc = r == e ? 0 : (int) (n * (k + 1) / (P - 1)) - *row0;
+  }
+}
+
+/* B's rows row0 .. row0 + nloc - 1 of rhs_value, columns nrhs, leading dimension ldb (the
+   rows past nloc filled with 777 to catch writes there); caller frees. */
+static void *rows_rhs (int row0, int nloc, int ldb, int nrhs, int cplx)
+{
+  size_t len = (size_t) ldb * nrhs;
+  void *B = malloc (len * (cplx ? sizeof (double complex) : sizeof (double)));
+  if (!B) abort ();
+  for (int j = 0; j < nrhs; j++)
+    for (int i = 0; i < ldb; i++) {
+      double complex v = i < nloc ? rhs_value (row0 + i, j, cplx) : 777.0;
+      if (cplx) ((double complex *) B)[(size_t) j * ldb + i] = v;
+      else ((double *) B)[(size_t) j * ldb + i] = creal (v);
+    }
+  return B;
+}
+
+/* Over every rank: max |B_ij - X(row0 + i, j)| / max |X| for this rank's rows of B against
+   the full n x nrhs X known everywhere; *bits (may be NULL) = 1 when every entry is equal
+   bit for bit; *pad = 1 when the rows past nloc still hold 777. Collective. */
+static double rows_diff (const void *B, int row0, int nloc, int ldb, int nrhs, int cplx,
+                         const double complex *X, int n, int *bits, int *pad)
+{
+  double d = 0, s = 0;
+  int same = 1, kept = 1;
+  for (int j = 0; j < nrhs; j++) {
+    for (int i = 0; i < n; i++) s = fmax (s, cabs (X[(size_t) j * n + i]));
+    for (int i = 0; i < ldb; i++) {
+      double complex b = cplx ? ((const double complex *) B)[(size_t) j * ldb + i]
+                              : ((const double *) B)[(size_t) j * ldb + i];
+      if (i >= nloc) {
+        kept &= b == 777.0;
+        continue;
+      }
+      double complex x = X[(size_t) j * n + row0 + i];
+      d = fmax (d, cabs (b - x));
+      same &= cplx ? b == x : creal (b) == creal (x);
+    }
+  }
+  MPI_Allreduce (MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce (MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce (MPI_IN_PLACE, &kept, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (bits) *bits = same;
+  if (pad) *pad = kept;
+  return d / (s > 0 ? s : 1);
+}
+
+/* factor_solve_many of rhs_value's n x nrhs on rank 0, the result broadcast as complex to
+   every rank (caller frees); *rc its status. */
+static double complex *many_everywhere (factor *f, int n, int nrhs, int cplx, int *rc)
+{
+  void *b = rank == 0 ? rows_rhs (0, n, n, nrhs, cplx) : NULL;
+  mb_err err;
+  mb_err_init (&err);
+  *rc = factor_solve_many (f, b, nrhs, &err);
+  double complex *X = malloc ((size_t) n * nrhs * sizeof *X);
+  if (!X) abort ();
+  if (rank == 0)
+    for (size_t k = 0; k < (size_t) n * nrhs; k++)
+      X[k] = cplx ? ((double complex *) b)[k] : ((double *) b)[k];
+  MPI_Bcast (X, 2 * n * nrhs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  free (b);
+  return X;
+}
+
+/* Against dense LAPACK (dgesv / zgesv of the dense matrix, computed on every rank) and
+   against factor_solve_many on the same factor, for the four kinds, nrhs 1 and 5, ldb >
+   nloc, three layouts (block, uneven, one rank empty); factor_solve_many unchanged before
+   and after; after factor_refactor the rows solve gives the new matrix's solution. */
+static void test_solve_rows (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL, FACTOR_COMPLEX_SYMMETRIC };
+  static const char *names[] = { "real symmetric", "real general", "complex general",
+                                 "complex symmetric" };
+  int all_bits = 1;
+  for (int c = 0; c < 4; c++) {
+    factor_kind kind = kinds[c];
+    int cplx = c >= 2, sym = c == 0 || c == 3;
+    trip t1 = {0}, t2 = {0};
+    if (c == 0) {                          /* saddle point, K SPD */
+      int p[6] = { 5, 40, 41, 90, 150, 199 };
+      build_saddle (&t1, 200, 6, p, -0.5);
+    } else if (c == 3) {                   /* complex symmetric with a zero block */
+      t1.n = 174;
+      for (int i = 0; i < 170; i++) {
+        trip_add (&t1, i, i, 2.0 - 0.3 * sin (0.1 * i) + I * (0.2 + 0.05 * cos (0.3 * i)));
+        if (i > 0) trip_add (&t1, i, i - 1, -1.0 + 0.1 * I);
+      }
+      for (int r = 0; r < 4; r++) {
+        trip_add (&t1, 170 + r, 10 + 40 * r, 1.0 + 0.5 * r);
+        trip_add (&t1, 170 + r, 11 + 40 * r, -1.0);
+      }
+    } else build_general (&t1, 220 + c, cplx);
+    same_pattern (&t1, &t2, cplx);
+    int n = t1.n;
+    double complex *ref1 = dense_solve (&t1, sym, cplx, 5);   /* LAPACK, every rank */
+    double complex *ref2 = dense_solve (&t2, sym, cplx, 5);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create (kind, &t1, &err);
+    int rcm0, rcm1, rc, ok = f != NULL, bits_all = 1;
+    double dl = 0, dm = 0;
+    double complex *M0 = many_everywhere (f, n, 5, cplx, &rcm0);
+    for (int which = 0; which < 3; which++)
+      for (int nrhs = 1; nrhs <= 5; nrhs += 4) {
+        int row0, nloc, bits, pad;
+        layout (which, n, &row0, &nloc);
+        int ldb = nloc + 3;
+        void *B = rows_rhs (row0, nloc, ldb, nrhs, cplx);
+        rc = factor_solve_rows (f, row0, nloc, B, ldb, nrhs, &err);
+        int same = same_everywhere (rc);
+        ok &= rc == 0 && same;
+        if (rc < 0 && rank == 0) printf ("  rows solve: %s\n", err.msg);
+        /* the references hold 5 columns; the first nrhs are compared */
+        double complex *R = malloc ((size_t) n * nrhs * sizeof *R);
+        double complex *Mm = malloc ((size_t) n * nrhs * sizeof *Mm);
+        if (!R || !Mm) abort ();
+        memcpy (R, ref1, (size_t) n * nrhs * sizeof *R);
+        memcpy (Mm, M0, (size_t) n * nrhs * sizeof *Mm);
+        dl = fmax (dl, rows_diff (B, row0, nloc, ldb, nrhs, cplx, R, n, NULL, &pad));
+        dm = fmax (dm, rows_diff (B, row0, nloc, ldb, nrhs, cplx, Mm, n, &bits, NULL));
+        ok &= pad;
+        bits_all &= bits;
+        free (R);
+        free (Mm);
+        free (B);
+      }
+    double complex *M1 = many_everywhere (f, n, 5, cplx, &rcm1);
+    char d[160];
+    snprintf (d, sizeof d, "%s: rows solves succeed on every rank, rows past nloc untouched",
+              names[c]);
+    CHECK0 (d, ok && rcm0 == 0 && rcm1 == 0);
+    snprintf (d, sizeof d, "%s: rows solves (3 layouts, nrhs 1 and 5) match dense %s to "
+              "1e-12", names[c], cplx ? "zgesv" : "dgesv");
+    CHECK0 (d, dl < 1e-12);
+    snprintf (d, sizeof d, "%s: rows solves match factor_solve_many on the same factor to "
+              "1e-13", names[c]);
+    CHECK0 (d, dm < 1e-13);
+    if (rank == 0)
+      printf ("  %s: rows vs LAPACK %.2e, vs solve_many %.2e (%s)\n", names[c], dl, dm,
+              bits_all ? "bit for bit" : "not bit for bit");
+    all_bits &= bits_all;
+    snprintf (d, sizeof d, "%s: factor_solve_many gives its old answer after rows solves",
+              names[c]);
+    CHECK0 (d, rel_diff (M1, M0, (size_t) n * 5) < 1e-14);
+
+    /* refactor with other values of the pattern, the last layout kept: the plan is rebuilt
+       for the new factorization and the rows solve gives the new solution */
+    double *ar = NULL;
+    const void *a = NULL;
+    if (rank == 0) a = cplx ? (const void *) t2.v : (const void *) (ar = real_values (&t2));
+    int rcr = factor_refactor (f, a, &err);
+    free (ar);
+    int row0, nloc, pad;
+    layout (2, n, &row0, &nloc);
+    void *B = rows_rhs (row0, nloc, nloc + 1, 5, cplx);
+    rc = factor_solve_rows (f, row0, nloc, B, nloc + 1, 5, &err);
+    double d2 = rows_diff (B, row0, nloc, nloc + 1, 5, cplx, ref2, n, NULL, &pad);
+    snprintf (d, sizeof d, "%s: after factor_refactor the rows solve matches the new "
+              "matrix's dense solve to 1e-12", names[c]);
+    int same = same_everywhere (rc);
+    CHECK0 (d, rcr == 0 && rc == 0 && same && pad && d2 < 1e-12);
+    free (B);
+    factor_phases ph;
+    factor_get_phases (f, &ph);
+    snprintf (d, sizeof d, "%s: phases count 2 + 6 + 1 solves of 10 + 18 + 5 right-hand "
+              "sides", names[c]);
+    CHECK0 (d, ph.solves == 9 && ph.solved_rhs == 33 && ph.time_solve >= 0);
+    free (M0);
+    free (M1);
+    free (ref1);
+    free (ref2);
+    f = factor_free (f);
+    trip_clear (&t1);
+    trip_clear (&t2);
+  }
+  if (rank == 0)
+    printf ("  rows solves %s factor_solve_many bit for bit on %d rank(s)\n",
+            all_bits ? "equal" : "do not equal", nranks);
+}
+
+/* Rows solves on a factor with null pivots fixed (two free-free chains, seed 000's
+   detection, a grounded spring): every row of X still comes back (ISOL_loc covers the
+   fixed pivots too), as factor_solve_many gives it on the same factor. */
+static void test_solve_rows_null_pivots (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_COMPLEX_GENERAL };
+  for (int c = 0; c < 2; c++) {
+    int cplx = c == 1, len[2] = { 40, 27 };
+    trip t = {0};
+    build_chains (&t, 2, len, !cplx, cplx ? 1.0 + 0.1 * I : 1.0);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = create_detect (kinds[c], &t, 1.0, &err);
+    int rcm, count = -1;
+    if (f) factor_null_pivots (f, &count, NULL);
+    double complex *M = many_everywhere (f, t.n, 3, cplx, &rcm);
+    double dm = 0;
+    int ok = f && rcm == 0 && count == 2;
+    for (int which = 0; which < 3; which++) {
+      int row0, nloc;
+      layout (which, t.n, &row0, &nloc);
+      void *B = rows_rhs (row0, nloc, nloc + 2, 3, cplx);
+      int rc = factor_solve_rows (f, row0, nloc, B, nloc + 2, 3, &err);
+      int same = same_everywhere (rc);
+      ok &= rc == 0 && same;
+      dm = fmax (dm, rows_diff (B, row0, nloc, nloc + 2, 3, cplx, M, t.n, NULL, NULL));
+      free (B);
+    }
+    CHECK0 (cplx ? "complex general, 2 null pivots fixed: rows solves match "
+                   "factor_solve_many to 1e-13 (3 layouts)"
+                 : "real symmetric, 2 null pivots fixed: rows solves match "
+                   "factor_solve_many to 1e-13 (3 layouts)", ok && dm < 1e-13);
+    free (M);
+    f = factor_free (f);
+    trip_clear (&t);
+  }
+}
+
+/* Errors of the rows solve: the same status and message on every rank, before MUMPS; a
+   fault in its buffers ("factor") fails every rank and the next solve works. */
+static void test_solve_rows_errors (void)
+{
+  trip t = {0};
+  build_general (&t, 90, 0);
+  int n = t.n;
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = create (FACTOR_REAL_GENERAL, &t, &err);
+  int row0, nloc;
+  layout (0, n, &row0, &nloc);
+  void *B = rows_rhs (row0, nloc, nloc + 2, 2, 0);
+  /* a gap: the last rank leaves out the last row */
+  int bad = rank == nranks - 1 ? nloc - 1 : nloc;
+  mb_err_init (&err);
+  int rc = factor_solve_rows (f, row0, bad, B, nloc + 2, 2, &err);
+  int same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("rows solve: rows not covering 0..n-1 fail with MB_ESOLVE on every rank",
+          rc == MB_ESOLVE && same);
+  mb_err_init (&err);
+  rc = factor_solve_rows (f, row0, nloc, B, nloc + 2, rank == 0 ? 2 : 1, &err);
+  same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("rows solve: nrhs differing between ranks fails on every rank (1 rank: passes)",
+          nranks == 1 ? rc == 0 : rc == MB_ESOLVE && same);
+  free (B);
+  B = rows_rhs (row0, nloc, nloc + 2, 2, 0);
+  mb_err_init (&err);
+  rc = factor_solve_rows (f, row0, nloc, B, rank == 0 ? 0 : nloc + 2, 2, &err);
+  same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("rows solve: ldb < nloc on rank 0 fails with MB_ESOLVE on every rank",
+          rc == MB_ESOLVE && same);
+  char spec[32];
+  snprintf (spec, sizeof spec, "%d:factor", nranks - 1);
+  mb_fault_set (spec);
+  mb_err_init (&err);
+  rc = factor_solve_rows (f, row0, nloc, B, nloc + 2, 2, &err);
+  mb_fault_set (NULL);
+  same = same_everywhere (rc) && same_message (&err);
+  CHECK0 ("rows solve: fault 'factor' on the last rank gives MB_ENOMEM on every rank",
+          rc == MB_ENOMEM && same);
+  mb_err_init (&err);
+  rc = factor_solve_rows (f, row0, nloc, B, nloc + 2, 2, &err);
+  double complex *X = dense_solve (&t, 0, 0, 2);       /* dgesv, every rank */
+  int pad;
+  double d = rows_diff (B, row0, nloc, nloc + 2, 2, 0, X, n, NULL, &pad);
+  CHECK0 ("rows solve after the errors matches dgesv to 1e-12", rc == 0 && pad && d < 1e-12);
+  CHECK0 ("rows solve with no factor fails", factor_solve_rows (NULL, 0, 0, NULL, 1, 1, &err)
+          == MB_ESOLVE);
+  free (X);
+  free (B);
+  f = factor_free (f);
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1127,6 +1424,9 @@ int main (int argc, char **argv)
   test_null_pivots ();
   test_deficiency ();
   test_fault ();
+  test_solve_rows ();
+  test_solve_rows_null_pivots ();
+  test_solve_rows_errors ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
