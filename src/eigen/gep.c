@@ -324,19 +324,37 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
              o->nev, want, extra);
 }
 
-/* Rank 0. Candidates -> modes, and the interval of the missed-mode check. */
+/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows). Candidates -> modes,
+   and (rank 0) the interval of the missed-mode check. By rows, the Ritz values are rank
+   0's on every rank, so that every rank takes the same candidates. */
 static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 {
   const gep_system *sys = st->sys;
   double sigma = creal (st->sigma);
   candidate *cand = NULL;
-  int ncand = 0;
-  int rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
-                             st->out, err);
-  if (rc == 0)
-    rc = modes_undamped (sys, st->s, st->symmetric, st->opts->modes, st->opts->keep_vectors,
-                         cand, ncand, st->out, err);
-  if (rc == 0) missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
+  int ncand = 0, rc;
+  if (ks->rows) {
+    ks_dist d;
+    ks_dist_init (&d, st->comm, st->N);
+    stage_log (st, "modal: modes from the Ritz vectors by rows on %d ranks (%s)\n",
+               st->nranks, st->opts->keep_vectors ? "each mode's vector then gathered on "
+               "rank 0" : "no vector gathered");
+    MPI_Bcast (ks->mu, 2 * ks->nconv, MPI_DOUBLE, 0, st->comm);
+    rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sys->n, sigma, 0, 1, 1.0, &cand,
+                           &ncand, st->out, err);
+    rc = mb_agree (st->comm, rc, err);
+    if (rc == 0)
+      rc = modes_undamped_rows (&d, sys, st->s, st->opts->modes, st->opts->keep_vectors,
+                                cand, ncand, st->out, err);
+  } else {
+    rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
+                           st->out, err);
+    if (rc == 0)
+      rc = modes_undamped (sys, st->s, st->symmetric, st->opts->modes,
+                           st->opts->keep_vectors, cand, ncand, st->out, err);
+  }
+  if (rc == 0 && st->rank == 0)
+    missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
   free (cand);
   return rc;
 }

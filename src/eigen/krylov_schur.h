@@ -57,6 +57,9 @@ typedef struct ks_opts {
   int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
                           into ks_result.xr (half the memory of complex ones; the undamped
                           stage), 0 = as complex vectors into ks_result.x */
+  int vectors_by_rows; /* with real_vectors: 1 = leave the real Ritz vectors where they are,
+                          each rank's rows in its own ks_result.xr (ks_result.rows = 1),
+                          nothing gathered; 0 = gathered on rank 0. The same on every rank */
 } ks_opts;
 
 #define KS_MAX_BLOCK 16
@@ -108,7 +111,11 @@ typedef struct ks_result {
                             pair (j, j+1) is held as the real and imaginary parts of x_j in
                             columns j and j+1 (x_j = xr_j + i xr_{j+1}, x_{j+1} its
                             conjugate). NULL otherwise, and on the dense path (n <= ncv),
-                            which fills x. */
+                            which fills x. With opts->vectors_by_rows (rows = 1): this
+                            rank's rows of the same columns on every rank, nloc x nconv,
+                            leading dimension max (nloc, 1) of the ks_dist. */
+  int rows;              /* 1: xr holds this rank's rows (opts->vectors_by_rows, and not the
+                            dense path); the same on every rank */
 } ks_result;
 
 /* With MBMODAL_KS_STATS set in the environment, rank 0 prints the counts and times of

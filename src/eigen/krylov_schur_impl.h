@@ -201,7 +201,9 @@ static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_S
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
    which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
-   coefficients are the nb rows of b, ld nb: 1 for the single-vector path) before rank 0
+   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With real_out
+   and by_rows (real arithmetic) the basis, shrunk to p columns, becomes res->xr on every
+   rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
    allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
    real, the columns as they stand: half the memory), so that the basis and the gathered
    vectors are never held whole together. Each x is purified and of unit norm. In real
@@ -211,7 +213,8 @@ static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_S
 static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
                                        KS_SCALAR **Vp, const double complex *Y,
                                        const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
-                                       KS_SCALAR *tmp, int real_out, ks_result *res)
+                                       KS_SCALAR *tmp, int real_out, int by_rows,
+                                       ks_result *res)
 {
   int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
   MPI_Comm_size (d->comm, &size);
@@ -277,6 +280,15 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
     else if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) s2 += sq[i - 1];
     double nx = sqrt (s2);
     if (nx > 0.0) for (int r = 0; r < nl; r++) V[(size_t) i * ld + r] /= nx;
+  }
+
+  if (real_out && by_rows) {  /* each rank keeps its rows: the basis becomes res->xr */
+    KS_SCALAR *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
+    if (kept) *Vp = V = kept;
+    res->xr = (double *) V;
+    *Vp = NULL;  /* res owns it now */
+    res->rows = 1;
+    goto done;
   }
 
   /* gather on rank 0: real columns as they stand (real_out, real arithmetic only), else
@@ -893,7 +905,8 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
         res->resid[i] = locked_rel[i];
       }
       if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp,
-                                       opts->real_vectors, res) < 0) {
+                                       opts->real_vectors, opts->vectors_by_rows,
+                                       res) < 0) {
         return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
       }
     }

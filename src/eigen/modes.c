@@ -1,10 +1,12 @@
-/* modes.c: Ritz pairs -> physical modes of the eigen stages (rank 0). */
+/* modes.c: Ritz pairs -> physical modes of the eigen stages (rank 0, or every rank on its
+   own rows for the undamped stage by rows). */
 #include "modes.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../linalg/rowdist.h"
 #include "pencil.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -608,5 +610,336 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
   }
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   free (work);
+  return rc;
+}
+
+/* ---- the undamped stage by rows: symmetric pencil, several ranks ----------------------- */
+
+/* What the by-rows post-processing shares between its steps (all owned by it): the rows
+   of this rank (d), M's and A0 = [K, s Cq^T; s Cq, 0]'s rows with their halo plans (A0 is
+   the pencil at sigma = 0, both triangles: x^T A0 x = phi^T K phi + 2 xi^T s Cq phi is the
+   Rayleigh quotient's numerator and A0 x - lambda [M phi; 0] the residual), the scale s,
+   the order n of K, and work blocks of RQ_BLOCK columns of ld = max (nloc, 1) rows: X
+   (candidates packed), MX = M X, AX = A0 X, and the M products that mass_orthonormalize_rows
+   keeps (MO_CACHE + 1 columns). */
+typedef struct rows_ctx {
+  const ks_dist *d;
+  spm_rows *mrows, *arows;
+  double s, anorm, bnorm;
+  int n;
+  size_t ld;
+  double *X, *MX, *AX, *cache;
+  mb_err *err;
+} rows_ctx;
+
+/* Collective. X = the nb candidates' columns (this rank's rows), MX = M X and, when with_a,
+   AX = A0 X: one halo exchange per matrix for the block. Returns 0 or an agreed error. */
+static int rows_products (rows_ctx *r, candidate *const *c, int nb, int with_a)
+{
+  size_t nl = (size_t) r->d->nloc;
+  for (int j = 0; j < nb; j++) memcpy (r->X + (size_t) j * r->ld, c[j]->xr, nl * sizeof *r->X);
+  int rc = spm_rows_matmat (r->mrows, nb, r->X, (int) r->ld, r->MX, (int) r->ld, r->err);
+  if (rc == 0 && with_a)
+    rc = spm_rows_matmat (r->arows, nb, r->X, (int) r->ld, r->AX, (int) r->ld, r->err);
+  return rc;
+}
+
+/* Collective, after rows_products (..., with_a = 1) on the same nb candidates. With
+   update (1: when phi^T M phi > 0 and the numerator is finite; 2: when phi^T M phi > 0)
+   the eigenvalue becomes the Rayleigh quotient x^T A0 x / phi^T M phi (as
+   rayleigh_quotient and refine_against_rigid on one rank). Then the true residual of
+   (lambda, x) on the unscaled pencil, as rayleigh_quotient: r = [K phi + Cq^T (s xi) -
+   lambda M phi; Cq phi] (the rows of A0 x, the constraint rows divided by s), relative to
+   (||A|| + |lambda| ||B||) max|phi|, into c->resid, phi^T M phi into c->q, fresh = 1.
+   Two reductions for the block. */
+static void rows_rayleigh (rows_ctx *r, candidate *const *c, int nb, int update)
+{
+  int nl = r->d->nloc, row0 = r->d->row0;
+  double sums[2 * RQ_BLOCK], ext[2 * RQ_BLOCK];
+  for (int j = 0; j < nb; j++) {
+    const double *x = r->X + (size_t) j * r->ld, *mx = r->MX + (size_t) j * r->ld;
+    const double *ax = r->AX + (size_t) j * r->ld;
+    double q = 0.0, num = 0.0;
+    for (int k = 0; k < nl; k++) { q += x[k] * mx[k]; num += x[k] * ax[k]; }
+    sums[2 * j] = q;
+    sums[2 * j + 1] = num;
+  }
+  MPI_Allreduce (MPI_IN_PLACE, sums, 2 * nb, MPI_DOUBLE, MPI_SUM, r->d->comm);
+  for (int j = 0; j < nb; j++) {
+    double q = sums[2 * j], num = sums[2 * j + 1];
+    if (q > 0.0 && (update == 2 || (update == 1 && isfinite (num)))) c[j]->lambda = num / q;
+    c[j]->q = q;
+    double lambda = creal (c[j]->lambda), rn = 0.0, xn = 0.0;
+    const double *x = r->X + (size_t) j * r->ld, *mx = r->MX + (size_t) j * r->ld;
+    const double *ax = r->AX + (size_t) j * r->ld;
+    for (int k = 0; k < nl; k++) {
+      if (row0 + k < r->n) {
+        rn = fmax (rn, fabs (ax[k] - lambda * mx[k]));
+        xn = fmax (xn, fabs (x[k]));
+      } else {
+        rn = fmax (rn, fabs (ax[k] / r->s));
+      }
+    }
+    ext[2 * j] = rn;
+    ext[2 * j + 1] = xn;
+  }
+  MPI_Allreduce (MPI_IN_PLACE, ext, 2 * nb, MPI_DOUBLE, MPI_MAX, r->d->comm);
+  for (int j = 0; j < nb; j++) {
+    double lambda = creal (c[j]->lambda), xn = ext[2 * j + 1];
+    c[j]->resid = ext[2 * j] / ((r->anorm + fabs (lambda) * r->bnorm) * (xn > 0.0 ? xn : 1.0));
+    c[j]->fresh = 1;
+  }
+}
+
+/* Collective. rows_rayleigh for the candidates c[0..nc-1], RQ_BLOCK at a time; only those
+   that are not fresh when stale_only. */
+static int rows_rayleigh_all (rows_ctx *r, candidate *c, int nc, int update, int stale_only)
+{
+  candidate *blk[RQ_BLOCK];
+  int nb = 0, rc = 0;
+  for (int i = 0; i < nc && rc == 0; i++) {
+    if (!stale_only || !c[i].fresh) blk[nb++] = &c[i];
+    if (nb == RQ_BLOCK || (i == nc - 1 && nb > 0)) {
+      rc = rows_products (r, blk, nb, 1);
+      if (rc == 0) rows_rayleigh (r, blk, nb, update);
+      nb = 0;
+    }
+  }
+  return rc;
+}
+
+/* Collective. sum over the ranks of x . y on this rank's nloc rows. */
+static double rows_dot (const rows_ctx *r, const double *x, const double *y)
+{
+  double s = 0.0;
+  for (int k = 0; k < r->d->nloc; k++) s += x[k] * y[k];
+  MPI_Allreduce (MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, r->d->comm);
+  return s;
+}
+
+/* Collective. mass_orthonormalize on this rank's rows: the same modified Gram-Schmidt in
+   the M inner product over the cluster c[i0..i1-1] (a lone fresh candidate scaled by its
+   q), the first MO_CACHE products M x_j kept in r->cache, one reduction per projection
+   (clusters are a few repeated or rigid-body modes). M X is zero on the multiplier rows,
+   so the dot products over all rows are phi's. */
+static int mass_orthonormalize_rows (rows_ctx *r, candidate *c, int i0, int i1)
+{
+  int nl = r->d->nloc;
+  if (i1 == i0 + 1 && c[i0].fresh) {
+    if (c[i0].q > 0.0) {
+      double sq = sqrt (c[i0].q);
+      for (int k = 0; k < nl; k++) c[i0].xr[k] /= sq;
+    }
+    return 0;
+  }
+  for (int i = i0; i < i1; i++) {
+    c[i].fresh = 0;
+    for (int j = i0; j < i; j++) {
+      double *t = r->cache + (size_t) (j - i0) * r->ld;
+      if (j - i0 >= MO_CACHE) {
+        t = r->cache + (size_t) MO_CACHE * r->ld;
+        int rc = spm_rows_matmat (r->mrows, 1, c[j].xr, (int) r->ld, t, (int) r->ld, r->err);
+        if (rc < 0) return rc;
+      }
+      double proj = rows_dot (r, t, c[i].xr);
+      for (int k = 0; k < nl; k++) c[i].xr[k] -= proj * c[j].xr[k];
+    }
+    double *t = r->cache + (size_t) (i - i0 < MO_CACHE ? i - i0 : MO_CACHE) * r->ld;
+    int rc = spm_rows_matmat (r->mrows, 1, c[i].xr, (int) r->ld, t, (int) r->ld, r->err);
+    if (rc < 0) return rc;
+    double q = rows_dot (r, t, c[i].xr);
+    if (q > 0.0) {
+      double sq = sqrt (q);
+      for (int k = 0; k < nl; k++) { c[i].xr[k] /= sq; t[k] /= sq; }
+    }
+  }
+  return 0;
+}
+
+/* Collective. refine_against_rigid on this rank's rows for the elastic candidates
+   c[nrigid..nc-1], RQ_BLOCK at a time: x -= sum_r (phi_r^T M phi) x_r over the M-unit
+   rigid-body modes (one reduction of the block's projections), then the Rayleigh quotient
+   of the cleaned vector (rows_rayleigh, update 2, which also gives its residual) and unit
+   mass. */
+static int refine_against_rigid_rows (rows_ctx *r, candidate *c, int nrigid, int nc,
+                                      double *proj)
+{
+  int nl = r->d->nloc;
+  for (int i0 = nrigid; i0 < nc; i0 += RQ_BLOCK) {
+    int nb = nc - i0 < RQ_BLOCK ? nc - i0 : RQ_BLOCK;
+    candidate *blk[RQ_BLOCK];
+    for (int j = 0; j < nb; j++) blk[j] = &c[i0 + j];
+    int rc = rows_products (r, blk, nb, 0);
+    if (rc < 0) return rc;
+    for (int j = 0; j < nb; j++)
+      for (int q = 0; q < nrigid; q++) {
+        double s = 0.0;
+        const double *mx = r->MX + (size_t) j * r->ld;
+        for (int k = 0; k < nl; k++) s += c[q].xr[k] * mx[k];
+        proj[(size_t) j * nrigid + q] = s;
+      }
+    MPI_Allreduce (MPI_IN_PLACE, proj, nb * nrigid, MPI_DOUBLE, MPI_SUM, r->d->comm);
+    for (int j = 0; j < nb; j++)
+      for (int q = 0; q < nrigid; q++) {
+        double p = proj[(size_t) j * nrigid + q];
+        for (int k = 0; k < nl; k++) blk[j]->xr[k] -= p * c[q].xr[k];
+      }
+    rc = rows_products (r, blk, nb, 1);
+    if (rc < 0) return rc;
+    rows_rayleigh (r, blk, nb, 2);
+    for (int j = 0; j < nb; j++)
+      if (blk[j]->q > 0.0) {
+        double sq = sqrt (blk[j]->q);
+        for (int k = 0; k < nl; k++) blk[j]->xr[k] /= sq;
+      }
+  }
+  return 0;
+}
+
+/* Collective. finish_real for the selected candidates c[0..nsel-1] on this rank's rows:
+   the sign that makes the largest phi entry positive (the first entry within 1e-8 of the
+   largest modulus over all ranks: one MAX and one MINLOC reduction for all modes),
+   multipliers scaled back by s, the mode's fields from the candidate's (fresh) residual,
+   and, when keep_vectors, the vector gathered on rank 0 into the mode's arrays. Every
+   rank fills out->modes the same way. */
+static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
+                        int keep_vectors, eigen_result *out)
+{
+  int nl = r->d->nloc, row0 = r->d->row0, n = r->n, N = r->d->n, m = N - n, rank, size;
+  MPI_Comm comm = r->d->comm;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  double *big = mb_calloc ((size_t) nsel + 1, sizeof *big);
+  int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
+  int *counts = mb_calloc ((size_t) size, sizeof *counts);
+  int *displs = mb_calloc ((size_t) size, sizeof *displs);
+  double *col = rank == 0 && keep_vectors ? mb_calloc ((size_t) N, sizeof *col) : NULL;
+  int fail = !big || !first || !counts || !displs || (rank == 0 && keep_vectors && !col);
+  int rc = mb_agree (comm, fail ? mb_fail (r->err, MB_ENOMEM, "out of memory for modes") : 0,
+                     r->err);
+  if (rc < 0) goto done;
+  for (int i = 0; i < nsel; i++)
+    for (int k = 0; k < nl && row0 + k < n; k++) big[i] = fmax (big[i], fabs (c[i].xr[k]));
+  MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
+  for (int i = 0; i < nsel; i++) {  /* (global row, 1 when negative), MPI_2INT */
+    first[2 * i] = N;
+    first[2 * i + 1] = 0;
+    for (int k = 0; k < nl && row0 + k < n; k++)
+      if (fabs (c[i].xr[k]) >= big[i] * (1.0 - 1e-8)) {
+        first[2 * i] = row0 + k;
+        first[2 * i + 1] = c[i].xr[k] < 0.0;
+        break;
+      }
+  }
+  MPI_Allreduce (MPI_IN_PLACE, first, nsel, MPI_2INT, MPI_MINLOC, comm);
+  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+  MPI_Gather (&row0, 1, MPI_INT, displs, 1, MPI_INT, 0, comm);
+  for (int i = 0; i < nsel && rc == 0; i++) {
+    double *x = c[i].xr;
+    if (first[2 * i + 1]) for (int k = 0; k < nl; k++) x[k] = 0.0 - x[k];  /* no -0 */
+    for (int k = 0; k < nl; k++) if (row0 + k >= n) x[k] *= r->s;  /* multipliers back */
+    mode *md = &out->modes[out->nmodes];
+    double lr = creal (c[i].lambda);
+    md->lambda = lr;
+    md->freq_hz = sqrt (fabs (lr)) / TWO_PI;
+    md->damped_freq_hz = md->freq_hz;
+    md->zeta = 0.0;
+    md->residual = isfinite (c[i].resid) ? c[i].resid : INFINITY;
+    md->kind = modes_is_rigid (lr, md->residual, rigid_tol, r->anorm, r->bnorm) ? MODE_RIGID
+             : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
+    out->max_residual = fmax (out->max_residual, md->residual);
+    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+    out->nmodes++;
+    if (!keep_vectors) continue;
+    MPI_Gatherv (x, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
+    fail = 0;
+    if (rank == 0) {
+      md->x = mb_calloc ((size_t) n, sizeof *md->x);
+      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+      fail = !md->x || (m > 0 && !md->xi);
+      for (int k = 0; k < n && !fail; k++) md->x[k] = col[k];
+      for (int k = 0; k < m && !fail; k++) md->xi[k] = col[n + k];
+    }
+    rc = mb_agree (comm, fail ? mb_fail (r->err, MB_ENOMEM, "out of memory for modes") : 0,
+                   r->err);
+  }
+done:
+  free (big); free (first); free (counts); free (displs); free (col);
+  return rc;
+}
+
+int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int want,
+                         int keep_vectors, candidate *cand, int ncand, eigen_result *out,
+                         mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (d->comm, &rank);
+  rows_ctx r = { .d = d, .n = sys->n, .err = err };
+  r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
+  double par[4] = { s, 1.0, 1.0, 0.0 };  /* s, anorm, bnorm, rigid_tol: rank 0's */
+  spm *A0 = NULL;
+  int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
+  if (rank == 0 && rc == 0) {
+    par[3] = modes_rigid_threshold (sys, 0);
+    rc = pencil_norms (sys, 0, &par[1], &par[2], err);
+    if (rc == 0 && !(A0 = pencil_undamped (sys, 0.0, s, 0)))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
+  rc = mb_agree (d->comm, rc, err);
+  MPI_Bcast (par, 4, MPI_DOUBLE, 0, d->comm);
+  r.s = par[0]; r.anorm = par[1]; r.bnorm = par[2];
+  double rigid_tol = par[3];
+  if (rc == 0) r.mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n, d->row0,
+                                           d->nloc, err);
+  if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+  if (rc == 0) r.arows = spm_rows_scatter (d->comm, A0, d->n, d->row0, d->nloc, err);
+  if (rc == 0 && !r.arows) rc = err->code ? err->code : MB_ENOMEM;
+  A0 = spm_free (A0);
+  int nsel = ncand < want ? ncand : want;
+  double *proj = NULL;
+  if (rc == 0) {
+    r.X = mb_calloc ((size_t) 3 * RQ_BLOCK * r.ld, sizeof *r.X);
+    r.cache = mb_calloc ((size_t) (MO_CACHE + 1) * r.ld, sizeof *r.cache);
+    proj = mb_calloc ((size_t) RQ_BLOCK * (ncand + 1), sizeof *proj);
+    out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
+    int fail = !r.X || !r.cache || !proj || !out->modes;
+    rc = mb_agree (d->comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0,
+                   err);
+  }
+  if (rc == 0) {
+    r.MX = r.X + (size_t) RQ_BLOCK * r.ld;
+    r.AX = r.MX + (size_t) RQ_BLOCK * r.ld;
+    qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
+    rc = rows_rayleigh_all (&r, cand, ncand, 1, 0);
+  }
+  if (rc == 0) {
+    for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
+      for (int j = i; j > 0 && creal (cand[j - 1].lambda) > creal (cand[j].lambda); j--) {
+        candidate t = cand[j]; cand[j] = cand[j - 1]; cand[j - 1] = t;
+      }
+    for (int i0 = 0; i0 < ncand && rc == 0;) {  /* clusters as modes_undamped */
+      int i1 = i0 + 1;
+      double l0 = creal (cand[i0].lambda);
+      while (i1 < ncand) {
+        double l1 = creal (cand[i1].lambda);
+        int both_rigid = fabs (l0) <= rigid_tol && fabs (l1) <= rigid_tol;
+        if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
+        i1++;
+      }
+      rc = mass_orthonormalize_rows (&r, cand, i0, i1);
+      i0 = i1;
+    }
+  }
+  int nrigid = rc == 0 ? ncand_rigid_prefix (cand, ncand, rigid_tol) : 0;
+  if (rc == 0 && nrigid > 0) rc = refine_against_rigid_rows (&r, cand, nrigid, ncand, proj);
+  if (rc == 0) {
+    qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
+    rc = rows_rayleigh_all (&r, cand, nsel, 0, 1);  /* residuals of the edited vectors */
+  }
+  if (rc == 0) rc = finish_rows (&r, cand, nsel, rigid_tol, keep_vectors, out);
+  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
+  spm_rows_free (r.mrows);
+  spm_rows_free (r.arows);
+  free (r.X); free (r.cache); free (proj);
   return rc;
 }

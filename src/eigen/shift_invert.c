@@ -6,10 +6,11 @@
 
 #include "pencil.h"
 
-/* Collective. The distribution of order N and rank 0's buffers (vsize bytes an entry), owned
-   by si until shift_invert_clear. Returns 0 or MB_ENOMEM on every rank. */
+/* Collective. The distribution of order N and, on the gathering path, rank 0's buffers
+   (vsize bytes an entry); by rows, this rank's rows of M (spm_rows_scatter). Everything is
+   owned by si until shift_invert_clear. Returns 0 or an error (MB_ENOMEM) on every rank. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
-                       int N, size_t vsize, mb_err *err)
+                       int N, size_t vsize, int by_rows, mb_err *err)
 {
   int rank, size;
   MPI_Comm_rank (comm, &rank);
@@ -20,6 +21,14 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   si->sys = sys;
   si->err = err;
   ks_dist_init (&si->dist, comm, N);
+  if (by_rows && size > 1) {
+    int rc = mb_agree (comm, mb_fault ("krylov") ? mb_fail (err, MB_ENOMEM, "out of memory "
+                       "for the shift-invert rows (order %d)", N) : 0, err);
+    if (rc < 0) return rc;
+    si->mrows = spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, N, si->dist.row0,
+                                  si->dist.nloc, err);
+    return si->mrows ? 0 : (err->code ? err->code : MB_ENOMEM);  /* agreed by the scatter */
+  }
   int ok = !mb_fault ("krylov");
   if (rank == 0 && ok) {
     si->counts = mb_calloc ((size_t) size, sizeof *si->counts);
@@ -37,6 +46,20 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   return 0;
 }
 
+/* Rank 0's environment decides, every rank follows: by rows unless MBMODAL_DIST_SOLVE=0. */
+int shift_invert_by_rows (MPI_Comm comm)
+{
+  int rank, size, yes;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  if (rank == 0) {
+    const char *s = getenv ("MBMODAL_DIST_SOLVE");
+    yes = size > 1 && !(s && strcmp (s, "0") == 0);
+  }
+  MPI_Bcast (&yes, 1, MPI_INT, 0, comm);
+  return yes;
+}
+
 /* Every rank: the shift and balancing factor that the damped applies use. */
 void shift_invert_set_damped (shift_invert *si, double complex sigma, double w)
 {
@@ -48,6 +71,8 @@ void shift_invert_set_damped (shift_invert *si, double complex sigma, double w)
 void shift_invert_clear (shift_invert *si)
 {
   free (si->counts); free (si->displs); free (si->full); free (si->full2); free (si->blk);
+  spm_rows_free (si->mrows);
+  free (si->xcopy);
   memset (si, 0, sizeof *si);
 }
 
@@ -63,10 +88,45 @@ static int solve_and_scatter (shift_invert *si, void *z, void *y, MPI_Datatype t
   return rc;
 }
 
+/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil by rows, nb columns of this
+   rank's rows: Y = [M X_q; 0] on these rows (spm_rows_matmat: one halo exchange), then one
+   solve by rows in place (factor_solve_rows). X is first copied into si->xcopy (grown on
+   demand, owned by si) when it overlaps Y. Returns 0 or an error on every rank. */
+static int apply_by_rows (shift_invert *si, int nb, const double *X, int ldx, double *Y,
+                          int ldy)
+{
+  size_t nloc = (size_t) si->dist.nloc, xlen = (size_t) ldx * (size_t) (nb - 1) + nloc;
+  size_t ylen = (size_t) ldy * (size_t) (nb - 1) + nloc;
+  int overlap = nloc > 0 && X < Y + ylen && Y < X + xlen, ok = 1;
+  if (overlap && si->xcopy_len < nloc * (size_t) nb) {
+    double *p = mb_fault ("krylov") ? NULL : realloc (si->xcopy, nloc * (size_t) nb * sizeof *p);
+    if (p) { si->xcopy = p; si->xcopy_len = nloc * (size_t) nb; }
+    else ok = 0;
+  }
+  int rc = mb_agree (si->comm, ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for the "
+                     "block of shift-invert vectors (order %d)", si->dist.n), si->err);
+  if (rc < 0) return rc;
+  if (overlap) {
+    for (int j = 0; j < nb; j++)
+      memcpy (si->xcopy + (size_t) j * nloc, X + (size_t) j * ldx, nloc * sizeof *X);
+    X = si->xcopy;
+    ldx = (int) (nloc > 0 ? nloc : 1);
+  }
+  rc = spm_rows_matmat (si->mrows, nb, X, ldx, Y, ldy, si->err);
+  if (rc < 0) return rc;
+  double t = MPI_Wtime ();
+  rc = factor_solve_rows (si->f, si->dist.row0, si->dist.nloc, Y, ldy, nb, si->err);
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  if (nb > 1) si->block_solves++;
+  return rc;
+}
+
 /* Collective. y = (A - sigma B)^-1 B x for the undamped pencil: z = [M x_q; 0], solve. */
 int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
+  if (si->mrows) return apply_by_rows (si, 1, x, si->dist.nloc, y, si->dist.nloc);
   int rank;
   MPI_Comm_rank (si->comm, &rank);
   double *xf = si->full, *z = si->full2;
@@ -167,6 +227,7 @@ int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int l
                                        int ldy)
 {
   shift_invert *si = ctx;
+  if (si->mrows) return apply_by_rows (si, nb, X, ldx, Y, ldy);
   int rank, size, rc;
   MPI_Comm_size (si->comm, &size);
   size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n, mmw = SPM_MM_WORK (n);

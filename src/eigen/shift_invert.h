@@ -1,8 +1,11 @@
 /* shift_invert.h: the shift-invert operator OP = (A - sigma B)^-1 B of the eigen stages,
-   applied to Krylov vectors distributed by rows: gather on rank 0, B x there, solve with
-   the MUMPS factors on every rank, scatter. For GEP (31) the factors are those of the
-   reduced matrix of order n + m (pencil_damped_reduced): B x becomes its right-hand side
-   and the solution is expanded back to order 2n + m on rank 0. */
+   applied to Krylov vectors distributed by rows. GEP (18) on more than one rank: B x on
+   every rank's own rows (M's rows scattered once, a halo exchange per apply) and a MUMPS
+   solve with right-hand sides and solution distributed by the same rows; no vector is
+   gathered. Otherwise: gather on rank 0, B x there, solve with the MUMPS factors on every
+   rank, scatter. For GEP (31) the factors are those of the reduced matrix of order n + m
+   (pencil_damped_reduced): B x becomes its right-hand side and the solution is expanded
+   back to order 2n + m on rank 0. */
 #ifndef MB_SHIFT_INVERT_H
 #define MB_SHIFT_INVERT_H
 
@@ -12,6 +15,7 @@
 
 #include "../error.h"
 #include "../linalg/factor.h"
+#include "../linalg/rowdist.h"
 #include "eigen.h"
 #include "krylov_schur.h"
 
@@ -21,8 +25,13 @@ typedef struct shift_invert {
                                reduced matrix of GEP (31) */
   const gep_system *sys;    /* borrowed: B is built from sys->M on rank 0 */
   ks_dist dist;             /* rows of this rank */
-  int *counts, *displs;     /* rank 0: rows of every rank */
-  void *full, *full2;       /* rank 0: two whole vectors (double or double complex) */
+  spm_rows *mrows;          /* GEP (18) by rows: this rank's rows of M and their halo plan
+                               (owned); NULL: the gathering path */
+  double *xcopy;            /* by rows: this rank's rows of X when X and Y overlap (owned) */
+  size_t xcopy_len;         /* entries of xcopy */
+  int *counts, *displs;     /* rank 0: rows of every rank (gathering path) */
+  void *full, *full2;       /* rank 0: two whole vectors (double or double complex;
+                               gathering path) */
   mb_err *err;              /* borrowed: where a failed solve is described */
   double t_solve;           /* wall time spent in solves [s] */
   int solves;               /* right-hand sides solved */
@@ -34,10 +43,19 @@ typedef struct shift_invert {
 } shift_invert;
 
 /* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
-   entry: sizeof (double) for GEP (18), sizeof (double complex) for GEP (31)). Fault site
-   "krylov". Returns 0 or MB_ENOMEM, the same on every rank; clear si in both cases. */
+   entry: sizeof (double) for GEP (18), sizeof (double complex) for GEP (31)). With
+   by_rows = 1 (GEP (18) only, every rank the same) and more than one rank, the operator
+   works by rows instead (see shift_invert_by_rows): M's rows are scattered from rank 0
+   (spm_rows_scatter) and rank 0 holds no whole vector; on one rank by_rows changes nothing.
+   Fault site "krylov". Returns 0 or an error (MB_ENOMEM), the same on every rank; clear si
+   in both cases. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
-                       int N, size_t vsize, mb_err *err);
+                       int N, size_t vsize, int by_rows, mb_err *err);
+
+/* 1 when the undamped operator should work by rows on comm: more than one rank and
+   MBMODAL_DIST_SOLVE (rank 0's environment) not "0" (0: the gathering path, for A/B
+   measurements). Collective (rank 0's answer on every rank). */
+int shift_invert_by_rows (MPI_Comm comm);
 
 /* GEP (31): the shift and balancing factor of the reduced factors (every rank). */
 void shift_invert_set_damped (shift_invert *si, double complex sigma, double w);
@@ -45,7 +63,8 @@ void shift_invert_set_damped (shift_invert *si, double complex sigma, double w);
 /* Frees the buffers (not the factors) and zeroes si. */
 void shift_invert_clear (shift_invert *si);
 
-/* Collective; ks_apply_real for GEP (18): y = OP x, B x = [M x_q; 0]. ctx: shift_invert. */
+/* Collective; ks_apply_real for GEP (18): y = OP x, B x = [M x_q; 0]. ctx: shift_invert.
+   By rows: B x on this rank's rows (spm_rows_matmat), solved by rows (factor_solve_rows). */
 int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
 
 /* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0], by one solve
@@ -53,7 +72,9 @@ int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
    (pencil_damped_expand) to y = [z_q; (x_u + sigma z_q) / w; z_xi]. */
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
 
-/* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns: each column
+/* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns. By rows (more
+   than one rank, shift_invert_init's by_rows): B X on this rank's rows for the block (one
+   halo exchange), one multi-RHS solve by rows, nothing gathered. Otherwise each column
    gathered on rank 0, B X for the block there (M read once per SPM_MM_CHUNK columns), one
    multi-RHS solve (factor_solve_many: the factors are read once for the block), each column
    scattered. On one rank with ldy = N (the Krylov basis), no gather, no scatter and no

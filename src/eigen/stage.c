@@ -432,8 +432,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                                           : shift_invert_apply_block_undamped;
   o.apply_block_complex = shift_invert_apply_block_damped;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
+  int by_rows = !ops->complex_arith && shift_invert_by_rows (st->comm);  /* GEP (18) */
+  o.vectors_by_rows = by_rows && o.real_vectors;  /* the modes by rows too */
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
-                          zarith ? sizeof (double complex) : sizeof (double), err);
+                          zarith ? sizeof (double complex) : sizeof (double), by_rows, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   if (rc == 0)
     rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
@@ -457,6 +459,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                "second passes), Schur %.2f s, basis %.2f s, %d block solves\n", ops->label,
                ks.block, ks.time_apply, ks.time_orth, ks.reorths, ks.time_schur, ks.time_basis,
                block_solves);
+  }
+  if (ks.rows || st->rank == 0) {  /* by rows: every rank on its own rows, collectively */
     rc = ops->modes (st, &ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");

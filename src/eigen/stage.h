@@ -36,7 +36,8 @@ typedef struct stage_ops {
   void (*pencil_clear) (stage *st);
   /* Rank 0 (log) and every rank (o): o->nev and o->seed; logs why that many. */
   void (*krylov_opts) (const stage *st, ks_opts *o);
-  /* Rank 0: the Ritz pairs in ks -> st->out's modes. Returns 0 or MB_ENOMEM. */
+  /* Rank 0 (every rank, collectively, when ks->rows): the Ritz pairs in ks -> st->out's
+     modes. Returns 0 or MB_ENOMEM. */
   int (*modes) (stage *st, ks_result *ks, mb_err *err);
   /* Collective, once the modes are agreed; NULL when the stage has no check. Returns 0
      or an error, the same on every rank. */

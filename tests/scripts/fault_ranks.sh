@@ -5,11 +5,12 @@
 # usage: sh fault_ranks.sh MBMODAL OUTDIR
 # SITES: steps where every rank allocates (or takes part in the step's status); a fault on
 # either rank must give exit 7. SITES_RANK0: work that only rank 0 does (assembly, the
-# matrix copy for MUMPS, the Schur step); a fault there on rank 0 gives exit 7, and on
-# rank 1 (which allocates nothing there) the run must end normally. The static stage's
-# sites are exercised by tests/scripts/statics.sh.
-SITES="blas deck model pencil krylov modes check"
-SITES_RANK0="assemble factor schur"
+# Schur step); a fault there on rank 0 gives exit 7, and on rank 1 (which allocates
+# nothing there) the run must end normally. "factor" is rank 0's matrix copy for MUMPS and,
+# on every rank, the buffers of the solves by rows (the undamped stage on 2 ranks). The
+# static stage's sites are exercised by tests/scripts/statics.sh.
+SITES="blas deck model pencil krylov modes check factor"
+SITES_RANK0="assemble schur"
 DECK=${FAULT_DECK:-decks/cantilever.yaml}   # small, both stages
 bin=$1
 out="$2/fault"

@@ -1621,7 +1621,7 @@ static void test_reduced_solve (void)
       ztrip_clear (&t);
       CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
       shift_invert si;
-      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double complex),
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double complex), 0,
                                   &err) == 0) {
         shift_invert_set_damped (&si, sigma, w);
         int nl = si.dist.nloc, r0 = si.dist.row0;
@@ -1659,6 +1659,133 @@ static void test_reduced_solve (void)
     }
   free (X);
   spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+  problem_free (&p);
+}
+
+/* The undamped operator by rows (issue 10): y = (A - sigma B)^-1 B x for GEP (18),
+   B x = [M x_q; 0], with M's rows on their ranks and the solve's right-hand sides and
+   solutions distributed by the same rows (shift_invert_init with by_rows = 1: nothing
+   gathered on more than one rank), single applies, a block of 5 columns, and a block
+   applied in place of its own input's rows. A constrained chain with massless DOFs (M
+   singular) and two constraint rows; the pencil [K - sigma M, s Cq^T; s Cq, 0] written densely
+   here and solved by LAPACKE_dgesv (dgetrf/dgetrs) for the reference. Bound: as
+   test_reduced_solve, 10 DBL_EPSILON / rcond (LAPACKE_dgecon). The gathering path
+   (by_rows = 0) on the same factors must agree with the same bound. */
+static void test_undamped_by_rows (void)
+{
+  int n = 24, m = 2, N = n + m, nb = 5;
+  problem p = problem_new ("undamped by rows", n, m, 0);
+  int massless[24];
+  for (int i = 0; i < n; i++) massless[i] = i % 5 == 4;
+  if (rank == 0) {
+    rng_seed (17);
+    chain (p.K, n, 0, n, 5, 1);
+    masses (p.M, n, 0, n, massless);
+    AT (p.Cq, m, 0, 3) = 1.0;  AT (p.Cq, m, 0, 17) = -1.0;
+    AT (p.Cq, m, 1, 8) = 0.5;  AT (p.Cq, m, 1, 22) = 1.0;
+  }
+  spm *K = NULL, *M = NULL, *Cq = NULL;
+  if (rank == 0) {
+    K = to_spm (n, n, p.K);
+    M = to_spm (n, n, p.M);
+    Cq = to_spm (m, n, p.Cq);
+  }
+  gep_system sys = { .n = n, .m = m, .K = K, .M = M, .Cq = Cq };
+  double *X = xcalloc ((size_t) N * nb, sizeof *X);  /* the same on every rank */
+  rng_seed (171);
+  for (int k = 0; k < N * nb; k++) X[k] = urange (-1.0, 1.0);
+  const double sigmas[2] = { -0.5, 37.0 };
+  const double s = 1048576.0;  /* the constraint rows' scale (stiffness ~1e6 N/m), as the
+                                  stages balance them (pencil_cq_scale) */
+  for (int c = 0; c < 2; c++) {
+    double sigma = sigmas[c];
+    char name[96];
+    snprintf (name, sizeof name, "undamped by rows, sigma = %g", sigma);
+    /* the reference: dgesv on the dense pencil, rank 0, broadcast */
+    double *Y = xcalloc ((size_t) N * nb, sizeof *Y), rcond = 0.0;
+    if (rank == 0) {
+      double *F = xcalloc ((size_t) N * N, sizeof *F);
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) AT (F, N, i, j) = AT (p.K, n, i, j) - sigma * AT (p.M, n, i, j);
+      for (int r = 0; r < m; r++)
+        for (int j = 0; j < n; j++)
+          AT (F, N, j, n + r) = AT (F, N, n + r, j) = s * AT (p.Cq, m, r, j);
+      for (int k = 0; k < nb; k++)
+        for (int i = 0; i < n; i++)
+          for (int j = 0; j < n; j++) Y[(size_t) k * N + i] += AT (p.M, n, i, j) * X[(size_t) k * N + j];
+      double anorm = 0.0;
+      for (int i = 0; i < N; i++) {
+        double row = 0.0;
+        for (int j = 0; j < N; j++) row += fabs (AT (F, N, i, j));
+        anorm = fmax (anorm, row);
+      }
+      lapack_int *ipiv = xcalloc ((size_t) N, sizeof *ipiv);
+      lapack_int info = LAPACKE_dgetrf (LAPACK_COL_MAJOR, N, N, F, N, ipiv);
+      if (info == 0) info = LAPACKE_dgecon (LAPACK_COL_MAJOR, 'I', N, F, N, anorm, &rcond);
+      if (info == 0) info = LAPACKE_dgetrs (LAPACK_COL_MAJOR, 'N', N, nb, F, N, ipiv, Y, N);
+      CHECK0 (info == 0, "%s: (setup) dgesv info %d", name, (int) info);
+      CHECK0 (rcond > 1e-9, "%s: (setup) the pencil's rcond %.2e is below 1e-9", name, rcond);
+      free (ipiv);
+      free (F);
+    }
+    MPI_Bcast (Y, N * nb, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast (&rcond, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double tol = 10.0 * DBL_EPSILON / (rcond > 0.0 ? rcond : DBL_EPSILON);
+    spm *A = rank == 0 ? pencil_undamped (&sys, sigma, s, 1) : NULL;
+    CHECK0 (A != NULL, "%s: pencil_undamped failed", name);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, N, A ? A->nnz : 0,
+                               A ? A->row : NULL, A ? A->col : NULL, A ? A->val : NULL,
+                               "A - sigma B", &err);
+    spm_free (A);
+    CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
+    for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
+      shift_invert si;
+      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double), by_rows,
+                                  &err);
+      CHECK0 (rc == 0, "%s: shift_invert_init (by_rows %d) returned %d", name, by_rows, rc);
+      if (rc < 0) continue;
+      int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 3;  /* ld > nloc on purpose */
+      double *xl = xcalloc ((size_t) ld * nb, sizeof *xl);
+      double *ys = xcalloc ((size_t) nl * nb + 1, sizeof *ys);
+      double *yb = xcalloc ((size_t) ld * nb, sizeof *yb);
+      double *yi = xcalloc ((size_t) ld * nb, sizeof *yi);
+      for (int k = 0; k < nb; k++)
+        for (int i = 0; i < nl; i++)
+          xl[(size_t) k * ld + i] = yi[(size_t) k * ld + i] = X[(size_t) k * N + r0 + i];
+      int rc1 = 0;
+      for (int k = 0; k < nb && rc1 == 0; k++)
+        rc1 = shift_invert_apply_undamped (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+      int rc2 = shift_invert_apply_block_undamped (&si, nb, xl, ld, yb, ld);
+      int rc3 = shift_invert_apply_block_undamped (&si, nb, yi, ld, yi, ld);  /* in place */
+      CHECK0 (rc1 == 0 && rc2 == 0 && rc3 == 0, "%s (by_rows %d): applies returned %d, %d, "
+              "%d", name, by_rows, rc1, rc2, rc3);
+      double e[4] = { 0.0, 0.0, 0.0, 0.0 }, g[4];  /* single, block, in place; max |y| */
+      for (int k = 0; k < nb; k++)
+        for (int i = 0; i < nl; i++) {
+          double ref = Y[(size_t) k * N + r0 + i];
+          e[0] = fmax (e[0], fabs (ys[(size_t) k * nl + i] - ref));
+          e[1] = fmax (e[1], fabs (yb[(size_t) k * ld + i] - ref));
+          e[2] = fmax (e[2], fabs (yi[(size_t) k * ld + i] - ref));
+          e[3] = fmax (e[3], fabs (ref));
+        }
+      MPI_Allreduce (e, g, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      const char *what[3] = { "single applies", "the block apply", "the block apply in place" };
+      for (int t = 0; t < 3; t++)
+        CHECK0 (g[t] <= tol * g[3], "%s (by_rows %d): %s differ from dgesv by %.2e relative "
+                "(bound %.1e)", name, by_rows, what[t], g[t] / g[3], tol);
+      if (rank == 0 && getenv ("TEST_GEP_VERBOSE"))
+        printf ("  %s (by_rows %d): errors %.2e, %.2e, %.2e, rcond %.2e\n", name, by_rows,
+                g[0] / g[3], g[1] / g[3], g[2] / g[3], rcond);
+      free (xl); free (ys); free (yb); free (yi);
+      shift_invert_clear (&si);
+    }
+    factor_free (f);
+    free (Y);
+  }
+  free (X);
+  spm_free (K); spm_free (M); spm_free (Cq);
   problem_free (&p);
 }
 
@@ -1782,6 +1909,7 @@ int main (int argc, char **argv)
   test_singular_every_shift ();
   test_faults ();
   test_reduced_solve ();
+  test_undamped_by_rows ();
   test_pencil_build ();
 
   int status = 0;
