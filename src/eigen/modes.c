@@ -894,7 +894,6 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int 
   if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
   if (rc == 0) r.arows = spm_rows_scatter (d->comm, A0, d->n, d->row0, d->nloc, err);
   if (rc == 0 && !r.arows) rc = err->code ? err->code : MB_ENOMEM;
-  A0 = spm_free (A0);
   int nsel = ncand < want ? ncand : want;
   double *proj = NULL;
   if (rc == 0) {
@@ -940,6 +939,7 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int 
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   spm_rows_free (r.mrows);
   spm_rows_free (r.arows);
+  spm_free (A0);  /* after arows, which borrows its values on rank 0 */
   free (r.X); free (r.cache); free (proj);
   return rc;
 }

@@ -64,17 +64,20 @@ struct factor {
   int plan_gen;        /* f->nfactor when the plan was built */
   int plan_nsol;       /* this rank's INFO(23) when the plan was built */
   int *cnt;            /* 8 size ints: entries per rank sent and received (scount, sdispl,
-                          rcount, rdispl), then the same times nrhs (w doubles each) */
+                          rcount, rdispl), then MPI_Alltoallw's counts and byte
+                          displacements (send, then receive) */
+  MPI_Datatype *types; /* 2 size: MPI_Alltoallw's send and receive datatypes of a call */
   MUMPS_INT *irhs;     /* IRHS_loc: row0 + 1 .. row0 + nloc, cap_irhs */
   MUMPS_INT *isol;     /* ISOL_loc, filled by each solve, cap_sol */
   MUMPS_INT *isol_plan;/* ISOL_loc when the plan was built, cap_plan */
   int *sperm;          /* send position p (grouped by destination) -> index into SOL_loc,
                           cap_perm */
-  int *rrow;           /* receive position q (grouped by source) -> the caller's local row,
-                          cap_rrow */
+  int *rrow;           /* receive position q (grouped by source) -> the caller's local row
+                          times w (its offset in doubles within a column of B), cap_rrow */
   double *sol;         /* SOL_loc, cap_solv doubles */
-  double *sbuf, *rbuf; /* packed solution, cap_sbuf / cap_rbuf doubles */
-  size_t cap_irhs, cap_sol, cap_plan, cap_perm, cap_rrow, cap_solv, cap_sbuf, cap_rbuf;
+  double *sbuf;        /* one column of SOL_loc (INFO(23) w doubles): the scratch of the
+                          reordering in place, and of the plan's setup; cap_sbuf doubles */
+  size_t cap_irhs, cap_sol, cap_plan, cap_perm, cap_rrow, cap_solv, cap_sbuf;
 };
 
 static MUMPS_INT *ctl (factor *f)
@@ -618,21 +621,22 @@ static void *grow (void *p, size_t *cap, size_t need, size_t size)
 }
 
 /* This rank's buffers for one rows solve: IRHS_loc for nloc rows, ISOL_loc and SOL_loc for
-   INFO(23) pivots and nrhs columns of w doubles (w = 2 complex), send and receive buffers.
+   INFO(23) pivots and nrhs columns of w doubles (w = 2 complex), one column of scratch (no
+   send or receive buffer: the exchange sends from SOL_loc and receives into B).
    Fills IRHS_loc with row0 + 1 .. row0 + nloc. Returns 0 or MB_ENOMEM in `mine`. */
 static int rows_buffers (factor *f, int row0, int nloc, int nrhs, mb_err *mine)
 {
   size_t w = f->z ? 2 : 1, nsol = INFO (f, 23) > 0 ? (size_t) INFO (f, 23) : 0;
-  size_t ns = nsol * (size_t) nrhs * w, nr = (size_t) nloc * (size_t) nrhs * w;
-  if (ns > INT_MAX || nr > INT_MAX)
+  size_t ns = nsol * (size_t) nrhs * w;
+  if (ns > INT_MAX || (size_t) nloc * (size_t) nrhs * w > INT_MAX
+      || nsol * w * sizeof (double) > INT_MAX)
     return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': %zu or %d rows times %d "
                     "right-hand sides are too many for one exchange", f->name, nsol, nloc,
                     nrhs);
   if (!(f->irhs = grow (f->irhs, &f->cap_irhs, (size_t) nloc, sizeof *f->irhs))
       || !(f->isol = grow (f->isol, &f->cap_sol, nsol, sizeof *f->isol))
       || !(f->sol = grow (f->sol, &f->cap_solv, ns, sizeof *f->sol))
-      || !(f->sbuf = grow (f->sbuf, &f->cap_sbuf, ns, sizeof *f->sbuf))
-      || !(f->rbuf = grow (f->rbuf, &f->cap_rbuf, nr, sizeof *f->rbuf)))
+      || !(f->sbuf = grow (f->sbuf, &f->cap_sbuf, nsol * w + 1, sizeof *f->sbuf)))
     return mb_fail (mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
                     "distributed right-hand sides and solution", f->name);
   for (int i = 0; i < nloc; i++) f->irhs[i] = row0 + i + 1;
@@ -697,7 +701,8 @@ static int rows_plan (factor *f, int row0, int nloc, mb_err *err)
                              sizeof *f->isol_plan))
       || !(f->sperm = grow (f->sperm, &f->cap_perm, (size_t) nsol, sizeof *f->sperm))
       || !(f->rrow = grow (f->rrow, &f->cap_rrow, (size_t) nloc, sizeof *f->rrow))
-      || (!f->cnt && !(f->cnt = mb_calloc (8 * (size_t) P, sizeof *f->cnt))))
+      || (!f->cnt && !(f->cnt = mb_calloc (8 * (size_t) P, sizeof *f->cnt)))
+      || (!f->types && !(f->types = mb_calloc (2 * (size_t) P, sizeof *f->types))))
     rc = mb_fail (&mine, MB_ENOMEM, "rows solve with matrix '%s': out of memory for the "
                   "exchange plan", f->name);
   for (int k = 0; rc == 0 && k < nsol; k++)
@@ -737,6 +742,7 @@ static int rows_plan (factor *f, int row0, int nloc, mb_err *err)
                     row0 + nloc - 1);
   }
   if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
+  for (int q = 0; q < nloc; q++) f->rrow[q] *= f->z ? 2 : 1;  /* offsets in doubles */
   memcpy (f->plan_lay, f->lay, 3 * (size_t) P * sizeof *f->lay);
   f->plan_gen = f->nfactor;
   f->plan_nsol = nsol;
@@ -761,40 +767,50 @@ static int rows_plan_stale (factor *f)
 }
 
 /* Collective. SOL_loc (nrhs columns of INFO(23) entries, w doubles each) to the callers'
-   rows of B by the plan: column j of destination d's block is packed at
-   w nrhs sdispl[d] + w j scount[d], one MPI_Alltoallv moves every column, and received
-   entry q of column j from rank s lands in B at row rrow[q] of column j. */
-static void rows_exchange (factor *f, int nloc, void *B, int ldb, int nrhs)
+   rows of B by the plan, with no packed copy: each column of SOL_loc is put in send order
+   in place (sperm: grouped by destination; one column of scratch), so that what goes to
+   rank d is the vector type of nrhs blocks of w scount[d] doubles, stride w INFO(23), at
+   w sdispl[d]; what comes from rank s lands in B through the indexed type of its rows
+   (rrow[rdispl[s] ..], w doubles each) repeated over the nrhs columns (stride ldb). One
+   MPI_Alltoallw moves every column, this rank's own rows included. */
+static void rows_exchange (factor *f, void *B, int ldb, int nrhs)
 {
   int P = f->size, w = f->z ? 2 : 1, nsol = f->plan_nsol;
   int *scount = f->cnt, *sdispl = scount + P, *rcount = sdispl + P, *rdispl = rcount + P;
   int *sc = rdispl + P, *sd = sc + P, *rcn = sd + P, *rd = rcn + P;
-  for (int d = 0; d < P; d++) {
-    sc[d] = w * nrhs * scount[d];
-    sd[d] = w * nrhs * sdispl[d];
-    rcn[d] = w * nrhs * rcount[d];
-    rd[d] = w * nrhs * rdispl[d];
+  MPI_Datatype *stype = f->types, *rtype = f->types + P;
+  double *tmp = f->sbuf;
+  for (int j = 0; j < nrhs; j++) {
+    double *col = f->sol + (size_t) w * j * nsol;
+    for (int p = 0; p < nsol; p++)
+      for (int c = 0; c < w; c++) tmp[w * p + c] = col[(size_t) w * f->sperm[p] + c];
+    memcpy (col, tmp, (size_t) w * nsol * sizeof *col);
   }
-  const double *sol = f->sol;
-  for (int d = 0; d < P; d++)
-    for (int j = 0; j < nrhs; j++) {
-      double *out = f->sbuf + sd[d] + (size_t) w * j * scount[d];
-      const double *col = sol + (size_t) w * j * nsol;
-      for (int p = 0; p < scount[d]; p++)
-        for (int c = 0; c < w; c++)
-          out[w * p + c] = col[(size_t) w * f->sperm[sdispl[d] + p] + c];
+  for (int d = 0; d < P; d++) {
+    sc[d] = scount[d] > 0;
+    sd[d] = (int) (sizeof (double) * (size_t) w * sdispl[d]);
+    stype[d] = MPI_DOUBLE;
+    if (sc[d]) {
+      MPI_Type_vector (nrhs, w * scount[d], w * nsol, MPI_DOUBLE, &stype[d]);
+      MPI_Type_commit (&stype[d]);
     }
-  MPI_Alltoallv (f->sbuf, sc, sd, MPI_DOUBLE, f->rbuf, rcn, rd, MPI_DOUBLE, f->comm);
-  double *b = B;
-  for (int s = 0; s < P; s++)
-    for (int j = 0; j < nrhs; j++) {
-      const double *in = f->rbuf + rd[s] + (size_t) w * j * rcount[s];
-      double *col = b + (size_t) w * j * ldb;
-      for (int q = 0; q < rcount[s]; q++)
-        for (int c = 0; c < w; c++)
-          col[(size_t) w * f->rrow[rdispl[s] + q] + c] = in[w * q + c];
+    rcn[d] = rcount[d] > 0;
+    rd[d] = 0;
+    rtype[d] = MPI_DOUBLE;
+    if (rcn[d]) {
+      MPI_Datatype rows;
+      MPI_Type_create_indexed_block (rcount[d], w, f->rrow + rdispl[d], MPI_DOUBLE, &rows);
+      MPI_Type_create_hvector (nrhs, 1, (MPI_Aint) ldb * w * (MPI_Aint) sizeof (double), rows,
+                               &rtype[d]);
+      MPI_Type_commit (&rtype[d]);
+      MPI_Type_free (&rows);
     }
-  (void) nloc;
+  }
+  MPI_Alltoallw (f->sol, sc, sd, stype, B, rcn, rd, rtype, f->comm);
+  for (int d = 0; d < P; d++) {
+    if (sc[d]) MPI_Type_free (&stype[d]);
+    if (rcn[d]) MPI_Type_free (&rtype[d]);
+  }
 }
 
 int factor_solve_rows (factor *f, int row0, int nloc, void *B, int ldb, int nrhs, mb_err *err)
@@ -859,7 +875,7 @@ int factor_solve_rows (factor *f, int row0, int nloc, void *B, int ldb, int nrhs
     if (rc < 0) goto done;
   }
   if (rows_plan_stale (f) && (rc = rows_plan (f, row0, nloc, err)) < 0) goto done;
-  rows_exchange (f, nloc, B, ldb, nrhs);
+  rows_exchange (f, B, ldb, nrhs);
   f->t_solve += MPI_Wtime () - t0;
   MPI_Allreduce (&f->t_solve, &f->t_solve_max, 1, MPI_DOUBLE, MPI_MAX, f->comm);
   f->solves++;
@@ -1057,7 +1073,7 @@ factor *factor_free (factor *f)
   free (f->rrow);
   free (f->sol);
   free (f->sbuf);
-  free (f->rbuf);
+  free (f->types);
   free (f);
   return NULL;
 }

@@ -18,8 +18,10 @@ struct spm_rows {
   /* This rank's rows of A as a compressed nown x (nloc + nghost) matrix (nown = the rows
      < n: max (0, min (nloc, n - row0))): the entries of each row in rank 0's order, column
      c < nloc the layout's row row0 + c, column nloc + g the ghost g. row is NULL: only the
-     compressed products (spm_matmat_packed) read L. */
+     compressed products (spm_matmat_packed) read L. On rank 0 (rows from 0) L.val is A's
+     own value array, borrowed (val_borrowed): its rows are A's first rows, in A's order. */
   spm L;
+  int val_borrowed;   /* 1: L.val points into rank 0's A (not freed here) */
   int nghost;         /* entries received per column: ghost g is global column ghost_col[g] */
   int nsend;          /* entries sent per column */
   int nneigh;         /* distinct ranks exchanged with (either way) */
@@ -40,7 +42,7 @@ spm_rows *spm_rows_free (spm_rows *R)
   if (!R) return NULL;
   free (R->L.rowptr);
   free (R->L.col);
-  free (R->L.val);
+  if (!R->val_borrowed) free (R->L.val);
   free (R->recv_rank);
   free (R->recv_start);
   free (R->send_rank);
@@ -120,7 +122,9 @@ static int scatter_rows (spm_rows *R, const spm *A, const int *lay, mb_err *err)
   int nown = R->L.nrows, nnz = mine[0];
   R->L.rowptr = mb_calloc ((size_t) nown + 1, sizeof *R->L.rowptr);
   R->L.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.col);
-  R->L.val = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.val);
+  R->val_borrowed = rank == 0 && nnz > 0;  /* rank 0's rows start at entry 0 of A */
+  R->L.val = R->val_borrowed ? A->val
+                             : mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.val);
   if (!R->L.rowptr || !R->L.col || !R->L.val || mb_fault ("rowdist"))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %d rows (%d entries)", rank,
                   nown, nnz);
@@ -130,8 +134,8 @@ static int scatter_rows (spm_rows *R, const spm *A, const int *lay, mb_err *err)
   MPI_Scatterv (rp, cnt, cnt + size, MPI_INT, R->L.rowptr + 1, nown, MPI_INT, 0, R->comm);
   MPI_Scatterv (ci, cnt + 2 * size, cnt + 3 * size, MPI_INT, R->L.col, nnz, MPI_INT, 0,
                 R->comm);
-  MPI_Scatterv (va, cnt + 2 * size, cnt + 3 * size, MPI_DOUBLE, R->L.val, nnz, MPI_DOUBLE, 0,
-                R->comm);
+  MPI_Scatterv (va, cnt + 2 * size, cnt + 3 * size, MPI_DOUBLE,
+                R->val_borrowed ? MPI_IN_PLACE : (void *) R->L.val, nnz, MPI_DOUBLE, 0, R->comm);
   R->L.rowptr[0] = 0;
   for (int i = 1; i <= nown; i++) R->L.rowptr[i] -= mine[1];
   R->L.nnz = R->L.nzmax = nnz;

@@ -17,7 +17,8 @@ typedef struct spm_rows spm_rows;
 
 /* Collective on comm. A (compressed, square, n <= N) on rank 0 only, NULL elsewhere; each
    rank gets its rows by MPI_Scatterv from rank 0 (no rank but 0 ever holds the whole
-   matrix) and the halo plan is built. Every rank passes its own (row0, nloc); together
+   matrix) and the halo plan is built. Rank 0 keeps its rows' values in A itself (no
+   copy), so A must outlive the result on rank 0 and its values must not change. Every rank passes its own (row0, nloc); together
    they must tile 0 .. N-1 in rank order. Returns a new spm_rows (free with spm_rows_free)
    or NULL with err set, identically on every rank (mb_agree): MB_EUSAGE for an A that is
    not compressed or not square, n > N or a layout that does not tile; MB_ENOMEM (fault
