@@ -421,6 +421,32 @@ static int finish_real (const gep_system *sys, double s, candidate *c, double ri
   return 0;
 }
 
+/* The candidates sorted by real lambda (insertion sort: stable, so that equal eigenvalues
+   keep their order on every rank). */
+static void sort_by_lambda (candidate *c, int nc)
+{
+  for (int i = 1; i < nc; i++)
+    for (int j = i; j > 0 && creal (c[j - 1].lambda) > creal (c[j].lambda); j--) {
+      candidate t = c[j]; c[j] = c[j - 1]; c[j - 1] = t;
+    }
+}
+
+/* The end of the cluster of equal eigenvalues that starts at c[i0] (sorted by lambda):
+   the first i1 > i0 whose lambda differs from c[i0]'s by more than 1e-8 relative (rigid-body
+   modes, all below rigid_tol, are one cluster). */
+static int cluster_end (const candidate *c, int nc, int i0, double rigid_tol)
+{
+  int i1 = i0 + 1;
+  double l0 = creal (c[i0].lambda);
+  while (i1 < nc) {
+    double l1 = creal (c[i1].lambda);
+    int both_rigid = fabs (l0) <= rigid_tol && fabs (l1) <= rigid_tol;
+    if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
+    i1++;
+  }
+  return i1;
+}
+
 /* Rank 0. Undamped stage: candidates -> modes (see modes.h). Symmetric: clusters of equal
    lambda M-orthonormalized, elastic modes cleaned of rigid-body components; then for the
    want nearest sigma: unit mass norm (or unit inf-norm without mass), largest entry real
@@ -445,21 +471,11 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
     rayleigh_quotients (sys, cand, ncand, s, anorm, bnorm, mwork);
-    /* clusters of equal lambda among all candidates (sorted by lambda inside by_dist
-       order is not guaranteed: use an index sort by lambda) */
-    for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
-      for (int j = i; j > 0 && creal (cand[j - 1].lambda) > creal (cand[j].lambda); j--) {
-        candidate t = cand[j]; cand[j] = cand[j - 1]; cand[j - 1] = t;
-      }
+    /* clusters of equal lambda among all candidates (by_dist order does not sort them by
+       lambda) */
+    sort_by_lambda (cand, ncand);
     for (int i0 = 0; i0 < ncand;) {
-      int i1 = i0 + 1;
-      double l0 = creal (cand[i0].lambda);
-      while (i1 < ncand) {
-        double l1 = creal (cand[i1].lambda);
-        int both_rigid = fabs (l0) <= rigid_tol && fabs (l1) <= rigid_tol;
-        if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
-        i1++;
-      }
+      int i1 = cluster_end (cand, ncand, i0, rigid_tol);
       mass_orthonormalize (sys, cand, i0, i1, N, mwork, MO_CACHE);
       i0 = i1;
     }
@@ -912,19 +928,9 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int 
     rc = rows_rayleigh_all (&r, cand, ncand, 1, 0);
   }
   if (rc == 0) {
-    for (int i = 1; i < ncand; i++)  /* insertion sort by real lambda, stable */
-      for (int j = i; j > 0 && creal (cand[j - 1].lambda) > creal (cand[j].lambda); j--) {
-        candidate t = cand[j]; cand[j] = cand[j - 1]; cand[j - 1] = t;
-      }
+    sort_by_lambda (cand, ncand);
     for (int i0 = 0; i0 < ncand && rc == 0;) {  /* clusters as modes_undamped */
-      int i1 = i0 + 1;
-      double l0 = creal (cand[i0].lambda);
-      while (i1 < ncand) {
-        double l1 = creal (cand[i1].lambda);
-        int both_rigid = fabs (l0) <= rigid_tol && fabs (l1) <= rigid_tol;
-        if (!both_rigid && fabs (l1 - l0) > 1e-8 * fmax (fabs (l0), rigid_tol)) break;
-        i1++;
-      }
+      int i1 = cluster_end (cand, ncand, i0, rigid_tol);
       rc = mass_orthonormalize_rows (&r, cand, i0, i1);
       i0 = i1;
     }
