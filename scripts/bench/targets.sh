@@ -15,6 +15,7 @@
 # memory ratios to the best peer with the eigenvalue differences, the missed-mode check's share,
 # mbmodal's own time breakdown, the growth fit t = c n^p over the grids on 1 rank, the rank
 # check, and which targets are met. The table is also written to $BUILD/bench/targets/table.txt.
+# Last, the reference check (REF_MODES): each list's lowest eigenvalues against ref_lowest.c.
 #
 # Environment (all optional):
 #   QUICK=1      GRIDS="20 40", RANK_GRID=20, DAMPED_GRID=20
@@ -27,6 +28,9 @@
 #   NICE         prefix of every run          (default "nice": the machine may be shared)
 #   CASE_TIMEOUT seconds before a run is killed (default 3600)
 #   KEEP=1       keep the results of an earlier call and run only the missing cases
+#   REF_MODES    lowest modes of each grid checked against ref_lowest.c (default 3; 0: none):
+#                an extended-precision reference independent of mbmodal and SLEPc, which
+#                says which side of an eigenvalue difference is right (reference.txt)
 #   BEAMGRID, BUILD, MBMODAL, PYTHON, MPIRUN as in run.sh
 set -eu
 
@@ -45,6 +49,7 @@ DAMPED_NPS=${DAMPED_NPS-1}
 NICE=${NICE-nice}
 CASE_TIMEOUT=${CASE_TIMEOUT:-3600}
 KEEP=${KEEP:-0}
+REF_MODES=${REF_MODES:-3}
 BEAMGRID=${BEAMGRID:-$TOP/../shared/bench/beamgrid.py}
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
@@ -167,12 +172,12 @@ build_peer real
 
 # the command that reproduces this run: the settings that differ from the defaults
 cmd=""
-for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES DAMPED_NPS NICE; do
+for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES DAMPED_NPS NICE REF_MODES; do
   eval "val=\${$v}"
   case $v in
   QUICK) def=0 ;; GRIDS) def=$dgr ;; NPS) def="1 2" ;; PEERS) def="lu ldlt" ;; NEV) def=100 ;;
   RANK_GRID|DAMPED_GRID) def=$dg ;; RANK_NPS) def="1 2 4" ;; DAMPED_MODES) def=50 ;;
-  DAMPED_NPS) def=1 ;; NICE) def="nice" ;;
+  DAMPED_NPS) def=1 ;; NICE) def="nice" ;; REF_MODES) def=3 ;;
   esac
   # shellcheck disable=SC2154 # val is set by eval
   [ "$val" = "$def" ] || cmd="$cmd$v=\"$val\" "
@@ -208,3 +213,50 @@ echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/meta.txt"
 
 "$PYTHON" "$TOP/scripts/bench/targets.py" "$OUT" "$NEV" "$DAMPED_MODES" "$GRIDS" "$NPS" "$PEERS" \
   "$RANK_GRID" "$RANK_NPS" "$DAMPED_GRID" "$DAMPED_NPS" | tee "$OUT/table.txt"
+
+# the reference check: the REF_MODES lowest eigenvalues of each grid against ref_lowest.c
+# (extended-precision inverse iteration, independent of mbmodal's eigen stages and of SLEPc),
+# for mbmodal and each peer on every rank count; guesses from mbmodal's first report
+if [ "$REF_MODES" -gt 0 ] 2>/dev/null; then
+  REF=$BENCH/ref_lowest
+  if [ ! -x "$REF" ] || [ -n "$(find "$TOP/scripts/bench/ref_lowest.c" "$BUILD/libmbmodal.a" -newer "$REF" 2>/dev/null)" ]; then
+    # shellcheck disable=SC2086 # word lists
+    mpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$TOP/src" "$TOP/scripts/bench/ref_lowest.c" \
+      "$BUILD/libmbmodal.a" -lzmumps -ldmumps -lmumps_common -lyaml -llapacke -llapack -lblas -lm \
+      -o "$REF" || { echo "targets.sh: ref_lowest build failed" >&2; exit 1; }
+  fi
+  {
+    echo
+    echo "Reference check: the $REF_MODES lowest eigenvalues against ref_lowest.c (LU + long-double"
+    echo "refinement, Rayleigh quotient in long double, at two shifts 0.1 % apart: 'two shifts' is"
+    echo "how far the reference can be trusted); per list, its nearest value and relative error."
+    for g in $GRIDS; do
+      first=""
+      for np in $NPS; do
+        [ -f "$OUT/g$g-np$np-mbmodal/out/bench.modal.yaml" ] && { first="$OUT/g$g-np$np-mbmodal/out/bench.modal.yaml"; break; }
+      done
+      [ -n "$first" ] || continue
+      guesses=$(sed -n 's/^ *eigenvalue: *//p' "$first" | head -n "$REF_MODES" | tr '\n' ' ')
+      lists=""
+      for np in $NPS; do
+        for k in mbmodal $PEERS; do
+          f="$OUT/g$g-np$np-$k/out/bench.modal.yaml"; [ "$k" = mbmodal ] || f="$OUT/g$g-np$np-$k/peer.eig"
+          [ -f "$f" ] && lists="$lists g$g-np$np-$k=$f"
+        done
+      done
+      echo "grid ${g}x$g:"
+      # shellcheck disable=SC2086 # word lists
+      (cd "$OUT" && OPENBLAS_NUM_THREADS=1 $NICE "$REF" "$BENCH/work/${g}x$g" $guesses -- $lists) \
+        || echo "  ref_lowest failed"
+    done
+  } | tee "$OUT/reference.txt"
+  # the verdict: the largest error of mbmodal's lists and of the peers' against the reference
+  awk '$1 ~ /^g[0-9]+-np[0-9]+-/ && NF == 3 {
+         kind = ($1 ~ /-mbmodal$/) ? "mbmodal" : "peers"
+         if ($3 + 0 > worst[kind]) { worst[kind] = $3 + 0; at[kind] = $1 } }
+       END {
+         if (!("mbmodal" in worst)) exit
+         printf "  %s  eigenvalues within 1e-8 of the reference (lowest modes, every grid and rank count): mbmodal %.1e (%s); peers %.1e (%s)\n",
+                worst["mbmodal"] <= 1e-8 ? "met    " : "NOT met", worst["mbmodal"], at["mbmodal"],
+                worst["peers"], at["peers"] }' "$OUT/reference.txt" | tee -a "$OUT/reference.txt"
+fi
