@@ -22,12 +22,31 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   si->err = err;
   ks_dist_init (&si->dist, comm, N);
   if (by_rows && size > 1) {
-    int rc = mb_agree (comm, mb_fault ("krylov") ? mb_fail (err, MB_ENOMEM, "out of memory "
-                       "for the shift-invert rows (order %d)", N) : 0, err);
+    int damped = N != sys->n + sys->m, nr = sys->n + sys->m;  /* GEP (31): N = 2n + m */
+    int fail = mb_fault ("krylov");
+    if (damped && !fail) {
+      si->cnt = mb_calloc (4 * (size_t) size, sizeof *si->cnt);
+      fail = !si->cnt;
+    }
+    int rc = mb_agree (comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory for the "
+                       "shift-invert rows (order %d)", N) : 0, err);
     if (rc < 0) return rc;
-    si->mrows = spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, N, si->dist.row0,
-                                  si->dist.nloc, err);
-    return si->mrows ? 0 : (err->code ? err->code : MB_ENOMEM);  /* agreed by the scatter */
+    const ks_dist *lay = &si->dist;
+    if (damped) {  /* M and R by the rows of the reduced order */
+      ks_dist_init (&si->rdist, comm, nr);
+      lay = &si->rdist;
+    }
+    si->mrows = spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
+                                  lay->nloc, err);
+    if (!si->mrows) return err->code ? err->code : MB_ENOMEM;  /* agreed by the scatter */
+    int has_r = rank == 0 && sys->R != NULL;
+    MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
+    if (damped && has_r) {
+      si->rrows = spm_rows_scatter (comm, rank == 0 ? sys->R : NULL, lay->n, lay->row0,
+                                    lay->nloc, err);
+      if (!si->rrows) return err->code ? err->code : MB_ENOMEM;
+    }
+    return 0;
   }
   int ok = !mb_fault ("krylov");
   if (rank == 0 && ok) {
@@ -72,7 +91,8 @@ void shift_invert_clear (shift_invert *si)
 {
   free (si->counts); free (si->displs); free (si->full); free (si->full2); free (si->blk);
   spm_rows_free (si->mrows);
-  free (si->xcopy);
+  spm_rows_free (si->rrows);
+  free (si->xcopy); free (si->work); free (si->sbuf); free (si->rbuf); free (si->cnt);
   memset (si, 0, sizeof *si);
 }
 
@@ -160,11 +180,142 @@ int shift_invert_apply_damped (void *ctx, const double complex *x, double comple
   return rc;
 }
 
+/* The rows [*lo, *hi) of the block layout of order n over size ranks that rank r holds
+   (ks_dist_init's split). */
+static void block_rows (int n, int size, int r, int *lo, int *hi)
+{
+  *lo = (int) ((long long) n * r / size);
+  *hi = (int) ((long long) n * (r + 1) / size);
+}
+
+/* p (owned) with room for need doubles (*cap counts them), contents dropped when it grows;
+   NULL when out of memory (p freed, *cap = 0). */
+static double *grow_doubles (double *p, size_t *cap, size_t need)
+{
+  if (p && *cap >= need) return p;
+  free (p);
+  *cap = 0;
+  p = mb_fault ("krylov") ? NULL : mb_calloc (need > 0 ? need : 1, sizeof *p);
+  if (p) *cap = need;
+  return p;
+}
+
+/* Collective. Y(d0 + i, j) = X(s0 + i, j) for 0 <= i < len, j < nb, between two block layouts
+   of orders ns (X's: this rank's rows at X, leading dimension ldx) and nd (Y's). Each rank
+   sends the rows it holds of the source range to the ranks that hold their destinations,
+   column after column in si->sbuf; one MPI_Alltoallv; received in the same order into
+   si->rbuf and put in place. Returns 0 or MB_ENOMEM on every rank. */
+static int remap_rows (shift_invert *si, int ns, int nd, int s0, int d0, int len, int nb,
+                       const double *X, int ldx, double *Y, int ldy)
+{
+  int P, me;
+  MPI_Comm_size (si->comm, &P);
+  MPI_Comm_rank (si->comm, &me);
+  int *sc = si->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+  int a, ah, b, bh;
+  block_rows (ns, P, me, &a, &ah);
+  block_rows (nd, P, me, &b, &bh);
+  int lo = a > s0 ? a : s0, hi = ah < s0 + len ? ah : s0 + len;  /* my source rows moved */
+  int dlo = b > d0 ? b : d0, dhi = bh < d0 + len ? bh : d0 + len;  /* my rows written */
+  size_t ns_tot = 0, nr_tot = 0;
+  for (int r = 0; r < P; r++) {
+    int rb, rbh, qa, qah;
+    block_rows (nd, P, r, &rb, &rbh);  /* r's destination rows, as source rows */
+    int l = rb - d0 + s0 > lo ? rb - d0 + s0 : lo, h = rbh - d0 + s0 < hi ? rbh - d0 + s0 : hi;
+    sc[r] = h > l ? (h - l) * nb : 0;
+    block_rows (ns, P, r, &qa, &qah);  /* r's source rows, as destination rows */
+    l = qa - s0 + d0 > dlo ? qa - s0 + d0 : dlo;
+    h = qah - s0 + d0 < dhi ? qah - s0 + d0 : dhi;
+    rc[r] = h > l ? (h - l) * nb : 0;
+    sd[r] = (int) ns_tot;
+    rd[r] = (int) nr_tot;
+    ns_tot += (size_t) sc[r];
+    nr_tot += (size_t) rc[r];
+  }
+  si->sbuf = grow_doubles (si->sbuf, &si->cap_sbuf, ns_tot);
+  si->rbuf = grow_doubles (si->rbuf, &si->cap_rbuf, nr_tot);
+  int st = mb_agree (si->comm, si->sbuf && si->rbuf ? 0 : mb_fail (si->err, MB_ENOMEM,
+                     "out of memory for the shift-invert rows (order %d)", si->dist.n),
+                     si->err);
+  if (st < 0) return st;
+  for (int r = 0; r < P; r++) {  /* pack: per destination, column after column */
+    if (!sc[r]) continue;
+    int rb, rbh;
+    block_rows (nd, P, r, &rb, &rbh);
+    int l = rb - d0 + s0 > lo ? rb - d0 + s0 : lo, h = rbh - d0 + s0 < hi ? rbh - d0 + s0 : hi;
+    double *out = si->sbuf + sd[r];
+    for (int j = 0; j < nb; j++)
+      for (int g = l; g < h; g++) *out++ = X[(size_t) j * ldx + (g - a)];
+  }
+  MPI_Alltoallv (si->sbuf, sc, sd, MPI_DOUBLE, si->rbuf, rc, rd, MPI_DOUBLE, si->comm);
+  for (int r = 0; r < P; r++) {  /* unpack in the same order */
+    if (!rc[r]) continue;
+    int qa, qah;
+    block_rows (ns, P, r, &qa, &qah);
+    int l = qa - s0 + d0 > dlo ? qa - s0 + d0 : dlo, h = qah - s0 + d0 < dhi ? qah - s0 + d0 : dhi;
+    const double *in = si->rbuf + rd[r];
+    for (int j = 0; j < nb; j++)
+      for (int g = l; g < h; g++) Y[(size_t) j * ldy + (g - b)] = *in++;
+  }
+  return 0;
+}
+
+/* Collective. Y = OP X for GEP (31) at a real shift by rows, nb columns of the Krylov
+   layout (order 2n + m): U = x_u and V = x_v moved to the reduced layout's rows (order
+   n + m; rows >= n zero), V = w V + sigma U, Z = -(M V + R U) there (spm_rows_matmat: one
+   halo exchange each), solved in place by rows (factor_solve_rows), V = (U + sigma Z) / w,
+   and [Z_q; V; Z_xi] moved back to Y's rows. Work blocks in si->work (grown on demand).
+   Returns 0 or an error on every rank. */
+static int apply_damped_real_by_rows (shift_invert *si, int nb, const double *X, int ldx,
+                                      double *Y, int ldy)
+{
+  const gep_system *sys = si->sys;
+  int n = sys->n, m = sys->m, nr = n + m, N = si->dist.n, rl = si->rdist.nloc;
+  int r0 = si->rdist.row0, ld = rl > 0 ? rl : 1;
+  double sigma = creal (si->sigma), w = si->w;
+  if ((size_t) nb > si->cap_nb) {
+    free (si->work);
+    si->work = mb_fault ("krylov") ? NULL : mb_calloc ((size_t) 4 * ld * nb, sizeof *si->work);
+    si->cap_nb = si->work ? (size_t) nb : 0;
+  }
+  int rc = mb_agree (si->comm, si->work ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for "
+                     "the block of shift-invert vectors (order %d)", N), si->err);
+  if (rc < 0) return rc;
+  size_t blk = (size_t) ld * nb;
+  double *U = si->work, *V = U + blk, *Z = V + blk, *T = Z + blk;
+  memset (U, 0, 2 * blk * sizeof *U);
+  if ((rc = remap_rows (si, N, nr, 0, 0, n, nb, X, ldx, U, ld)) < 0) return rc;
+  if ((rc = remap_rows (si, N, nr, n, 0, n, nb, X, ldx, V, ld)) < 0) return rc;
+  for (int j = 0; j < nb; j++)
+    for (int k = 0; k < rl && r0 + k < n; k++) {
+      size_t q = (size_t) j * ld + k;
+      V[q] = w * V[q] + sigma * U[q];
+    }
+  if ((rc = spm_rows_matmat (si->mrows, nb, V, ld, Z, ld, si->err)) < 0) return rc;
+  if (si->rrows && (rc = spm_rows_matmat (si->rrows, nb, U, ld, T, ld, si->err)) < 0) return rc;
+  for (size_t q = 0; q < blk; q++) Z[q] = -(Z[q] + (si->rrows ? T[q] : 0.0));
+  double t = MPI_Wtime ();
+  rc = factor_solve_rows (si->f, r0, rl, Z, ld, nb, si->err);
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  if (nb > 1) si->block_solves++;
+  if (rc < 0) return rc;
+  for (int j = 0; j < nb; j++)
+    for (int k = 0; k < rl && r0 + k < n; k++) {
+      size_t q = (size_t) j * ld + k;
+      V[q] = (U[q] + sigma * Z[q]) / w;
+    }
+  if ((rc = remap_rows (si, nr, N, 0, 0, n, nb, Z, ld, Y, ldy)) < 0) return rc;
+  if ((rc = remap_rows (si, nr, N, 0, n, n, nb, V, ld, Y, ldy)) < 0) return rc;
+  return remap_rows (si, nr, N, n, 2 * n, m, nb, Z, ld, Y, ldy);
+}
+
 /* Collective. The real form of shift_invert_apply_damped (a real shift, si->sigma real):
    y = (A - sigma B)^-1 B x by one real solve of order n + m. */
 int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
+  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, si->dist.nloc, y, si->dist.nloc);
   int rank, rc;
   MPI_Comm_rank (si->comm, &rank);
   const gep_system *sys = si->sys;
@@ -309,6 +460,7 @@ int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, in
                                           double *Y, int ldy)
 {
   shift_invert *si = ctx;
+  if (si->mrows) return apply_damped_real_by_rows (si, nb, X, ldx, Y, ldy);
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
   int rank, rc = block_buffer (si, (N + nr) * nb + SPM_MM_WORK (sys->n), sizeof (double));

@@ -25,8 +25,16 @@ typedef struct shift_invert {
                                reduced matrix of GEP (31) */
   const gep_system *sys;    /* borrowed: B is built from sys->M on rank 0 */
   ks_dist dist;             /* rows of this rank */
-  spm_rows *mrows;          /* GEP (18) by rows: this rank's rows of M and their halo plan
-                               (owned); NULL: the gathering path */
+  spm_rows *mrows;          /* by rows: this rank's rows of M and their halo plan (owned),
+                               in the Krylov layout for GEP (18), in the reduced layout
+                               (rdist) for GEP (31); NULL: the gathering path */
+  spm_rows *rrows;          /* GEP (31) by rows: the same of R (NULL without R) */
+  ks_dist rdist;            /* GEP (31) by rows: this rank's rows of the reduced order n + m */
+  double *work;             /* GEP (31) by rows: 4 blocks of rdist.nloc x cap_nb (x_u, x_v
+                               then y_v, the right-hand side then z, R x_u), owned */
+  double *sbuf, *rbuf;      /* GEP (31) by rows: the remaps' packed rows, owned */
+  size_t cap_nb, cap_sbuf, cap_rbuf;  /* columns of work; doubles of sbuf, rbuf */
+  int *cnt;                 /* GEP (31) by rows: 4 x size ints, the remaps' counts */
   double *xcopy;            /* by rows: this rank's rows of X when X and Y overlap (owned) */
   size_t xcopy_len;         /* entries of xcopy */
   int *counts, *displs;     /* rank 0: rows of every rank (gathering path) */
@@ -44,9 +52,11 @@ typedef struct shift_invert {
 
 /* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
    entry: sizeof (double) for GEP (18), sizeof (double complex) for GEP (31)). With
-   by_rows = 1 (GEP (18) only, every rank the same) and more than one rank, the operator
-   works by rows instead (see shift_invert_by_rows): M's rows are scattered from rank 0
-   (spm_rows_scatter) and rank 0 holds no whole vector; on one rank by_rows changes nothing.
+   by_rows = 1 (real arithmetic only: GEP (18), or GEP (31) at a real shift; every rank the
+   same) and more than one rank, the operator works by rows instead (see
+   shift_invert_by_rows): M's rows (and R's for GEP (31), in the reduced layout of order
+   n + m) are scattered from rank 0 (spm_rows_scatter) and rank 0 holds no whole vector; on
+   one rank by_rows changes nothing.
    Fault site "krylov". Returns 0 or an error (MB_ENOMEM), the same on every rank; clear si
    in both cases. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
@@ -94,7 +104,12 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
 
 /* Collective; ks_apply_real and ks_apply_block_real for GEP (31) at a real shift (si->sigma
    real: the reduced matrix then real, its factors DMUMPS'): the same as the two above in
-   real arithmetic (rank 0's buffers hold doubles: shift_invert_init with sizeof (double)). */
+   real arithmetic (rank 0's buffers hold doubles: shift_invert_init with sizeof (double)).
+   By rows (shift_invert_init's by_rows, more than one rank): x_u and x_v moved to the
+   reduced layout's rows, the right-hand side -(M (w x_v + sigma x_u) + R x_u) formed there
+   (one halo exchange each for M and R), one multi-RHS solve by rows, and the expansion
+   [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: five row
+   exchanges of the block, nothing gathered. */
 int shift_invert_apply_damped_real (void *ctx, const double *x, double *y);
 int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
                                           double *Y, int ldy);

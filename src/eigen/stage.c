@@ -432,7 +432,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                                           : shift_invert_apply_block_undamped;
   o.apply_block_complex = shift_invert_apply_block_damped;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-  int by_rows = !ops->complex_arith && shift_invert_by_rows (st->comm);  /* GEP (18) */
+  int by_rows = !zarith && shift_invert_by_rows (st->comm);  /* real arithmetic */
   o.vectors_by_rows = by_rows && o.real_vectors;  /* the modes by rows too */
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
                           zarith ? sizeof (double complex) : sizeof (double), by_rows, err);

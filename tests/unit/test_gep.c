@@ -1525,6 +1525,10 @@ static void test_faults (void)
    LAPACKE_zgecon), asserted with a factor 10: 10 DBL_EPSILON / rcond (2e-11 at the first
    two shifts, 1e-7 at the far one). Shifts: 0 (v = x_u / w), a complex one near the
    spectrum, and one far out. */
+static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
+                                 double s, int lower, const double complex *X,
+                                 const double complex *Y, int nb, double tol, const char *name);
+
 static void test_reduced_solve (void)
 {
   int n = 16, m = 2, N = 2 * n + m, nb = 3;
@@ -1558,8 +1562,8 @@ static void test_reduced_solve (void)
   double complex *X = xcalloc ((size_t) N * nb, sizeof *X);
   rng_seed (131);
   for (int k = 0; k < N * nb; k++) X[k] = urange (-1.0, 1.0) + I * urange (-1.0, 1.0);
-  const double complex sigmas[3] = { 0.0, 3.0 + 700.0 * I, -2.0e4 + 5.0e4 * I };
-  for (int c = 0; c < 3; c++)
+  const double complex sigmas[4] = { 0.0, 3.0 + 700.0 * I, -2.0e4 + 5.0e4 * I, 250.0 };
+  for (int c = 0; c < 4; c++)
     for (int lower = 0; lower < 2; lower++) {
       double complex sigma = sigmas[c];
       char name[96];
@@ -1655,11 +1659,72 @@ static void test_reduced_solve (void)
         shift_invert_clear (&si);
       }
       factor_free (f);
+      if (cimag (sigma) == 0.0) damped_real_applies (&sys, sigma, w, s, lower, X, Y, nb, tol,
+                                                     name);
       free (Y);
     }
   free (X);
   spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
   problem_free (&p);
+}
+
+/* test_reduced_solve at a real shift: the real operator of GEP (31) (the reduced real
+   matrix, DMUMPS) applied to Re X must give Re Y (OP is real there, so OP Re x = Re OP x),
+   with Y from zgesv on the full dense pencil (31); single applies and a block apply, by
+   rows (issue 10: x_u, x_v moved to the reduced layout, B x formed there, solved by rows,
+   moved back) and gathered on rank 0, each within the same bound tol. */
+static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
+                                 double s, int lower, const double complex *X,
+                                 const double complex *Y, int nb, double tol, const char *name)
+{
+  int n = sys->n, m = sys->m, N = 2 * n + m;
+  spm *A = rank == 0 ? pencil_damped_reduced_real (sys, creal (sigma), s * w, lower) : NULL;
+  CHECK0 (A != NULL, "%s, real: pencil_damped_reduced_real failed", name);
+  mb_err err;
+  mb_err_init (&err);
+  factor *f = factor_create (MPI_COMM_WORLD, lower ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
+                             n + m, A ? A->nnz : 0, A ? A->row : NULL, A ? A->col : NULL,
+                             A ? A->val : NULL, "reduced (real)", &err);
+  spm_free (A);
+  CHECK0 (f != NULL, "%s, real: factor_create failed: %.300s", name, err.msg);
+  for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
+    shift_invert si;
+    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, N, sizeof (double), by_rows, &err);
+    CHECK0 (rc == 0, "%s, real (by_rows %d): shift_invert_init returned %d", name, by_rows, rc);
+    if (rc < 0) continue;
+    shift_invert_set_damped (&si, sigma, w);
+    int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 2;  /* ld > nloc on purpose */
+    double *xl = xcalloc ((size_t) ld * nb, sizeof *xl);
+    double *ys = xcalloc ((size_t) nl * nb + 1, sizeof *ys);
+    double *yb = xcalloc ((size_t) ld * nb, sizeof *yb);
+    for (int k = 0; k < nb; k++)
+      for (int i = 0; i < nl; i++) xl[(size_t) k * ld + i] = creal (X[(size_t) k * N + r0 + i]);
+    int rc1 = 0;
+    for (int k = 0; k < nb && rc1 == 0; k++)
+      rc1 = shift_invert_apply_damped_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+    int rc2 = shift_invert_apply_block_damped_real (&si, nb, xl, ld, yb, ld);
+    CHECK0 (rc1 == 0 && rc2 == 0, "%s, real (by_rows %d): applies returned %d, %d", name,
+            by_rows, rc1, rc2);
+    double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
+    for (int k = 0; k < nb; k++)
+      for (int i = 0; i < nl; i++) {
+        double ref = creal (Y[(size_t) k * N + r0 + i]);
+        e[0] = fmax (e[0], fabs (ys[(size_t) k * nl + i] - ref));
+        e[1] = fmax (e[1], fabs (yb[(size_t) k * ld + i] - ref));
+        e[2] = fmax (e[2], fabs (ref));
+      }
+    MPI_Allreduce (e, g, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    CHECK0 (g[0] <= tol * g[2], "%s, real (by_rows %d): single applies differ from zgesv by "
+            "%.2e relative (bound %.1e)", name, by_rows, g[0] / g[2], tol);
+    CHECK0 (g[1] <= tol * g[2], "%s, real (by_rows %d): the block apply differs from zgesv by "
+            "%.2e relative (bound %.1e)", name, by_rows, g[1] / g[2], tol);
+    if (rank == 0 && getenv ("TEST_GEP_VERBOSE"))
+      printf ("  %s, real (by_rows %d): errors %.2e (single), %.2e (block)\n", name, by_rows,
+              g[0] / g[2], g[1] / g[2]);
+    free (xl); free (ys); free (yb);
+    shift_invert_clear (&si);
+  }
+  factor_free (f);
 }
 
 /* The undamped operator by rows (issue 10): y = (A - sigma B)^-1 B x for GEP (18),
@@ -1712,7 +1777,8 @@ static void test_undamped_by_rows (void)
           AT (F, N, j, n + r) = AT (F, N, n + r, j) = s * AT (p.Cq, m, r, j);
       for (int k = 0; k < nb; k++)
         for (int i = 0; i < n; i++)
-          for (int j = 0; j < n; j++) Y[(size_t) k * N + i] += AT (p.M, n, i, j) * X[(size_t) k * N + j];
+          for (int j = 0; j < n; j++)
+            Y[(size_t) k * N + i] += AT (p.M, n, i, j) * X[(size_t) k * N + j];
       double anorm = 0.0;
       for (int i = 0; i < N; i++) {
         double row = 0.0;
