@@ -200,6 +200,14 @@ static double *grow_doubles (double *p, size_t *cap, size_t need)
   return p;
 }
 
+/* The rows [*l, *h) of [lo, hi) that land in [rlo, rhi) when moved by shift (row g goes to
+   g + shift), as rows before the move; *h <= *l when none does. */
+static void moved_overlap (int lo, int hi, int rlo, int rhi, int shift, int *l, int *h)
+{
+  *l = rlo - shift > lo ? rlo - shift : lo;
+  *h = rhi - shift < hi ? rhi - shift : hi;
+}
+
 /* Collective. Y(d0 + i, j) = X(s0 + i, j) for 0 <= i < len, j < nb, between two block layouts
    of orders ns (X's: this rank's rows at X, leading dimension ldx) and nd (Y's). Each rank
    sends the rows it holds of the source range to the ranks that hold their destinations,
@@ -212,20 +220,19 @@ static int remap_rows (shift_invert *si, int ns, int nd, int s0, int d0, int len
   MPI_Comm_size (si->comm, &P);
   MPI_Comm_rank (si->comm, &me);
   int *sc = si->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
-  int a, ah, b, bh;
+  int a, ah, b, bh, shift = d0 - s0;
   block_rows (ns, P, me, &a, &ah);
   block_rows (nd, P, me, &b, &bh);
   int lo = a > s0 ? a : s0, hi = ah < s0 + len ? ah : s0 + len;  /* my source rows moved */
   int dlo = b > d0 ? b : d0, dhi = bh < d0 + len ? bh : d0 + len;  /* my rows written */
   size_t ns_tot = 0, nr_tot = 0;
   for (int r = 0; r < P; r++) {
-    int rb, rbh, qa, qah;
-    block_rows (nd, P, r, &rb, &rbh);  /* r's destination rows, as source rows */
-    int l = rb - d0 + s0 > lo ? rb - d0 + s0 : lo, h = rbh - d0 + s0 < hi ? rbh - d0 + s0 : hi;
+    int rlo, rhi, l, h;
+    block_rows (nd, P, r, &rlo, &rhi);  /* sent to r: my moved rows that land in r's */
+    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
     sc[r] = h > l ? (h - l) * nb : 0;
-    block_rows (ns, P, r, &qa, &qah);  /* r's source rows, as destination rows */
-    l = qa - s0 + d0 > dlo ? qa - s0 + d0 : dlo;
-    h = qah - s0 + d0 < dhi ? qah - s0 + d0 : dhi;
+    block_rows (ns, P, r, &rlo, &rhi);  /* received from r: r's rows that land in mine */
+    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
     rc[r] = h > l ? (h - l) * nb : 0;
     sd[r] = (int) ns_tot;
     rd[r] = (int) nr_tot;
@@ -239,22 +246,20 @@ static int remap_rows (shift_invert *si, int ns, int nd, int s0, int d0, int len
                      si->err);
   if (st < 0) return st;
   for (int r = 0; r < P; r++) {  /* pack: per destination, column after column */
-    if (!sc[r]) continue;
-    int rb, rbh;
-    block_rows (nd, P, r, &rb, &rbh);
-    int l = rb - d0 + s0 > lo ? rb - d0 + s0 : lo, h = rbh - d0 + s0 < hi ? rbh - d0 + s0 : hi;
+    int rlo, rhi, l, h;
+    block_rows (nd, P, r, &rlo, &rhi);
+    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
     double *out = si->sbuf + sd[r];
-    for (int j = 0; j < nb; j++)
+    for (int j = 0; j < nb && h > l; j++)
       for (int g = l; g < h; g++) *out++ = X[(size_t) j * ldx + (g - a)];
   }
   MPI_Alltoallv (si->sbuf, sc, sd, MPI_DOUBLE, si->rbuf, rc, rd, MPI_DOUBLE, si->comm);
-  for (int r = 0; r < P; r++) {  /* unpack in the same order */
-    if (!rc[r]) continue;
-    int qa, qah;
-    block_rows (ns, P, r, &qa, &qah);
-    int l = qa - s0 + d0 > dlo ? qa - s0 + d0 : dlo, h = qah - s0 + d0 < dhi ? qah - s0 + d0 : dhi;
+  for (int r = 0; r < P; r++) {  /* unpack in the same order (rows after the move) */
+    int rlo, rhi, l, h;
+    block_rows (ns, P, r, &rlo, &rhi);
+    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
     const double *in = si->rbuf + rd[r];
-    for (int j = 0; j < nb; j++)
+    for (int j = 0; j < nb && h > l; j++)
       for (int g = l; g < h; g++) Y[(size_t) j * ldy + (g - b)] = *in++;
   }
   return 0;
