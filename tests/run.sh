@@ -62,6 +62,20 @@ for t in "$build"/tests/test_*; do
     echo "  $name: $(tail -n 1 "$out/$name.log")"
   fi
 done
+# issue 10: test_gep's problems (most below the order where the block path is the default)
+# with Krylov-Schur's block path forced, blocks of 3 and 8, on 1 and 2 ranks: the same
+# checks against dense LAPACK as the default path
+if [ -x "$build/tests/test_gep" ]; then
+  for blk in 3 8; do
+    for np in 1 2; do
+      MBMODAL_KS_BLOCK=$blk $mpirun -x MBMODAL_KS_BLOCK -np $np "$build/tests/test_gep" \
+        > "$out/test_gep.block$blk.np$np.log" 2>&1
+      st=$?
+      count_unit "test_gep block $blk (np $np)" "$out/test_gep.block$blk.np$np.log" $st
+      echo "  test_gep block $blk np $np: $(tail -n 1 "$out/test_gep.block$blk.np$np.log")"
+    done
+  done
+fi
 
 echo "== bad decks (each: expected position and message, exit status 2 unless it says)"
 for d in tests/bad/*.yaml; do

@@ -1099,6 +1099,13 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
                     "asked; need at least 1 of order at least 1", opts->nev, n);
   /* the subspace size in 64 bits: 2 nev overflows int for nev > INT_MAX / 2 */
   long long mll = opts->ncv > 0 ? opts->ncv : (2LL * nev > nev + 15LL ? 2LL * nev : nev + 15LL);
+  /* an automatic subspace grows to nev + 4 p for a block size p chosen from outside (a
+     restart then expands by at least 4 blocks; the default p already allows that): with
+     nev + 2 p the block path stalls (the damped grounded chain of test_gep, nev 12, p 8) */
+  if (opts->ncv <= 0 && mll < n) {
+    int pb = block_size (d, opts, n, (int) mll, nev, KS_DOUBLES == 1);
+    if (pb > 1 && mll < nev + 4LL * pb) mll = nev + 4LL * pb;
+  }
   if (mll >= n) {  /* the whole space: dense n x n operator, KS_DOUBLES * n^2 doubles */
     if ((long long) n > KS_MAX_ORDER)
       return mb_fail (err, MB_ENOMEM, "Krylov-Schur: %d eigenvalues with a subspace of %lld "

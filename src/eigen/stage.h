@@ -73,11 +73,14 @@ struct stage {
   factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
   long nnz_factored;          /* entries of the factored pencil (its pattern's size) */
   int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
+  double ks_tol;              /* Krylov-Schur's tolerance when tighter than opts->tolerance
+                                 (refine_at_shift), else 0 */
 };
 
 /* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
    opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
-   there (out cleared first). Fills *out (on rank 0; the other ranks hold convergence data
+   there (out cleared first); when the true residuals are still above the tolerance, once
+   more with a tighter Krylov-Schur tolerance (refine_at_shift in stage.c). Fills *out (on rank 0; the other ranks hold convergence data
    only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
    MB_ENOMEM, identically on every rank. */
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
