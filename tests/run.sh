@@ -26,6 +26,8 @@ ranks() { if [ "$1" = 1 ]; then echo "timeout 600"; else echo "$mpirun -np $1"; 
 
 passed=0
 failed=0
+t0=$(date +%s)
+section() { echo "== $* [at $(( $(date +%s) - t0 )) s]"; }  # a header with the time so far
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
 
@@ -44,7 +46,7 @@ count_unit() {  # name logfile status
   fi
 }
 
-echo "== unit tests"
+section "unit tests"
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
@@ -77,7 +79,7 @@ if [ -x "$build/tests/test_gep" ]; then
   done
 fi
 
-echo "== bad decks (each: expected position and message, exit status 2 unless it says)"
+section "bad decks (each: expected position and message, exit status 2 unless it says)"
 for d in tests/bad/*.yaml; do
   [ -f "$d" ] || continue
   expect=$(sed -n 's/^# expect: //p' "$d" | head -n 1)
@@ -144,21 +146,21 @@ deck_test() {  # deck
   done
 }
 
-echo "== matrix decks (references from closed forms and independent codes; 1 and 2 ranks)"
+section "matrix decks (references from closed forms and independent codes; 1 and 2 ranks)"
 for deck in tests/decks/*.yaml; do
   case "$deck" in *.ref.*) continue ;; esac
   [ -f "$deck" ] || continue
   deck_test "$deck"
 done
 
-echo "== model decks (decks/ and tests/models/; references from closed forms and tests/models/mbref.py)"
+section "model decks (decks/ and tests/models/; references from closed forms and tests/models/mbref.py)"
 for deck in decks/*.yaml tests/models/*.yaml; do
   case "$deck" in *.ref.*) continue ;; esac
   [ -f "$deck" ] || continue
   deck_test "$deck"
 done
 
-echo "== model scripts (mesh convergence, Rayleigh relation, assembled matrices)"
+section "model scripts (mesh convergence, Rayleigh relation, assembled matrices)"
 # Runs a check script; its last output line is shown.
 script_test() {  # name command...
   sname=$1
@@ -174,17 +176,18 @@ for d in cantilever free-free beam-grid; do   # decks with R = 1e-3 M + 1e-5 K
 done
 script_test export-beam-grid $py tests/models/check_export.py "$bin" "$out"
 
-echo "== mode shapes (.vtu read back with VTK's own reader, against the YAML reports)"
+section "mode shapes (.vtu read back with VTK's own reader, against the YAML reports)"
 script_test vtk-selftest sh tests/scripts/vtk_check.sh --selftest "$build"
 script_test vtk-model-decks sh tests/scripts/vtk_check.sh --dir "$out/np1"
 
 for s in tests/scripts/*.sh; do
   [ -f "$s" ] || continue
   case "$s" in */vtk_check.sh) continue ;; esac   # called above with its own arguments
-  echo "== $(basename "$s")"
+  section "$(basename "$s")"
   if sh "$s" "$bin" "$out" > "$out/$(basename "$s").log" 2>&1; then ok; tail -n 1 "$out/$(basename "$s").log"
   else bad "$s"; tail -n 20 "$out/$(basename "$s").log"; fi
 done
 
+echo "all tests took $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -86,7 +86,7 @@ def mbmodal_eigs(path):
     vals = None
     try:
         import yaml
-        modes = find_modes(yaml.safe_load(text))
+        modes = find_modes(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
         if modes is not None:
             vals = [float(e["eigenvalue"]) for e in modes]
     except Exception:                     # malformed YAML, or a non-numeric entry: fall back to text

@@ -137,7 +137,7 @@ def breakdown(c):
     rep = os.path.join(c["dir"], "out", "bench.modal.yaml")
     if yaml is not None and os.path.exists(rep):
         try:
-            r = yaml.safe_load(open(rep))
+            r = yaml.load(open(rep), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
             t = r.get("timings_s", {})
             f = r.get("factorization", {})
             b.update(assemble=t.get("assemble"), factor=t.get("factor"), iterate=t.get("iterate"),

@@ -20,9 +20,9 @@ def main():
     if len(sys.argv) not in (5, 6):
         sys.exit("usage: check_rayleigh.py MODAL.yaml COMPLEX.yaml ALPHA BETA [RTOL]")
     with open(sys.argv[1]) as f:
-        modal = yaml.safe_load(f)
+        modal = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     with open(sys.argv[2]) as f:
-        cplx = yaml.safe_load(f)
+        cplx = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     alpha, beta = float(sys.argv[3]), float(sys.argv[4])
     rtol = float(sys.argv[5]) if len(sys.argv) == 6 else 1e-6
     assert modal["stage"] == "modal" and cplx["stage"] == "complex", "stages: modal, complex"

@@ -60,7 +60,7 @@ def main():
             print("FAIL: mbmodal exit status %d on %s" % (r.returncode, deck))
             return 1
         with open(os.path.join(out, "conv%d.modal.yaml" % n)) as f:
-            rep = yaml.safe_load(f)
+            rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         f1 = float(rep["modes"][0]["frequency_hz"])
         errs.append(abs(f1 - f_exact) / f_exact)
         line = "N = %2d  f1 = %.12g Hz  rel. error %.3e" % (n, f1, errs[-1])

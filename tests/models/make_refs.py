@@ -78,7 +78,7 @@ def rayleigh_mode(w, a, b):
 def deck_modes(path, stage):
     import yaml
     with open(path) as f:
-        d = yaml.safe_load(f)
+        d = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return int(((d.get(stage) or {}).get("modes", 10)))
 
 

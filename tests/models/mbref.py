@@ -282,7 +282,7 @@ class Model:
 def load_deck(path):
     """A Model from a model deck, and the deck as a dict."""
     with open(path) as f:
-        d = yaml.safe_load(f)
+        d = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     assert d.get("units") == "SI", "model decks say units: SI"
     assert not any(num(g) for g in d.get("gravity", [0, 0, 0])), "mbref: no gravity (no statics)"
     mdl = Model()

@@ -59,7 +59,7 @@ def main():
     ab = scipy.linalg.eigvals(A, s * B, homogeneous_eigvals=True)
     alpha, beta = ab[0], ab[1]
     eig_count = int(np.sum(np.abs(beta) > 1e-8 * np.abs(alpha)))
-    r = yaml.safe_load(open(rep))
+    r = yaml.load(open(rep), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     c = r["convergence"]
     stands = sum(2 if (stage == "complex" and md["eigenvalue"][1] != 0) else 1
                  for md in r["modes"]) if stage == "complex" else len(r["modes"])

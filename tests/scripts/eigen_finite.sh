@@ -59,7 +59,7 @@ for np in 1 2; do
     rep="$dir/out$np/massless.$stage.yaml"
     $py - "$rep" "$stage" <<'PY' || fails=$((fails + 1))
 import sys, yaml
-r = yaml.safe_load(open(sys.argv[1])); c = r["convergence"]
+r = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)); c = r["convergence"]
 want = {"modal": 20, "complex": 40}[sys.argv[2]]
 ok = (len(r["modes"]) == 20 and c["converged"] is True and c["finite_eigenvalues_max"] == want
       and c["modes_asked"] == 1000 and c.get("finite_eigenvalues") == want)

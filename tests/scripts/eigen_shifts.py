@@ -42,7 +42,7 @@ def closed(kind, args):
     return [4 * k / m * math.sin(j * math.pi / (2 * n)) ** 2 for j in range(n)]
 
 def check(rep, kind, args):
-    r = yaml.safe_load(open(rep))
+    r = yaml.load(open(rep), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     sigma = float(r["settings"]["shift"])
     lam = closed(kind, args)
     got = sorted(float(md["eigenvalue"]) for md in r["modes"])

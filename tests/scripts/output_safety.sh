@@ -160,7 +160,7 @@ wait $pid 2> /dev/null
 complete=0
 for f in "$out/c10/res"/*.yaml; do
   [ -e "$f" ] || continue
-  /usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); sys.exit(0 if 'modes' in d else 1)" "$f" \
+  /usr/bin/python3 -c "import sys, yaml; d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader)); sys.exit(0 if 'modes' in d else 1)" "$f" \
     || complete=1
 done
 check "killed run: every report under a final name is complete" $complete

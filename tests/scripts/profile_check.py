@@ -30,7 +30,7 @@ def header(path):
             if re.match(r"^(model|modes):", line):
                 break
             lines.append(line)
-    return yaml.safe_load("".join(lines))
+    return yaml.load("".join(lines), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def number(v):

@@ -79,7 +79,7 @@ def gen(d):
 
 def ref(d):
     with open(os.path.join(d, "out", "lattice.modal.yaml")) as f:
-        modal = yaml.safe_load(f)
+        modal = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     with open(os.path.join(d, "rayleigh.ref.complex.yaml"), "w") as f:
         f.write("# damped modes predicted from the undamped ones by the Rayleigh relation\n")
         f.write("format: mbmodal-report\nformat_version: 1\nstage: complex\nrtol: 1e-8\nmodes:\n")

@@ -34,7 +34,7 @@ wait_bounded() {  # pid
 reports_whole() {  # dir label
   for r in "$1"/*.yaml; do
     [ -f "$r" ] || continue
-    /usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); \
+    /usr/bin/python3 -c "import sys, yaml; d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader)); \
 assert isinstance(d.get('modes'), list) and d.get('format') == 'mbmodal-report'" "$r" \
       2>/dev/null || fail "$2: $(basename "$r") does not look whole"
   done

@@ -93,7 +93,7 @@ for a in sorted(MATTIASSON):
             if r.returncode:
                 continue
             with open(os.path.join(od, name + ".static.yaml")) as f:
-                rep = yaml.safe_load(f)
+                rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
             tip = rep["nodes"][-1]
             tips.append((-tip["position"][2], 1 - tip["position"][0], tip["rotation"][1]))
         if not tips:

@@ -30,7 +30,7 @@ def check(cond, what):
 
 def load(name, np=1):
     with open("%s/np%d/%s.static.yaml" % (D, np, name)) as f:
-        return yaml.safe_load(f)
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def pos(rep, name):
@@ -67,7 +67,7 @@ for meth in ("fim", "mkeam"):
     # the modes are drawn about the equilibrium: the modal report's nodes (and so the
     # VTK mode shapes, built from the same model) stand at the closed-form sags
     with open("%s/np1/statics_chain_%s.modal.yaml" % (D, meth)) as f:
-        modal = yaml.safe_load(f)
+        modal = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     for i, nd in enumerate(modal["model"]["nodes"]):
         check(near(nd["position"], [0, 0, want[i]], 2e-7),
               "chain %s: modal report node %s at z = %g, want the equilibrium %g" %

@@ -68,7 +68,7 @@ for T in (-0.5 * PCR, 0.0, 4000.0):
     if r.returncode:
         continue
     with open(os.path.join(OUT, name + ".modal.yaml")) as f:
-        rep = yaml.safe_load(f)
+        rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     got = sorted(md["frequency_hz"] for md in rep["modes"] if md["kind"] == "oscillatory")[:6]
     want = []
     for n in (1, 2, 3):
