@@ -37,6 +37,10 @@ typedef struct eigen_opts {
   int subspace;           /* Krylov subspace size; 0 = automatic */
   int keep_vectors;       /* 1: the modes keep their eigenvectors (x, xi) */
   FILE *log;              /* progress lines on rank 0, or NULL (borrowed) */
+  /* set by the stage's own second run (gep_modal after a missed-mode alarm), 0 from decks */
+  int min_nev;            /* Krylov-Schur for at least this many eigenvalues */
+  int block;              /* Krylov-Schur's block size; 0 = automatic (MBMODAL_KS_BLOCK or
+                             the default) */
 } eigen_opts;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
@@ -119,6 +123,9 @@ typedef struct eigen_result {
   int sturm_done;            /* 1: the check ran */
   double sturm_lambda;       /* shift of the check: just above the highest reported lambda */
   long sturm_count;          /* eigenvalues below sturm_lambda from the inertia */
+  long sturm_found;          /* of those, found by Krylov-Schur (the reported modes and the
+                                extra converged ones in the check's interval); >= 1 when the
+                                check ran, 0 when not known */
   /* timings [s] */
   double time_assemble, time_factor, time_iterate, time_post, time_total;
   /* modes, ascending natural frequency */

@@ -320,6 +320,12 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
   o->nev = want + extra;
   o->seed = 1;
   o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
+  if (st->opts->min_nev > o->nev) {
+    o->nev = st->opts->min_nev;
+    stage_log (st, "modal: Krylov-Schur for %d eigenvalues (all that the inertia counts "
+               "around the %d wanted, and a margin)\n", o->nev, want);
+    return;
+  }
   stage_log (st, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
              o->nev, want, extra);
 }
@@ -386,6 +392,59 @@ static const stage_ops modal_ops = {
   .retry_shift = modal_retry_shift
 };
 
+/* Collective, after a converged undamped stage. When its missed-mode check counted more
+   eigenvalues in the modes' interval than Krylov-Schur found (found < count: a repeated
+   eigenvalue that single vectors see once, or a cluster that the restarts cut), the stage
+   runs once more asking Krylov-Schur for every eigenvalue the inertia counts plus a margin
+   (count + max (2, count / 10)), in blocks of p = count - found + 1 (4 to KS_MAX_BLOCK: a
+   block of p finds up to p copies of an eigenvalue), with a subspace the user set raised to
+   twice that. The reported modes are then the lowest of all the eigenvalues there, ties
+   at the top taken in any order. When the second run still finds fewer than its own check
+   counts, the result is not converged: MB_ENOCONV naming the counts (the modes found are
+   kept). Returns 0, or the second run's status, the same on every rank. */
+static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts *o,
+                         double sigma, eigen_result *out, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  long seen[2] = { 0, 0 };  /* counted, found */
+  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
+    seen[0] = out->sturm_count;
+    seen[1] = out->sturm_found;
+  }
+  MPI_Bcast (seen, 2, MPI_LONG, 0, comm);
+  if (seen[0] == 0) return 0;
+  eigen_opts o2 = *o;
+  long nev = seen[0] + (seen[0] / 10 > 2 ? seen[0] / 10 : 2);
+  o2.min_nev = nev < INT_MAX / 4 ? (int) nev : INT_MAX / 4;
+  long p = seen[0] - seen[1] + 1;
+  o2.block = p < 4 ? 4 : p > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) p;
+  if (o2.subspace > 0 && o2.subspace < 2 * o2.min_nev) o2.subspace = 2 * o2.min_nev;
+  if (rank == 0 && o->log) {
+    fprintf (o->log, "modal: the inertia counts %ld eigenvalues in the modes' interval, "
+             "Krylov-Schur found %ld (a repeated eigenvalue or a cluster): the stage again, "
+             "for %d eigenvalues in blocks of %d\n", seen[0], seen[1], o2.min_nev, o2.block);
+    fflush (o->log);
+  }
+  eigen_result_clear (out);
+  int rc = stage_solve (&modal_ops, comm, sys, &o2, sigma, sys->n + sys->m, out, err);
+  if (rc < 0) return rc;
+  long again[2] = { 0, 0 };  /* counted, found */
+  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
+    again[0] = out->sturm_count;
+    again[1] = out->sturm_found;
+  }
+  MPI_Bcast (again, 2, MPI_LONG, 0, comm);
+  if (again[0] == 0) return 0;
+  out->converged = 0;
+  if (rank == 0)
+    mb_fail (err, MB_ENOCONV, "modal stage: modes are missing: the inertia counts %ld "
+             "eigenvalues below %.6g rad^2/s^2 around the modes found, Krylov-Schur found %ld "
+             "of them, also when asked for %d in blocks of %d; raise 'subspace' (or 'modes')",
+             again[0], out->sturm_lambda, again[1], o2.min_nev, o2.block);
+  return mb_agree (comm, MB_ENOCONV, err);
+}
+
 int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                eigen_result *out, mb_err *err)
 {
@@ -399,6 +458,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
     return MB_EDECK;
   }
   int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
+  if (rc == 0) rc = missed_retry (comm, sys, &o, sigma, out, err);
   record_bound (comm, &o, opts->modes, bound, out);
   if (rc == 0) count_finite (comm, sys, 0, opts->modes, &o, out);
   return rc;

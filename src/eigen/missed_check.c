@@ -102,10 +102,11 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *
     out->sturm_done = 1;
     out->sturm_lambda = at[1];
     out->sturm_count = below[0] - below[1];
+    out->sturm_found = mc->nfound;
     if (log && out->sturm_count > mc->nfound)
-      fprintf (log, "modal: WARNING: the inertia counts %ld eigenvalues in [%.6g, %.6g] "
-               "rad^2/s^2 but %d were found: modes may be missing; raise 'modes' or "
-               "'subspace'\n", out->sturm_count, mc->lo, at[1], mc->nfound);
+      fprintf (log, "modal: missed-mode check: the inertia counts %ld eigenvalues in [%.6g, "
+               "%.6g] rad^2/s^2 but %d were found: modes are missing\n", out->sturm_count,
+               mc->lo, at[1], mc->nfound);
     else if (log)
       fprintf (log, "modal: missed-mode check: %ld eigenvalues below %.6g rad^2/s^2, "
                "all found\n", out->sturm_count, at[1]);

@@ -422,7 +422,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   double t0 = now ();
   progress_ctx pc = { st->log, t0, t0 };
   ks_opts o = { .ncv = opts->subspace, .tol = st->ks_tol > 0.0 ? st->ks_tol : opts->tolerance,
-                .max_restarts = opts->max_restarts,
+                .max_restarts = opts->max_restarts, .block = opts->block,
                 .progress = progress_print, .progress_ctx = &pc };
   ops->krylov_opts (st, &o);
   /* real arithmetic unless the shift is complex (complex_at) */

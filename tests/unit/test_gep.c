@@ -362,9 +362,9 @@ static int run_stage (int damped, const problem *p, const eigen_opts *st, int ke
     if (p->m > 0) Cq = to_spm (p->m, p->n, p->Cq);
   }
   gep_system sys = { .n = p->n, .m = p->m, .K = K, .M = M, .R = R, .Cq = Cq };
-  eigen_opts o = *st;  /* quiet log */
+  eigen_opts o = *st;  /* quiet log, unless TEST_GEP_LOG is set (the stages' log on stdout) */
   o.keep_vectors = keep;
-  o.log = NULL;
+  o.log = getenv ("TEST_GEP_LOG") && rank == 0 ? stdout : NULL;
   mb_err_init (err);
   int rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, &o, r, err)
                   : gep_modal (MPI_COMM_WORLD, &sys, &o, r, err);
@@ -1253,6 +1253,58 @@ static void test_repeated (void)
   problem_free (&p);
 }
 
+/* A missed-mode alarm answered (gep_modal's second run): 8 copies of one fixed-fixed
+   chain of 12 unit masses and 1 kN/m springs, so every eigenvalue is 8-fold: closed form
+   lambda_j = 4 k / m sin^2 (j pi / 26). 10 modes asked: the answer is the 8 copies of
+   lambda_1 and 2 of lambda_2. Single vectors (block 1) find a few copies of each: the first
+   run reports modes up to lambda_3 while the inertia counts 24 eigenvalues there; with
+   blocks of 4 the first run finds 12 of the 16 at or below lambda_2. Either way the stage
+   runs again for every counted eigenvalue in blocks and must report 8 x lambda_1 and
+   2 x lambda_2 (1e-10 relative), with all 16 of lambda_1 and lambda_2 found
+   (sturm_found == sturm_count == 16). */
+static void test_missed_retry (void)
+{
+  int h = 12, copies = 8, n = h * copies;
+  double k = 1e3;
+  problem p = problem_new ("multiplicity 8", n, 0, 0);
+  if (rank == 0)
+    for (int c = 0; c < copies; c++)
+      for (int i = 0; i < h; i++) {
+        int j = c * h + i;
+        AT (p.K, n, j, j) = 2.0 * k;
+        AT (p.M, n, j, j) = 1.0;
+        if (i + 1 < h) AT (p.K, n, j, j + 1) = AT (p.K, n, j + 1, j) = -k;
+      }
+  double l1 = 4.0 * k * pow (sin (TWO_PI / (4.0 * (h + 1))), 2);
+  double l2 = 4.0 * k * pow (sin (TWO_PI / (2.0 * (h + 1))), 2);
+  for (int block = 1; block <= 4; block += 3) {
+    char name[64];
+    snprintf (name, sizeof name, "multiplicity 8, first run in blocks of %d", block);
+    eigen_opts st = stage (10);
+    st.block = block;
+    eigen_result r;
+    mb_err err;
+    int rc = run_stage (0, &p, &st, 1, &r, &err);
+    check_ok (name, rc, &err, &r, &p, 0);
+    if (rank == 0) {
+      int right = r.nmodes == 10;
+      for (int i = 0; right && i < 10; i++) {
+        double want = i < 8 ? l1 : l2;
+        right = fabs (creal (r.modes[i].lambda) - want) <= 1e-10 * want;
+      }
+      CHECK0 (right, "%s: %d modes, not 8 x %.10g and 2 x %.10g (closed form)", name,
+              r.nmodes, l1, l2);
+      CHECK0 (r.sturm_done && r.sturm_found == r.sturm_count && r.sturm_count == 16,
+              "%s: %ld found of %ld counted; 16 (8 x lambda_1, 8 x lambda_2) exist", name,
+              r.sturm_found, r.sturm_count);
+      CHECK0 (r.nev >= 18, "%s: Krylov-Schur asked for %d eigenvalues: the second run (all "
+              "16 counted + 2) did not happen", name, r.nev);
+    }
+    eigen_result_clear (&r);
+  }
+  problem_free (&p);
+}
+
 /* 9: K with a small skew part (1e-4 of its size): not symmetric, so LU. */
 static void test_nonsymmetric (void)
 {
@@ -1975,6 +2027,7 @@ int main (int argc, char **argv)
   test_overdamped ();
   test_damped_rigid_kinds ();
   test_repeated ();
+  test_missed_retry ();
   test_nonsymmetric ();
   test_noconv ();
   test_singular_shift ();

@@ -426,6 +426,25 @@ static void test_variants (void)
   }
   else CHECK ("missed report is valid YAML", 0);
 
+  /* the status from the eigenvalues found when known: 3 found (2 reported, a third copy
+     of the top one beyond `modes`) of 3 counted is ok; 2 found of 3 is missed */
+  for (int found = 3; found >= 2; found--) {
+    r.sturm_found = found;
+    path = tmp_path ("found.yaml");
+    CHECK ("report with eigenvalues_found written",
+           report_write_yaml (path, &r, NULL, NULL, 0, NULL, &err) == 0);
+    if (load_doc (path, &d)) {
+      CHECK ("eigenvalues_found written", num_is (at (&d, "missed_mode_check.eigenvalues_found"),
+                                                  found)
+                                          && num_is (at (&d, "missed_mode_check.modes_reported_below"), 2));
+      CHECK ("status from eigenvalues_found", strcmp (str (at (&d, "missed_mode_check.status")),
+                                                      found == 3 ? "ok" : "missed") == 0);
+      yaml_document_delete (&d);
+    }
+    else CHECK ("report with eigenvalues_found is valid YAML", 0);
+  }
+  r.sturm_found = 0;
+
   free_result (&r);
   make_modal (&r, 2, 0);
   for (int i = 0; i < r.nmodes; i++) free (r.modes[i].x);
