@@ -50,14 +50,22 @@ static void run_clear (run *r)
   deck_clear (&r->d);
 }
 
-/* Rank 0: reads one matrix file named at deck position (line, col) into *A (compressed;
-   caller frees). A missing file is the deck's error, at the key that names it. */
-static int load_matrix (const deck *d, const char *what, const char *path, size_t line,
-                        size_t col, spm **A, mb_err *err)
+/* Files of at least this many bytes are read by every rank at once (mmio_read_ranks);
+   smaller ones by rank 0 alone, which parses a megabyte in about 20 ms. */
+#define READ_RANKS_MIN_BYTES (1LL << 20)
+
+/* Collective: reads one matrix file named at deck position (line, col) into *A on rank 0
+   (compressed; caller frees; the other ranks get nothing), every rank parsing a share of a
+   large file. A missing file is the deck's error, at the key that names it. The status and
+   message are the same on every rank. */
+static int load_matrix (MPI_Comm comm, const deck *d, const char *what, const char *path,
+                        size_t line, size_t col, spm **A, mb_err *err)
 {
+  int rank;
+  MPI_Comm_rank (comm, &rank);
   mb_err inner;
   mb_err_init (&inner);
-  int rc = mmio_read (path, A, &inner);
+  int rc = mmio_read_ranks (comm, path, READ_RANKS_MIN_BYTES, A, &inner);
   if (rc == MB_EIO)
     return mb_fail_at (err, MB_EDECK, d->path, line, col, "matrix %s: %s: %s", what,
                        inner.where, inner.msg);
@@ -66,18 +74,25 @@ static int load_matrix (const deck *d, const char *what, const char *path, size_
     if (err->code == MB_EIO) err->code = MB_EDECK;
     return err->code;
   }
-  return spm_compress (*A) < 0 ? mb_fail (err, MB_ENOMEM, "out of memory for %s", what) : 0;
+  rc = rank == 0 && spm_compress (*A) < 0
+     ? mb_fail (err, MB_ENOMEM, "out of memory for %s", what) : 0;
+  return mb_agree (comm, rc, err);
 }
 
-/* Rank 0: K, M (and R, Cq) from a matrix deck's files, with their shapes checked. */
-static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_err *err)
+/* Collective: K, M (and R, Cq) from a matrix deck's files onto rank 0 (load_matrix), then
+   (rank 0) their shapes checked. */
+static int load_system (MPI_Comm comm, const deck *d, spm **K, spm **M, spm **R, spm **Cq,
+                        mb_err *err)
 {
   const deck_matrices *dm = &d->matrices;
-  MB_TRY (load_matrix (d, "K", dm->K, dm->line_K, dm->col_K, K, err));
-  MB_TRY (load_matrix (d, "M", dm->M, dm->line_M, dm->col_M, M, err));
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  MB_TRY (load_matrix (comm, d, "K", dm->K, dm->line_K, dm->col_K, K, err));
+  MB_TRY (load_matrix (comm, d, "M", dm->M, dm->line_M, dm->col_M, M, err));
   if (dm->R && d->damped.enabled)  /* R serves the damped stage only */
-    MB_TRY (load_matrix (d, "R", dm->R, dm->line_R, dm->col_R, R, err));
-  if (dm->Cq) MB_TRY (load_matrix (d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
+    MB_TRY (load_matrix (comm, d, "R", dm->R, dm->line_R, dm->col_R, R, err));
+  if (dm->Cq) MB_TRY (load_matrix (comm, d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
+  if (rank != 0) return 0;
   int n = (*K)->nrows;
   if ((*K)->ncols != n)
     return mb_fail_at (err, MB_EDECK, d->path, dm->line_K, dm->col_K,
@@ -101,13 +116,14 @@ static int load_system (const deck *d, spm **K, spm **M, spm **R, spm **Cq, mb_e
   return 0;
 }
 
-/* Collective. Matrix deck: rank 0 reads the files; the shape reaches every rank. */
+/* Collective. Matrix deck: the files read onto rank 0 (large ones by every rank at once);
+   the shape reaches every rank. */
 static int setup_matrices (run *r, mb_err *err)
 {
   int rc = 0, shape[2] = { 0, 0 };
+  double t = MPI_Wtime ();
+  rc = load_system (r->comm, &r->d, &r->K, &r->M, &r->R, &r->Cq, err);
   if (r->rank == 0) {
-    double t = MPI_Wtime ();
-    rc = load_system (&r->d, &r->K, &r->M, &r->R, &r->Cq, err);
     if (rc == 0) {
       shape[0] = r->K->nrows;
       shape[1] = r->Cq ? r->Cq->nrows : 0;

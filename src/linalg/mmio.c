@@ -1,5 +1,6 @@
 /* mmio.c: Matrix Market coordinate reader and writer: one pass over a buffer. */
 #include "mmio.h"
+#include "mmio_parts.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #define BANNER "%%MatrixMarket matrix coordinate real general"
 #define BANNER_FMT "%%%%MatrixMarket matrix coordinate real general"  /* as a format */
@@ -317,82 +320,97 @@ static int parse_banner (reader *r, int *integer_field, int *symmetric)
   return 0;
 }
 
+/* Reads the banner and the size line from r (r then stands just after the size line) into
+   *h, with every check on them. Returns 0 or MB_EDECK (r->err set). */
+static int parse_header (reader *r, mmio_header *h)
+{
+  char buf[48];
+  tokens t;
+  memset (h, 0, sizeof *h);
+  MB_TRY (parse_banner (r, &h->integer_field, &h->symmetric));
+
+  /* size line: rows columns entries */
+  if (!next_data_line (r, &t))
+    return fail (r, r->line, "file ends before the size line 'rows columns entries'");
+  if (t.n < 3)
+    return fail (r, r->line, "size line needs 3 numbers (rows columns entries), found %d",
+                 t.n);
+  if (t.n > 3)
+    return fail (r, r->line, "extra token '%s' after the size line 'rows columns entries'",
+                 show (buf, sizeof buf, t.b[3], t.e[3]));
+  MB_TRY (parse_count (r, &t, 0, "rows", 1, INT_MAX, &h->nrows));
+  MB_TRY (parse_count (r, &t, 1, "columns", 1, INT_MAX, &h->ncols));
+  MB_TRY (parse_count (r, &t, 2, "entries", 0, LONG_MAX, &h->nnz));
+  h->size_line = r->line;
+  if (h->symmetric && h->nrows != h->ncols)
+    return fail (r, h->size_line, "size line: a symmetric matrix must be square, found "
+                 "%ld x %ld", h->nrows, h->ncols);
+  /* rows, cols < 2^31, so these products fit a long long */
+  long long most = h->symmetric ? (long long) h->nrows * (h->nrows + 1) / 2
+                                : (long long) h->nrows * h->ncols;
+  if (h->nnz > most)
+    return fail (r, h->size_line, "size line: %ld entries declared but a %ld x %ld %s holds "
+                 "at most %lld", h->nnz, h->nrows, h->ncols,
+                 h->symmetric ? "symmetric file (lower triangle)" : "matrix", most);
+  return 0;
+}
+
+/* One entry line's tokens t (read from r, line r->line) into S: checks, then A(i,j) and,
+   for a symmetric file, A(j,i). Returns 0, MB_EDECK or MB_ENOMEM (r->err set). */
+static int parse_entry (reader *r, const tokens *t, const mmio_header *h, spm *S)
+{
+  char buf[48];
+  int i = 0, j = 0;
+  double v = 0.0;
+  if (t->n < 3)
+    return fail (r, r->line, "entry needs 3 fields (row column value), found %d", t->n);
+  if (t->n > 3)
+    return fail (r, r->line, "extra token '%s' after the entry (row column value)",
+                 show (buf, sizeof buf, t->b[3], t->e[3]));
+  MB_TRY (parse_index (r, t->b[0], t->e[0], "row", S->nrows, &i));
+  MB_TRY (parse_index (r, t->b[1], t->e[1], "column", S->ncols, &j));
+  MB_TRY (parse_value (r, t->b[2], t->e[2], h->integer_field, &v));
+  if (h->symmetric && j > i)
+    return fail (r, r->line, "entry (%d,%d) is in the upper triangle: a symmetric file "
+                 "holds the lower triangle only (row >= column)", i + 1, j + 1);
+  int rc = spm_add (S, i, j, v);
+  if (rc == 0 && h->symmetric && i != j) rc = spm_add (S, j, i, v);  /* A(j,i) = A(i,j) */
+  if (rc < 0) return mb_fail (r->err, MB_ENOMEM, "out of memory reading %s", r->name);
+  return 0;
+}
+
+/* The "more entries" error at the current line of r. */
+static int fail_extra (reader *r, const mmio_header *h)
+{
+  return fail (r, r->line, "more entries than the %ld declared on the size line (line %zu)",
+               h->nnz, h->size_line);
+}
+
 /* Parses text[0..len) (text[len] == '\0'; the bytes are not modified). One cleanup exit. */
 static int parse_buffer (char *text, size_t len, const char *name, spm **A, mb_err *err)
 {
   reader r = { name ? name : "(matrix)", text, text + len, 0, err };
-  char buf[48];
   tokens t;
-  int integer_field = 0, symmetric = 0, rc;
-  long nrows, ncols, nnz;
+  mmio_header h;
+  int rc;
   spm *S = NULL;
 
-  MB_TRY (parse_banner (&r, &integer_field, &symmetric));
-
-  /* size line: rows columns entries */
-  if (!next_data_line (&r, &t))
-    return fail (&r, r.line, "file ends before the size line 'rows columns entries'");
-  if (t.n < 3)
-    return fail (&r, r.line, "size line needs 3 numbers (rows columns entries), found %d",
-                 t.n);
-  if (t.n > 3)
-    return fail (&r, r.line, "extra token '%s' after the size line 'rows columns entries'",
-                 show (buf, sizeof buf, t.b[3], t.e[3]));
-  MB_TRY (parse_count (&r, &t, 0, "rows", 1, INT_MAX, &nrows));
-  MB_TRY (parse_count (&r, &t, 1, "columns", 1, INT_MAX, &ncols));
-  MB_TRY (parse_count (&r, &t, 2, "entries", 0, LONG_MAX, &nnz));
-  size_t size_line = r.line;
-  if (symmetric && nrows != ncols)
-    return fail (&r, size_line, "size line: a symmetric matrix must be square, found "
-                 "%ld x %ld", nrows, ncols);
-  /* rows, cols < 2^31, so these products fit a long long */
-  long long most = symmetric ? (long long) nrows * (nrows + 1) / 2
-                             : (long long) nrows * ncols;
-  if (nnz > most)
-    return fail (&r, size_line, "size line: %ld entries declared but a %ld x %ld %s holds "
-                 "at most %lld", nnz, nrows, ncols,
-                 symmetric ? "symmetric file (lower triangle)" : "matrix", most);
-
+  MB_TRY (parse_header (&r, &h));
   /* every entry line takes at least 6 bytes ("1 1 1\n"), so the text bounds the storage */
   long fit = (long) ((size_t) (r.end - r.pos) / 6 + 1);
-  long room = nnz < fit ? nnz : fit;
-  S = spm_create ((int) nrows, (int) ncols, symmetric ? 2 * room : room);
+  long room = h.nnz < fit ? h.nnz : fit;
+  S = spm_create ((int) h.nrows, (int) h.ncols, h.symmetric ? 2 * room : room);
   if (!S) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", r.name);
 
-  for (long k = 0; k < nnz; k++) {
-    int i = 0, j = 0;
-    double v = 0.0;
+  for (long k = 0; k < h.nnz; k++) {
     if (!next_data_line (&r, &t)) {
-      rc = fail (&r, r.line, "file ends after %ld of %ld entries", k, nnz);
+      rc = fail (&r, r.line, "file ends after %ld of %ld entries", k, h.nnz);
       goto done;
     }
-    if (t.n < 3) {
-      rc = fail (&r, r.line, "entry needs 3 fields (row column value), found %d", t.n);
-      goto done;
-    }
-    if (t.n > 3) {
-      rc = fail (&r, r.line, "extra token '%s' after the entry (row column value)",
-                 show (buf, sizeof buf, t.b[3], t.e[3]));
-      goto done;
-    }
-    if ((rc = parse_index (&r, t.b[0], t.e[0], "row", S->nrows, &i)) < 0) goto done;
-    if ((rc = parse_index (&r, t.b[1], t.e[1], "column", S->ncols, &j)) < 0) goto done;
-    if ((rc = parse_value (&r, t.b[2], t.e[2], integer_field, &v)) < 0) goto done;
-    if (symmetric && j > i) {
-      rc = fail (&r, r.line, "entry (%d,%d) is in the upper triangle: a symmetric file "
-                 "holds the lower triangle only (row >= column)", i + 1, j + 1);
-      goto done;
-    }
-    rc = spm_add (S, i, j, v);
-    if (rc == 0 && symmetric && i != j) rc = spm_add (S, j, i, v);  /* A(j,i) = A(i,j) */
-    if (rc < 0) {
-      rc = mb_fail (err, MB_ENOMEM, "out of memory reading %s", r.name);
-      goto done;
-    }
+    if ((rc = parse_entry (&r, &t, &h, S)) < 0) goto done;
   }
   if (next_data_line (&r, &t)) {
-    rc = fail (&r, r.line, "more entries than the %ld declared on the size line (line %zu)",
-               nnz, size_line);
+    rc = fail_extra (&r, &h);
     goto done;
   }
   rc = 0;
@@ -456,6 +474,134 @@ int mmio_read (const char *path, spm **A, mb_err *err)
   }
   free (text);
   return rc;
+}
+
+/* ---- the parts of a read by several ranks (mmio_parts.h; the MPI side is mmio_ranks.c) -- */
+
+/* Reads bytes [off, off + len) of fd into buf (pread until done). Returns the bytes read
+   (fewer at the end of the file) or -1 with errno. */
+static long long read_at (int fd, char *buf, long long off, long long len)
+{
+  long long got = 0;
+  while (got < len) {
+    ssize_t k = pread (fd, buf + got, (size_t) (len - got), (off_t) (off + got));
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return -1;
+    if (k == 0) break;
+    got += k;
+  }
+  return got;
+}
+
+int mmio_header_read (int fd, long long size, const char *path, mmio_header *h,
+                      long long *data, mb_err *err)
+{
+  long long cap = 1 << 16;
+  for (;;) {
+    long long len = cap < size ? cap : size;
+    char *text = malloc ((size_t) len + 1);
+    if (!text) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+    long long got = read_at (fd, text, 0, len);
+    if (got < 0) {
+      free (text);
+      return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s", strerror (errno));
+    }
+    text[got] = '\0';
+    mb_err e;
+    mb_err_init (&e);
+    reader r = { path, text, text + got, 0, &e };
+    int rc = parse_header (&r, h);
+    /* final: the prefix is the file, or the line parse_header stopped at ends with its '\n'
+       inside the prefix (an error there needs another line after it, so that "the file
+       ends" is not said of a prefix) */
+    int whole = got == size
+             || (r.pos > text && r.pos[-1] == '\n' && (rc == 0 || r.pos < r.end));
+    *data = (long long) (r.pos - text);
+    free (text);
+    if (whole) {
+      if (rc < 0) *err = e;
+      return rc;
+    }
+    if (got < len) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: the file shrank");
+    cap *= 2;
+  }
+}
+
+int mmio_share_read (int fd, long long data, long long size, long long s, long long e,
+                     mmio_share *sh)
+{
+  memset (sh, 0, sizeof *sh);
+  long long from = s > data ? s - 1 : s;  /* one byte before: is s a line start? */
+  long long cap = e - from + 2;
+  char *buf = malloc ((size_t) cap);
+  if (!buf) { errno = ENOMEM; return -1; }
+  long long got = read_at (fd, buf, from, e - from);
+  if (got < 0) { free (buf); return -1; }
+  long long len = got;  /* buf holds [from, from + len) */
+  for (long long k = s - from; k < len; k++) sh->newlines += buf[k] == '\n';
+  /* the first line that starts in [s, e) */
+  long long start = s - from;
+  if (s > data && len > 0 && buf[0] != '\n') {
+    char *nl = memchr (buf + (s - from), '\n', (size_t) (len - (s - from)));
+    start = nl ? nl - buf + 1 : len;
+    sh->before = nl ? 1 : 0;
+  }
+  /* the end of the last line that starts before e: read on to its '\n' (or the end) */
+  while (start < len && from + len < size && buf[len - 1] != '\n') {
+    if (len + 4096 + 2 > cap) {
+      cap = 2 * cap + 4096;
+      char *t = realloc (buf, (size_t) cap);
+      if (!t) { free (buf); errno = ENOMEM; return -1; }
+      buf = t;
+    }
+    long long k = read_at (fd, buf + len, from + len, 4096);
+    if (k < 0) { free (buf); return -1; }
+    if (k == 0) break;
+    char *nl = memchr (buf + len, '\n', (size_t) k);
+    len += k;
+    if (nl) { len = nl - buf + 1; break; }
+  }
+  for (long long k = start; k < len && from + k < e; k++)
+    sh->lines += from + k == data || (k > 0 && buf[k - 1] == '\n');
+  memmove (buf, buf + start, (size_t) (len - start));
+  sh->len = len - start;
+  buf[sh->len] = '\0';
+  sh->text = buf;
+  return 0;
+}
+
+long mmio_share_entries (const mmio_share *sh)
+{
+  /* next_data_line's test without its tokens: a line whose first non-blank byte is
+     neither its end nor '%' */
+  const char *p = sh->text, *end = sh->text + sh->len;
+  long count = 0;
+  while (p < end) {
+    while (p < end && is_blank (*p)) p++;
+    if (p < end && *p != '\n' && *p != '%') count++;
+    const char *nl = p < end ? memchr (p, '\n', (size_t) (end - p)) : NULL;
+    p = nl ? nl + 1 : end;
+  }
+  return count;
+}
+
+int mmio_share_parse (const char *path, const mmio_share *sh, size_t first_line,
+                      const mmio_header *h, long first, spm *S, size_t *line, mb_err *err)
+{
+  reader r = { path, sh->text, sh->text + sh->len, first_line - 1, err };
+  tokens t;
+  int rc = 0;
+  for (long k = 0; rc == 0 && next_data_line (&r, &t); k++)
+    rc = first + k >= h->nnz ? fail_extra (&r, h) : parse_entry (&r, &t, h, S);
+  *line = r.line;
+  return rc;
+}
+
+int mmio_fail_short (const char *path, size_t last_line, long got, const mmio_header *h,
+                     mb_err *err)
+{
+  reader r = { path, NULL, NULL, last_line, err };
+  return fail (&r, last_line, "file ends after %ld of %ld entries", got, h->nnz);
 }
 
 /* fprintf per entry; the first failing call (or fclose) gives the message. */

@@ -2,6 +2,7 @@
 #ifndef MB_MMIO_H
 #define MB_MMIO_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include "../error.h"
 #include "sparse.h"
@@ -26,6 +27,17 @@ int mmio_parse (const char *text, size_t len, const char *name, spm **A, mb_err 
    with err->where = path; MB_EDECK on content; MB_ENOMEM. No MPI: the caller picks the
    rank that reads (rank 0, then broadcast). */
 int mmio_read (const char *path, spm **A, mb_err *err);
+
+/* Collective on comm. The matrix of the file at path on rank 0 as mmio_read gives it (the
+   same entries in the same order, the same errors with the same lines), read by every rank
+   at once when the file is a regular file of at least min_bytes bytes that every rank can
+   open and comm has more than one rank: rank 0 reads the banner and the size line, each
+   rank reads and parses the entry lines that start in its equal share of the bytes after
+   them, and rank 0 gathers the entries. Otherwise rank 0 calls mmio_read. The first error
+   in the file wins and every rank returns it (err the same on every rank). *A is set on
+   rank 0 only (a new triplet matrix, caller frees); on the other ranks it is untouched. */
+int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm **A,
+                     mb_err *err);
 
 /* Writes A to path as "%%MatrixMarket matrix coordinate real general": size line
    "nrows ncols nnz", then "i j value" per stored entry (1-based, values with 17 significant

@@ -1,8 +1,11 @@
-/* test_mmio.c: Matrix Market I/O: valid files, each error with its line, round trips. */
+/* test_mmio.c: Matrix Market I/O: valid files, each error with its line, round trips; the
+   reader of every rank at once (mmio_read_ranks) against the one-rank reader (run on 1 and
+   2 ranks by tests/run.sh, and on more by hand). */
 #include "linalg/mmio.h"
 #include "check.h"
 
 #include <float.h>
+#include <mpi.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -445,8 +448,165 @@ static void test_values_exact (void)
   free (tok);
 }
 
-int main (void)
+static int rank = 0, nranks = 1;
+
+/* Collective. The file at path (written by rank 0) read by mmio_read_ranks on every rank
+   (min_bytes 0: split whatever its size) against mmio_parse of the same bytes on rank 0:
+   the same status, and then the same entries in the same order bit for bit, or the same
+   message at the same "path:LINE". Returns 1 when they agree (on rank 0; 1 elsewhere). */
+static int ranks_agree (const char *label, const char *path, const char *text, size_t len)
 {
+  spm *A = NULL, *B = NULL;
+  mb_err ea, eb;
+  mb_err_init (&ea);
+  mb_err_init (&eb);
+  int ra = mmio_read_ranks (MPI_COMM_WORLD, path, 0, &A, &ea);
+  int all[2] = { ra, -ra }, ext[2];
+  MPI_Allreduce (all, ext, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int same_rc = ext[0] == ra && -ext[1] == ra;  /* one status on every rank */
+  int same_err = 1;
+  if (ra < 0) {  /* every rank holds the message */
+    char where[512], msg[1024];
+    memcpy (where, ea.where, sizeof where);
+    memcpy (msg, ea.msg, sizeof msg);
+    MPI_Bcast (where, sizeof where, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Bcast (msg, sizeof msg, MPI_CHAR, 0, MPI_COMM_WORLD);
+    same_err = strcmp (where, ea.where) == 0 && strcmp (msg, ea.msg) == 0;
+  }
+  int ok = same_rc && same_err;
+  MPI_Allreduce (MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank != 0) { spm_free (A); return 1; }
+  int rb = mmio_parse (text, len, path, &B, &eb);
+  if (ra != rb) ok = 0;
+  else if (ra < 0) ok &= strcmp (ea.where, eb.where) == 0 && strcmp (ea.msg, eb.msg) == 0;
+  else {
+    ok &= A && B && A->nrows == B->nrows && A->ncols == B->ncols && A->nnz == B->nnz;
+    for (long k = 0; ok && k < A->nnz; k++)
+      ok = A->row[k] == B->row[k] && A->col[k] == B->col[k]
+           && memcmp (&A->val[k], &B->val[k], sizeof (double)) == 0;
+  }
+  if (!ok)
+    printf ("  %s on %d ranks: %d %s: %s\n    one rank: %d %s: %s\n", label, nranks, ra,
+            ea.where, ea.msg, rb, eb.where, eb.msg);
+  spm_free (A);
+  spm_free (B);
+  return ok;
+}
+
+/* Collective. Rank 0 writes len bytes of text to a new temporary file; its path reaches
+   every rank. */
+static void write_shared (char *path, size_t size, const char *text, size_t len)
+{
+  if (rank == 0) {
+    if (temp_path (path, size, "ranks") == 0) {
+      FILE *f = fopen (path, "wb");
+      if (f) { fwrite (text, 1, len, f); fclose (f); }
+    }
+  }
+  MPI_Bcast (path, (int) size, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+/* Every good and bad case, then each with 1 to 6 bytes of a comment after it (the share
+   boundaries move through the lines), read by every rank against one rank; a header with
+   100 kB of comments (past the first 64 kB read for it); a million entries with comments and
+   blank lines among them. */
+static void test_ranks (void)
+{
+  size_t ncase = sizeof good / sizeof *good + sizeof bad / sizeof *bad;
+  int agree = 1, cases = 0;
+  for (size_t c = 0; c < ncase; c++) {
+    const char *text = c < sizeof good / sizeof *good ? good[c].text
+                     : bad[c - sizeof good / sizeof *good].text;
+    const char *label = c < sizeof good / sizeof *good ? good[c].label
+                      : bad[c - sizeof good / sizeof *good].label;
+    size_t len = c < sizeof good / sizeof *good ? strlen (text)
+               : bad[c - sizeof good / sizeof *good].len ? bad[c - sizeof good / sizeof *good].len
+               : strlen (text);
+    for (int pad = 0; pad <= 6; pad++) {
+      char *t = malloc (len + 16);
+      if (!t) continue;
+      memcpy (t, text, len);
+      size_t l = len;
+      if (pad > 0) {
+        memcpy (t + l, "\n%", 2);
+        l += 2;
+        for (int k = 1; k < pad; k++) t[l++] = 'x';
+        t[l++] = '\n';
+      }
+      char path[128] = "";
+      write_shared (path, sizeof path, t, l);
+      agree &= ranks_agree (label, path, t, l);
+      cases++;
+      if (rank == 0) remove (path);
+      free (t);
+    }
+  }
+  if (rank == 0) printf ("  %d files read by %d rank%s as by one\n", cases, nranks,
+                         nranks > 1 ? "s" : "");
+  CHECK ("every good and bad file: every rank reads what one rank reads", agree);
+
+  /* a header longer than the first 64 kB that rank 0 reads for it */
+  size_t cap = 120000;
+  char *t = malloc (cap);
+  if (t) {
+    size_t l = (size_t) snprintf (t, cap, "%s", BAN);
+    while (l < 100000) l += (size_t) snprintf (t + l, cap - l, "%% comment line %zu\n", l);
+    l += (size_t) snprintf (t + l, cap - l, "3 3 3\n1 1 1\n2 2 2\n3 3 3e0\n");
+    char path[128] = "";
+    write_shared (path, sizeof path, t, l);
+    CHECK ("a 100 kB header: read by every rank as by one", ranks_agree ("long header", path, t, l));
+    t[l - 2] = 'z';  /* and an error on the last line */
+    write_shared (path, sizeof path, t, l);
+    CHECK ("a 100 kB header, bad last value: the same error", ranks_agree ("long header, bad value", path, t, l));
+    if (rank == 0) remove (path);
+    free (t);
+  }
+
+  /* a million entries with comments and blank lines between them, symmetric */
+  const int n = 1000;
+  char path[128] = "";
+  if (rank == 0 && temp_path (path, sizeof path, "bigsym") == 0) {
+    FILE *f = fopen (path, "w");
+    if (f) {
+      fputs (SYM, f);
+      fprintf (f, "%% lower triangle\n%d %d %ld\n", n, n, (long) n * (n + 1) / 2);
+      for (int i = 1; i <= n; i++) {
+        for (int j = 1; j <= i; j++) fprintf (f, "%d %d %.17g\n", i, j, 1.0 / (i + j));
+        if (i % 97 == 0) fputs ("% a comment among the entries\n\n", f);
+      }
+      fclose (f);
+    }
+  }
+  MPI_Bcast (path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+  spm *A = NULL, *B = NULL;
+  mb_err err;
+  mb_err_init (&err);
+  double t0 = MPI_Wtime ();
+  int ra = mmio_read_ranks (MPI_COMM_WORLD, path, 0, &A, &err);
+  double ta = MPI_Wtime () - t0;
+  if (rank == 0) {
+    t0 = MPI_Wtime ();
+    int rb = mmio_read (path, &B, &err);
+    double tb = MPI_Wtime () - t0;
+    int same = ra == 0 && rb == 0 && A && B && A->nnz == B->nnz && A->nnz == (long) n * n;
+    for (long k = 0; same && k < A->nnz; k++)
+      same = A->row[k] == B->row[k] && A->col[k] == B->col[k]
+             && memcmp (&A->val[k], &B->val[k], sizeof (double)) == 0;
+    CHECK ("a million symmetric entries: every rank reads what one rank reads", same);
+    printf ("  1e6 entries: %.3f s on %d rank%s, %.3f s on one\n", ta, nranks,
+            nranks > 1 ? "s" : "", tb);
+    remove (path);
+  }
+  spm_free (A);
+  spm_free (B);
+}
+
+int main (int argc, char **argv)
+{
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &nranks);
+  test_ranks ();
   test_values_exact ();
   test_good ();
   test_bad ();
@@ -454,5 +614,7 @@ int main (void)
   test_round_trip ();
   test_files ();
   test_large ();
-  return CHECK_DONE ();
+  int rc = CHECK_DONE ();
+  MPI_Finalize ();
+  return rc;
 }
