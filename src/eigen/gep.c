@@ -401,18 +401,28 @@ static const stage_ops modal_ops = {
    twice that. The reported modes are then the lowest of all the eigenvalues there, ties
    at the top taken in any order. When the second run still finds fewer than its own check
    counts, the result is not converged: MB_ENOCONV naming the counts (the modes found are
-   kept). Returns 0, or the second run's status, the same on every rank. */
+   kept). Returns 0, or the second run's status, the same on every rank. missed_counts:
+   (collective) rank 0's counted and found eigenvalues when found < counted, else 0 and 0,
+   on every rank. */
+static void missed_counts (MPI_Comm comm, const eigen_result *out, long c[2])
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  c[0] = c[1] = 0;
+  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
+    c[0] = out->sturm_count;
+    c[1] = out->sturm_found;
+  }
+  MPI_Bcast (c, 2, MPI_LONG, 0, comm);
+}
+
 static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts *o,
                          double sigma, eigen_result *out, mb_err *err)
 {
   int rank;
   MPI_Comm_rank (comm, &rank);
-  long seen[2] = { 0, 0 };  /* counted, found */
-  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
-    seen[0] = out->sturm_count;
-    seen[1] = out->sturm_found;
-  }
-  MPI_Bcast (seen, 2, MPI_LONG, 0, comm);
+  long seen[2];  /* counted, found */
+  missed_counts (comm, out, seen);
   if (seen[0] == 0) return 0;
   eigen_opts o2 = *o;
   long nev = seen[0] + (seen[0] / 10 > 2 ? seen[0] / 10 : 2);
@@ -429,12 +439,8 @@ static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts 
   eigen_result_clear (out);
   int rc = stage_solve (&modal_ops, comm, sys, &o2, sigma, sys->n + sys->m, out, err);
   if (rc < 0) return rc;
-  long again[2] = { 0, 0 };  /* counted, found */
-  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
-    again[0] = out->sturm_count;
-    again[1] = out->sturm_found;
-  }
-  MPI_Bcast (again, 2, MPI_LONG, 0, comm);
+  long again[2];
+  missed_counts (comm, out, again);
   if (again[0] == 0) return 0;
   out->converged = 0;
   if (rank == 0)
