@@ -449,8 +449,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
     stage_log (st, "%s: the block path (block %d) did not converge after %d restarts (%d of "
                "%d; worst residual %.2e): again with the single-vector path\n", ops->label,
                ks.block, ks.restarts, ks.nconv, o.nev, ks.worst);
-    double tf[4] = { ks.time_apply, ks.time_orth, ks.time_schur, ks.time_basis };
-    memcpy (first, tf, sizeof first);
+    first[0] = ks.time_apply;
+    first[1] = ks.time_orth;
+    first[2] = ks.time_schur;
+    first[3] = ks.time_basis;
     ks_result_clear (&ks);
     o.block = 1;
     rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
