@@ -31,10 +31,13 @@ struct factor {
   int rank, size;      /* in comm */
   factor_kind kind;
   int n;               /* order */
-  long nnz;            /* triplets given (rank 0's count, known everywhere) */
-  MUMPS_INT *irn;      /* 1-based rows, size nnz, rank 0 only */
-  MUMPS_INT *jcn;      /* 1-based columns, size nnz, rank 0 only */
-  void *a;             /* values (double or double complex), size nnz, rank 0 only */
+  int dist;            /* 1: distributed input (ICNTL(18) = 3), each rank its triplets */
+  long nnz;            /* triplets given: rank 0's count, known everywhere; distributed:
+                          this rank's own */
+  long nnz_all;        /* triplets given over all ranks */
+  MUMPS_INT *irn;      /* 1-based rows, size nnz, rank 0 only (distributed: every rank) */
+  MUMPS_INT *jcn;      /* 1-based columns, size nnz, as irn */
+  void *a;             /* values (double or double complex), size nnz, as irn */
   DMUMPS_STRUC_C *d;   /* the instance for the real kinds, else NULL */
   ZMUMPS_STRUC_C *z;   /* the instance for the complex kinds, else NULL */
   int alive;           /* 1: job = -1 ran, job = -2 is owed */
@@ -278,35 +281,39 @@ static int factorize (factor *f, const char *phase, mb_err *err)
   }
 }
 
-/* Rank 0: checks the triplets and copies them 1-based into f. Returns 0 or an error. */
+/* Rank 0 (distributed input: every rank, its own triplets): checks the triplets and copies
+   them 1-based into f. Returns 0 or an error. */
 static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *jcol,
                         const void *a, mb_err *err)
 {
+  char who[48] = "";  /* distributed: whose entry a message names */
+  if (f->dist) snprintf (who, sizeof who, " (rank %d's entries)", f->rank);
   if (n < 1) return mb_fail (err, MB_ESOLVE, "matrix '%s': order %d < 1", f->name, n);
   if (nnz < 0 || (nnz > 0 && (!irow || !jcol || !a)))
-    return mb_fail (err, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)", f->name, nnz);
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': no entries given (nnz = %ld)%s", f->name,
+                    nnz, who);
   int cplx = is_complex (f->kind);
   size_t vsize = cplx ? sizeof (double complex) : sizeof (double);
-  f->irn = mb_calloc ((size_t) nnz, sizeof *f->irn);
-  f->jcn = mb_calloc ((size_t) nnz, sizeof *f->jcn);
-  f->a = mb_calloc ((size_t) nnz, vsize);
+  f->irn = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *f->irn);
+  f->jcn = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *f->jcn);
+  f->a = mb_calloc (nnz > 0 ? (size_t) nnz : 1, vsize);
   if (!f->irn || !f->jcn || !f->a || mb_fault ("factor"))
-    return mb_fail (err, MB_ENOMEM, "matrix '%s': out of memory copying %ld entries", f->name,
-                    nnz);
+    return mb_fail (err, MB_ENOMEM, "matrix '%s': out of memory copying %ld entries%s",
+                    f->name, nnz, who);
   for (long k = 0; k < nnz; k++) {
     int i = irow[k], j = jcol[k];
     if (i < 0 || i >= n || j < 0 || j >= n)
-      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is outside %d x %d",
-                      f->name, k, i, j, n, n);
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld%s at (%d, %d) is outside %d x %d",
+                      f->name, k, who, i, j, n, n);
     if (is_symmetric (f->kind) && i < j)
-      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is above the "
-                      "diagonal; give the lower triangle only", f->name, k, i, j);
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld%s at (%d, %d) is above the "
+                      "diagonal; give the lower triangle only", f->name, k, who, i, j);
     int finite = cplx ? isfinite (creal (((const double complex *) a)[k]))
                           && isfinite (cimag (((const double complex *) a)[k]))
                       : isfinite (((const double *) a)[k]);
     if (!finite)
-      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld at (%d, %d) is not finite",
-                      f->name, k, i, j);
+      return mb_fail (err, MB_ESOLVE, "matrix '%s': entry %ld%s at (%d, %d) is not finite",
+                      f->name, k, who, i, j);
     f->irn[k] = i + 1;
     f->jcn[k] = j + 1;
   }
@@ -365,8 +372,8 @@ double factor_null_threshold (int n)
   return 100.0 * DBL_EPSILON * (n > 1 ? n : 1);
 }
 
-/* ICNTL for centralized assembled input and dense centralized right-hand sides, from the
-   resolved options f->opts. */
+/* ICNTL for assembled input (centralized, or distributed with f->dist) and dense
+   centralized right-hand sides, from the resolved options f->opts. */
 static void set_controls (factor *f)
 {
   const factor_opts *o = &f->opts;
@@ -383,7 +390,7 @@ static void set_controls (factor *f)
   }
   ICNTL (f, 5) = 0;    /* assembled matrix */
   if (o->ordering != 7) ICNTL (f, 7) = o->ordering;   /* else MUMPS's automatic choice */
-  ICNTL (f, 18) = 0;   /* given centrally on the host */
+  ICNTL (f, 18) = f->dist ? 3 : 0;   /* each rank its entries, or all on the host */
   ICNTL (f, 20) = 0;   /* dense right-hand sides */
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
   ICNTL (f, 14) = o->icntl14;
@@ -399,12 +406,27 @@ static void set_controls (factor *f)
   if (f->kind == FACTOR_REAL_SYMMETRIC || o->null_pivots) ICNTL (f, 13) = 1;
 }
 
-/* Hands rank 0's matrix to the instance. */
+/* Hands rank 0's matrix to the instance; distributed, each rank's own entries (the
+   structure read at analysis, the values at each factorization). */
 static void set_matrix (factor *f)
 {
   MUMPS_INT8 nnz = f->nnz;
   MUMPS_INT nz = f->nnz <= INT_MAX ? (MUMPS_INT) f->nnz : 0;
-  if (f->z) {
+  if (f->dist && f->z) {
+    f->z->n = f->n;
+    f->z->nnz_loc = nnz;
+    f->z->nz_loc = nz;
+    f->z->irn_loc = f->irn;
+    f->z->jcn_loc = f->jcn;
+    f->z->a_loc = (ZMUMPS_COMPLEX *) f->a;
+  } else if (f->dist) {
+    f->d->n = f->n;
+    f->d->nnz_loc = nnz;
+    f->d->nz_loc = nz;
+    f->d->irn_loc = f->irn;
+    f->d->jcn_loc = f->jcn;
+    f->d->a_loc = (DMUMPS_COMPLEX *) f->a;
+  } else if (f->z) {
     f->z->n = f->n;
     if (f->rank != 0) return;
     f->z->nnz = nnz;
@@ -472,22 +494,35 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
     if (is_complex (kind)) f->z = mb_calloc (1, sizeof *f->z);
     else f->d = mb_calloc (1, sizeof *f->d);
   }
+  /* distributed input: the flag and the order the same on every rank */
+  int dist = opts && opts->distributed, lo_hi[4] = { dist, -dist, n, -n }, agreed[4];
+  MPI_Allreduce (lo_hi, agreed, 4, MPI_INT, MPI_MIN, comm);
   if (!f || (!f->z && !f->d))
     rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for the MUMPS instance",
                   name ? name : "A");
   else if (kind != FACTOR_REAL_SYMMETRIC && kind != FACTOR_REAL_GENERAL
            && kind != FACTOR_COMPLEX_GENERAL && kind != FACTOR_COMPLEX_SYMMETRIC)
     rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': unknown factor kind %d", f->name, (int) kind);
-  else if (rank == 0) {
+  else if (agreed[0] != -agreed[1])
+    rc = mb_fail (&mine, MB_EUSAGE, "matrix '%s': distributed input asked on some ranks only",
+                  f->name);
+  else if (dist && agreed[2] != -agreed[3])
+    rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': the ranks give orders %d to %d", f->name,
+                  agreed[2], -agreed[3]);
+  else if (rank == 0 || dist) {
+    f->dist = dist;
     rc = copy_matrix (f, n, nnz, irow, jcol, a, &mine);
-    if (rc == 0) rc = resolve_opts (f, opts, &mine);
+    if (rc == 0 && rank == 0) rc = resolve_opts (f, opts, &mine);
   }
   if (agree (comm, rc, &mine, err) < 0) return factor_free (f);
 
   long head[2] = { n, nnz };                          /* rank 0's order and entries */
   MPI_Bcast (head, 2, MPI_LONG, 0, comm);
   f->n = (int) head[0];
-  f->nnz = head[1];
+  f->nnz = dist ? nnz : head[1];
+  f->nnz_all = f->nnz;
+  if (dist) MPI_Allreduce (&f->nnz, &f->nnz_all, 1, MPI_LONG, MPI_SUM, comm);
+  f->dist = dist;
   MPI_Bcast (&f->opts, (int) sizeof f->opts, MPI_BYTE, 0, comm);   /* rank 0's options */
   if (f->opts.verbosity == -1) f->opts.verbosity = env_verbosity ();
   f->nnull = -1;
@@ -885,8 +920,8 @@ done:
   return rc < 0 ? rc : 0;
 }
 
-/* Rank 0: checks the new values (finite) and copies them over f->a. Returns 0 or an error;
-   on failure f->a is unchanged. */
+/* Rank 0 (distributed: every rank, its own): checks the new values (finite) and copies them
+   over f->a. Returns 0 or an error; on failure f->a is unchanged. */
 static int copy_values (factor *f, const void *a, mb_err *err)
 {
   int cplx = is_complex (f->kind);
@@ -897,8 +932,9 @@ static int copy_values (factor *f, const void *a, mb_err *err)
                           && isfinite (cimag (((const double complex *) a)[k]))
                       : isfinite (((const double *) a)[k]);
     if (!finite)
-      return mb_fail (err, MB_ESOLVE, "refactor matrix '%s': entry %ld at (%d, %d) is not "
-                      "finite", f->name, k, (int) f->irn[k] - 1, (int) f->jcn[k] - 1);
+      return mb_fail (err, MB_ESOLVE, "refactor matrix '%s': entry %ld%s at (%d, %d) is not "
+                      "finite", f->name, k, f->dist ? " (distributed)" : "",
+                      (int) f->irn[k] - 1, (int) f->jcn[k] - 1);
   }
   if (f->nnz > 0)
     memcpy (f->a, a, (size_t) f->nnz * (cplx ? sizeof (double complex) : sizeof (double)));
@@ -911,7 +947,7 @@ int factor_refactor (factor *f, const void *a, mb_err *err)
   int rc = 0;
   mb_err mine;
   mb_err_init (&mine);
-  if (f->rank == 0) rc = copy_values (f, a, &mine);
+  if (f->rank == 0 || f->dist) rc = copy_values (f, a, &mine);
   if ((rc = agree (f->comm, rc, &mine, err)) < 0) return rc;
   set_matrix (f);   /* the same arrays: only the values changed */
   if ((rc = factorize (f, "refactorization", err)) < 0) return rc;
@@ -947,22 +983,32 @@ int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
                                const char *name, int *count, int **rows, long *negative,
                                mb_err *err)
 {
+  return factor_deficiency_dist (comm, kind, n, nnz, irow, jcol, a, name, 0, count, rows,
+                                 negative, err);
+}
+
+int factor_deficiency_dist (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                            const int *irow, const int *jcol, const void *a, const char *name,
+                            int distributed, int *count, int **rows, long *negative,
+                            mb_err *err)
+{
   int rank, rc = 0;
   mb_err mine;
   mb_err_init (&mine);
   MPI_Comm_rank (comm, &rank);
   *count = -1;
   if (rows) *rows = NULL;
-  /* rank 0: the triplets plus an explicit zero on every diagonal entry */
-  int *ir = NULL, *jc = NULL;
+  /* rank 0: the triplets plus an explicit zero on every diagonal entry (distributed: every
+     rank its own triplets, rank 0 the diagonal) */
+  int *ir = NULL, *jc = NULL, ndiag = rank == 0 && n > 0 ? n : 0;
   void *v = NULL;
   long nz = 0;
-  if (rank == 0) {
+  if (rank == 0 || distributed) {
     size_t vsize = is_complex (kind) ? sizeof (double complex) : sizeof (double);
-    nz = (nnz > 0 ? nnz : 0) + (n > 0 ? n : 0);
-    ir = mb_calloc ((size_t) nz, sizeof *ir);
-    jc = mb_calloc ((size_t) nz, sizeof *jc);
-    v = mb_calloc ((size_t) nz, vsize);      /* zeros: the added diagonal */
+    nz = (nnz > 0 ? nnz : 0) + ndiag;
+    ir = mb_calloc (nz > 0 ? (size_t) nz : 1, sizeof *ir);
+    jc = mb_calloc (nz > 0 ? (size_t) nz : 1, sizeof *jc);
+    v = mb_calloc (nz > 0 ? (size_t) nz : 1, vsize);      /* zeros: the added diagonal */
     if (!ir || !jc || !v)
       rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for its diagnosis",
                     name ? name : "A");
@@ -975,7 +1021,8 @@ int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
         memcpy (jc, jcol, (size_t) nnz * sizeof *jc);
         memcpy (v, a, (size_t) nnz * vsize);
       }
-      for (int i = 0; i < n; i++) ir[nnz + i] = jc[nnz + i] = i;
+      long at = nnz > 0 ? nnz : 0;
+      for (int i = 0; i < ndiag; i++) ir[at + i] = jc[at + i] = i;
     }
   }
   factor *f = NULL;
@@ -985,6 +1032,7 @@ int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
     o.null_pivots = 1;
     o.null_threshold = factor_null_threshold (n);
     o.null_fixation = 0.0;
+    o.distributed = distributed;
     f = factor_create_opts (comm, kind, n, nz, ir, jc, v, name, &o, err);
     rc = f ? 0 : err->code;
   }
@@ -1022,7 +1070,7 @@ void factor_get_stats (const factor *f, factor_stats *s)
   s->symmetric = is_symmetric (f->kind);
   s->complex_arith = is_complex (f->kind);
   s->order = f->n;
-  s->nnz_matrix = f->nnz;
+  s->nnz_matrix = f->nnz_all;
   long nf = INFOG (f, 29);               /* negative: -nf millions of entries */
   s->nnz_factors = nf >= 0 ? nf : -nf * 1000000L;
   if (f->kind == FACTOR_REAL_SYMMETRIC) s->negative_pivots = INFOG (f, 12);

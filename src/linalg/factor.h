@@ -78,9 +78,15 @@ typedef struct factor_opts {
                               grounded spring (seed 000's p_f); <= 0 (default) MUMPS's
                               choice: LDL^T zeroes the row and column and puts 1 on the
                               diagonal, LU a large pivot with the row of U zeroed */
+  int distributed;         /* 1: every rank gives its own triplets (MUMPS's distributed
+                              assembled input, ICNTL(18) = 3; any entry from any rank,
+                              duplicates over the ranks summed), and factor_refactor its own
+                              values; 0 (default): rank 0 gives the whole matrix. Must be
+                              the same on every rank. */
 } factor_opts;
 
-/* Owns one DMUMPS_STRUC_C or ZMUMPS_STRUC_C and, on rank 0, a 1-based copy of the matrix. */
+/* Owns one DMUMPS_STRUC_C or ZMUMPS_STRUC_C and a 1-based copy of the matrix: on rank 0,
+   or with distributed input each rank's own triplets. */
 typedef struct factor factor;
 
 /* Collective on comm. Analyses and factors the n x n matrix A (called `name` in messages,
@@ -111,13 +117,17 @@ double factor_null_threshold (int n);
 
 /* Collective on comm. As factor_create, with the options of rank 0's *opts (NULL: the
    defaults; the struct is copied). With null-pivot detection on, a singular matrix is
-   factored with its null pivots fixed (see factor_null_pivots) instead of failing. */
+   factored with its null pivots fixed (see factor_null_pivots) instead of failing.
+   With opts->distributed (every rank's opts non-NULL and its flag the same), every rank
+   passes n and its own nnz triplets (any entries; LDL^T: lower triangle), none of which
+   need be on rank 0: no rank ever holds the whole matrix; messages about an entry name the
+   rank and its local index. Fault site "factor" then on every rank. */
 factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
                             const int *irow, const int *jcol, const void *a,
                             const char *name, const factor_opts *opts, mb_err *err);
 
 /* Collective. Refactors f for new values of the SAME pattern: a (rank 0 only, NULL
-   elsewhere) holds nnz values (double or double complex by kind) in the order of the
+   elsewhere; with distributed input each rank its own, in the order of its triplets) holds nnz values (double or double complex by kind) in the order of the
    triplets given at creation, which keep their rows and columns. Only the numerical
    factorization runs (MUMPS JOB=2): the analysis (ordering, symbolic factorization) of the
    creation is reused. A workspace failure is retried with ICNTL(14) doubled, as at
@@ -152,6 +162,14 @@ int factor_deficiency_inertia (MPI_Comm comm, factor_kind kind, int n, long nnz,
                                const int *irow, const int *jcol, const void *a,
                                const char *name, int *count, int **rows, long *negative,
                                mb_err *err);
+
+/* factor_deficiency_inertia with distributed input when distributed = 1 (the same on every
+   rank): every rank passes n and its own triplets, as factor_opts.distributed says; the
+   explicit zero diagonal is rank 0's. */
+int factor_deficiency_dist (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                            const int *irow, const int *jcol, const void *a, const char *name,
+                            int distributed, int *count, int **rows, long *negative,
+                            mb_err *err);
 
 /* Collective. x = A^-1 b in place: b (size n, double or double complex by kind) is read
    and overwritten on rank 0 only; other ranks pass NULL. Returns 0 or MB_ESOLVE

@@ -1,6 +1,7 @@
 /* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
    refactorization on one analysis; options; null pivots against closed-form null spaces;
-   right-hand sides and solutions distributed by rows against dense LAPACK. */
+   right-hand sides and solutions distributed by rows against dense LAPACK; the matrix given
+   distributed over the ranks. */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1405,6 +1406,166 @@ static void test_solve_rows_errors (void)
   trip_clear (&t);
 }
 
+/* ---- distributed assembled input (factor_opts.distributed, ICNTL(18) = 3) ------------- */
+
+/* This rank's share of t for distributed input: entry k goes to rank (k * 7 + 3) mod
+   nranks (scattered, not by rows, and none of them need be rank 0's), and entry 0 is split
+   in two halves on two ranks (MUMPS sums duplicates over the ranks). Values real or complex
+   by cplx; *nnz the count; the caller frees the arrays. */
+static void share_of (const trip *t, int cplx, long *nnz, int **ir, int **jc, void **v)
+{
+  size_t vs = cplx ? sizeof (double complex) : sizeof (double);
+  *ir = malloc ((size_t) (t->nnz + 1) * sizeof **ir);
+  *jc = malloc ((size_t) (t->nnz + 1) * sizeof **jc);
+  *v = malloc ((size_t) (t->nnz + 1) * vs);
+  if (!*ir || !*jc || !*v) abort ();
+  long c = 0;
+  for (long k = 0; k <= t->nnz; k++) {
+    long src = k < t->nnz ? k : 0;               /* k = nnz: entry 0's second half */
+    int owner = (int) ((k * 7 + 3) % nranks);
+    if (owner != rank) continue;
+    double complex val = t->v[src] * (src == 0 ? 0.5 : 1.0);
+    (*ir)[c] = t->i[src];
+    (*jc)[c] = t->j[src];
+    if (cplx) ((double complex *) *v)[c] = val;
+    else ((double *) *v)[c] = creal (val);
+    c++;
+  }
+  *nnz = c;
+}
+
+/* Distributed input against dense LAPACK and against the same matrix given centrally: the
+   solution (1e-12), inertia, refactorization with each rank's values, the deficiency of a
+   singular matrix, an entry out of range on the last rank (named, the same message on every
+   rank) and a flag given on some ranks only. */
+static void test_distributed_input (void)
+{
+  static const factor_kind kinds[] = { FACTOR_REAL_SYMMETRIC, FACTOR_REAL_GENERAL,
+                                       FACTOR_COMPLEX_GENERAL, FACTOR_COMPLEX_SYMMETRIC };
+  static const char *names[] = { "real symmetric", "real general", "complex general",
+                                 "complex symmetric" };
+  factor_opts o;
+  factor_opts_default (&o);
+  o.distributed = 1;
+  for (int c = 0; c < 4; c++) {
+    factor_kind kind = kinds[c];
+    int cplx = c >= 2, sym = c == 0 || c == 3;
+    trip t1 = {0}, t2 = {0};
+    int p[6] = { 5, 40, 41, 90, 150, 199 }, m = 6;
+    if (sym) build_saddle (&t1, 200, m, p, -0.5);   /* K SPD: m negative pivots */
+    else build_general (&t1, 220, cplx);
+    if (c == 3) for (long k = 0; k < t1.nnz; k++) t1.v[k] *= 1.0 + 0.3 * I;
+    same_pattern (&t1, &t2, cplx);
+    long nnz;
+    int *ir, *jc;
+    void *v;
+    share_of (&t1, cplx, &nnz, &ir, &jc, &v);
+    mb_err err;
+    mb_err_init (&err);
+    factor *f = factor_create_opts (MPI_COMM_WORLD, kind, t1.n, nnz, ir, jc, v,
+                                    "A - sigma B", &o, &err);
+    factor *g = create (kind, &t1, &err);              /* the same matrix, centrally */
+    factor_stats st, sg;
+    factor_get_stats (f, &st);
+    factor_get_stats (g, &sg);
+    char d[160];
+    snprintf (d, sizeof d, "%s, distributed input: factored; entries counted over the ranks "
+              "(%ld + the split half)", names[c], t1.nnz);
+    CHECK0 (d, f && g && st.nnz_matrix == t1.nnz + 1);
+    if (sym && !cplx) {
+      snprintf (d, sizeof d, "%s, distributed input: %d negative pivots (Sylvester: K SPD, "
+                "C of full row rank)", names[c], m);
+      CHECK0 (d, st.negative_pivots == m && sg.negative_pivots == m);
+    }
+    int rc1, rc2;
+    double complex *x = solve_with (f, t1.n, cplx, &rc1);
+    double complex *y = solve_with (g, t1.n, cplx, &rc2);
+    if (rank == 0) {
+      double complex *ref = dense_solve (&t1, sym, cplx, 1);   /* LAPACK */
+      snprintf (d, sizeof d, "%s, distributed input: solve matches dense LAPACK and the "
+                "centralized input to 1e-12", names[c]);
+      CHECK (d, x && y && rel_diff (x, ref, (size_t) t1.n) < 1e-12
+             && rel_diff (x, y, (size_t) t1.n) < 1e-12);
+      free (ref);
+    }
+    free (x);
+    free (y);
+    /* refactor: each rank its own values, in the order of its triplets */
+    long nnz2;
+    int *ir2, *jc2;
+    void *v2;
+    share_of (&t2, cplx, &nnz2, &ir2, &jc2, &v2);
+    int rc3 = f ? factor_refactor (f, v2, &err) : -1, rc4;
+    x = solve_with (f, t1.n, cplx, &rc4);
+    int agreed = same_everywhere (rc3);
+    snprintf (d, sizeof d, "%s, distributed refactor succeeds on every rank", names[c]);
+    CHECK0 (d, agreed && rc3 == 0 && rc4 == 0);
+    if (rank == 0 && x) {
+      double complex *ref = dense_solve (&t2, sym, cplx, 1);
+      snprintf (d, sizeof d, "%s, distributed refactor: solve matches dense LAPACK to 1e-12",
+                names[c]);
+      CHECK (d, rel_diff (x, ref, (size_t) t1.n) < 1e-12);
+      free (ref);
+    }
+    free (x);
+    free (ir2); free (jc2); free (v2);
+    free (ir); free (jc); free (v);
+    factor_free (f);
+    factor_free (g);
+    trip_clear (&t1);
+    trip_clear (&t2);
+  }
+
+  /* deficiency: a tridiagonal matrix with its row and column 77 empty (no entry at all),
+     distributed: one null pivot, row 77, on every rank */
+  trip t = {0};
+  t.n = 120;
+  for (int i = 0; i < t.n; i++) {
+    if (i != 77) trip_add (&t, i, i, 2.0);
+    if (i > 0 && i != 77 && i - 1 != 77) trip_add (&t, i, i - 1, -1.0);
+  }
+  long nnz;
+  int *ir, *jc, count = -2, *rows = NULL;
+  void *v;
+  share_of (&t, 0, &nnz, &ir, &jc, &v);
+  mb_err err;
+  mb_err_init (&err);
+  long neg = -2;
+  int rc = factor_deficiency_dist (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, t.n, nnz, ir, jc, v,
+                                   "A", 1, &count, &rows, &neg, &err);
+  int same = same_list (count, rows);
+  CHECK0 ("distributed deficiency: the empty row 77 is the one null pivot, no negative "
+          "pivot (2 I - the path's adjacency is positive definite), same on every rank",
+          rc == 0 && count == 1 && rows && rows[0] == 77 && neg == 0 && same);
+  free (rows);
+
+  /* an entry out of range on the last rank: the same message everywhere, naming the rank */
+  if (rank == nranks - 1 && nnz > 0) ir[nnz - 1] = t.n + 5;
+  mb_err_init (&err);
+  factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, t.n, nnz, ir, jc, v,
+                                  "A", &o, &err);
+  char want[64];
+  snprintf (want, sizeof want, "(rank %d's entries) at (%d, ", nranks - 1, t.n + 5);
+  same = same_message (&err);
+  CHECK0 ("distributed input: an entry outside the matrix on the last rank fails on every "
+          "rank, the message naming that rank", !f && err.code == MB_ESOLVE
+          && strstr (err.msg, want) && same);
+  if (rank == 0 && !strstr (err.msg, want)) printf ("  got: %s\n", err.msg);
+  if (rank == nranks - 1 && nnz > 0) ir[nnz - 1] = jc[nnz - 1];
+
+  /* the flag on rank 0 only (more than one rank): a usage error everywhere */
+  if (nranks > 1) {
+    mb_err_init (&err);
+    f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, t.n, nnz, ir, jc, v, "A",
+                            rank == 0 ? &o : NULL, &err);
+    same = same_message (&err);
+    CHECK0 ("distributed input asked on rank 0 only: MB_EUSAGE on every rank",
+            !f && err.code == MB_EUSAGE && same);
+  }
+  free (ir); free (jc); free (v);
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1427,6 +1588,7 @@ int main (int argc, char **argv)
   test_solve_rows ();
   test_solve_rows_null_pivots ();
   test_solve_rows_errors ();
+  test_distributed_input ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
