@@ -232,27 +232,26 @@ done:
   return rc;
 }
 
-/* Collective. Checks A and the layout, then scatter_rows and build_halo; every failure is
-   agreed before the next collective step. */
-spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
-                            mb_err *err)
+/* Collective. A new spm_rows for a matrix of order n (bad_n: this rank's reason why there
+   is none, else NULL) in the layout of every rank's (row0, nloc, N), checked, and *lay the
+   layout (caller frees). Returns R with its rows not yet filled, or NULL with err set, the
+   same on every rank. */
+static spm_rows *rows_new (MPI_Comm comm, int n, const char *bad_n, int N, int row0, int nloc,
+                           int **lay, mb_err *err)
 {
-  int rank, size, rc = 0, n = 0;
+  int rank, size, rc = 0;
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &size);
-  if (rank == 0) {
-    if (!A || !A->compressed || A->nrows != A->ncols)
-      rc = mb_fail (err, MB_EUSAGE, "row distribution: rank 0 needs a compressed square matrix");
-    else n = A->nrows;
-  }
+  *lay = NULL;
+  if (bad_n) rc = mb_fail (err, MB_EUSAGE, "row distribution: %s", bad_n);
   int me[3] = { row0, nloc, N };
-  int *lay = mb_calloc (3 * (size_t) size, sizeof *lay);
+  int *l = mb_calloc (3 * (size_t) size, sizeof *l);
   spm_rows *R = mb_calloc (1, sizeof *R);
-  if (!lay || !R) rc = mb_fail (err, MB_ENOMEM, "out of memory for the row layout (%d ranks)", size);
+  if (rc == 0 && (!l || !R))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the row layout (%d ranks)", size);
   if ((rc = mb_agree (comm, rc, err)) < 0) goto fail;
-  MPI_Bcast (&n, 1, MPI_INT, 0, comm);
-  MPI_Allgather (me, 3, MPI_INT, lay, 3, MPI_INT, comm);
-  rc = check_layout (lay, size, n, err);   /* the same data on every rank: the same verdict */
+  MPI_Allgather (me, 3, MPI_INT, l, 3, MPI_INT, comm);
+  rc = check_layout (l, size, n, err);   /* the same data on every rank: the same verdict */
   if ((rc = mb_agree (comm, rc, err)) < 0) goto fail;
   R->comm = comm;
   R->rank = rank;
@@ -264,13 +263,300 @@ spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nl
   R->L.nrows = own_rows (n, row0, nloc);
   R->L.ncols = nloc;
   R->L.compressed = 1;
-  if ((rc = scatter_rows (R, A, lay, err)) < 0) goto fail;
-  if ((rc = build_halo (R, lay, err)) < 0) goto fail;
-  free (lay);
+  *lay = l;
   return R;
 fail:
+  free (l);
+  spm_rows_free (R);
+  return NULL;
+}
+
+/* Collective. Checks A and the layout, then scatter_rows and build_halo; every failure is
+   agreed before the next collective step. */
+spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
+                            mb_err *err)
+{
+  int rank, n = 0, *lay;
+  const char *bad = NULL;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0) {
+    if (!A || !A->compressed || A->nrows != A->ncols)
+      bad = "rank 0 needs a compressed square matrix";
+    else n = A->nrows;
+  }
+  MPI_Bcast (&n, 1, MPI_INT, 0, comm);
+  spm_rows *R = rows_new (comm, n, bad, N, row0, nloc, &lay, err);
+  if (!R) return NULL;
+  if (scatter_rows (R, A, lay, err) < 0 || build_halo (R, lay, err) < 0)
+    R = spm_rows_free (R);
   free (lay);
-  return spm_rows_free (R);
+  return R;
+}
+
+/* Collective. The layout checked, P's rows checked against it (agreed), the columns copied
+   and the values borrowed, then build_halo. */
+spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, int row0,
+                              int nloc, mb_err *err)
+{
+  int *lay, rc = 0;
+  spm_rows *R = rows_new (comm, n, NULL, N, row0, nloc, &lay, err);
+  if (!R) return NULL;
+  int nown = R->L.nrows;
+  long nnz = nown > 0 ? P->L.rowptr[nown] : 0;
+  if (P->L.nrows != nown || (nown > 0 && P->first != row0) || nnz > INT_MAX)
+    rc = mb_fail (err, MB_EUSAGE, "row distribution: rank %d holds rows %d + %d, its rows of "
+                  "the layout are %d + %d", R->rank, P->first, P->L.nrows, row0, nown);
+  else {
+    R->L.rowptr = mb_calloc ((size_t) nown + 1, sizeof *R->L.rowptr);
+    R->L.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.col);
+    if (!R->L.rowptr || !R->L.col || mb_fault ("rowdist"))
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %d rows (%ld entries)",
+                    R->rank, nown, nnz);
+  }
+  if ((rc = mb_agree (comm, rc, err)) == 0) {
+    if (nown > 0) {
+      memcpy (R->L.rowptr, P->L.rowptr, ((size_t) nown + 1) * sizeof *R->L.rowptr);
+      memcpy (R->L.col, P->L.col, (size_t) nnz * sizeof *R->L.col);
+    }
+    R->L.val = P->L.val;
+    R->val_borrowed = 1;
+    R->L.nnz = R->L.nzmax = nnz;
+    rc = build_halo (R, lay, err);
+  }
+  free (lay);
+  return rc < 0 ? spm_rows_free (R) : R;
+}
+
+/* ---- parts: a matrix's rows held where they are used -------------------------------- */
+
+void spm_part_clear (spm_part *P)
+{
+  free (P->L.rowptr);
+  if (!P->borrowed) {
+    free (P->L.col);
+    free (P->L.val);
+  }
+  memset (P, 0, sizeof *P);
+}
+
+/* Rank 0 asks every rank's range (MPI_Gather), checks them against A and scatters the row
+   starts (rebased here), columns and values; its own columns and values stay in A. */
+int spm_part_scatter (MPI_Comm comm, const spm *A, int first, int count, spm_part *P,
+                      mb_err *err)
+{
+  int rank, size, rc = 0, dims[2] = { 0, 0 }, me[2] = { first, count }, mine[2] = { 0, 0 };
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  memset (P, 0, sizeof *P);
+  /* rank 0: the ranges asked, then 6 x size: row counts, row-start offsets, entry counts,
+     entry offsets, (entry count, entry offset) pairs for MPI_Scatter */
+  int *want = NULL, *cnt = NULL;
+  if (rank == 0) {
+    want = mb_calloc (2 * (size_t) size, sizeof *want);
+    cnt = mb_calloc (6 * (size_t) size, sizeof *cnt);
+    if (!want || !cnt)
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for the row parts (%d ranks)", size);
+    else if (!A || !A->compressed)
+      rc = mb_fail (err, MB_EUSAGE, "row parts: rank 0 needs a compressed matrix");
+    else {
+      dims[0] = A->nrows;
+      dims[1] = A->ncols;
+    }
+  }
+  MPI_Gather (me, 2, MPI_INT, want, 2, MPI_INT, 0, comm);
+  for (int r = 0; rank == 0 && rc == 0 && r < size; r++) {
+    int f = want[2 * r], c = want[2 * r + 1];
+    if (c < 0 || (c > 0 && (f < 0 || f > dims[0] - c))) {
+      rc = mb_fail (err, MB_EUSAGE, "row parts: rank %d asks for rows %d + %d of a matrix "
+                    "of %d rows", r, f, c, dims[0]);
+      break;
+    }
+    long e0 = c > 0 ? A->rowptr[f] : 0, ne = c > 0 ? A->rowptr[f + c] - e0 : 0;
+    cnt[r] = c;
+    cnt[size + r] = c > 0 ? f + 1 : 0;
+    cnt[2 * size + r] = cnt[4 * size + 2 * r] = (int) ne;
+    cnt[3 * size + r] = cnt[4 * size + 2 * r + 1] = (int) e0;
+  }
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Bcast (dims, 2, MPI_INT, 0, comm);
+  MPI_Scatter (cnt ? cnt + 4 * size : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, comm);
+  int nrows = count > 0 ? count : 0, nnz = mine[0];
+  P->first = first;
+  P->L.nrows = nrows;
+  P->L.ncols = dims[1];
+  P->L.compressed = 1;
+  P->borrowed = rank == 0 && nnz > 0;
+  P->L.rowptr = mb_calloc ((size_t) nrows + 1, sizeof *P->L.rowptr);
+  if (P->borrowed) {
+    P->L.col = A->col + mine[1];
+    P->L.val = A->val + mine[1];
+  } else {
+    P->L.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *P->L.col);
+    P->L.val = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *P->L.val);
+  }
+  if (!P->L.rowptr || !P->L.col || !P->L.val || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %d rows (%d entries)", rank,
+                  nrows, nnz);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Scatterv (rank == 0 ? A->rowptr : NULL, cnt, cnt + size, MPI_INT, P->L.rowptr + 1,
+                nrows, MPI_INT, 0, comm);
+  MPI_Scatterv (rank == 0 ? A->col : NULL, cnt + 2 * size, cnt + 3 * size, MPI_INT,
+                P->borrowed ? MPI_IN_PLACE : (void *) P->L.col, nnz, MPI_INT, 0, comm);
+  MPI_Scatterv (rank == 0 ? A->val : NULL, cnt + 2 * size, cnt + 3 * size, MPI_DOUBLE,
+                P->borrowed ? MPI_IN_PLACE : (void *) P->L.val, nnz, MPI_DOUBLE, 0, comm);
+  P->L.rowptr[0] = 0;
+  for (int i = 1; i <= nrows; i++) P->L.rowptr[i] -= mine[1];
+  P->L.nnz = P->L.nzmax = nnz;
+done:
+  if (rc < 0) spm_part_clear (P);
+  free (want);
+  free (cnt);
+  return rc;
+}
+
+/* A received triplet's place in its row: column, then arrival (stable). */
+typedef struct col_at { int col; long at; } col_at;
+
+static int by_col_at (const void *a, const void *b)
+{
+  const col_at *x = a, *y = b;
+  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
+  return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Rank r's owner search: the rank whose range [lay[2r], lay[2r] + lay[2r+1]) holds row i
+   (ranges contiguous in rank order; empty ranges skipped by the search). */
+static int owner_of (const int *lay, int size, int i)
+{
+  int lo = 0, hi = size - 1;
+  while (lo < hi) {  /* the last rank whose range starts at or before i */
+    int mid = (lo + hi + 1) / 2;
+    if (lay[2 * mid] <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  while (lo > 0 && lay[2 * lo + 1] == 0) lo--;   /* an empty range at i: its predecessor */
+  return lo;
+}
+
+/* Every rank: the ranges (MPI_Allgather, checked alike everywhere) and its triplets
+   (checked locally), agreed; counts per owner (MPI_Alltoall), then rows, columns and
+   values (MPI_Alltoallv); the received triplets sorted by row (counting), then by column
+   and arrival in each row, and summed. */
+int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *row,
+                    const int *col, const double *val, int first, int count, spm_part *P,
+                    mb_err *err)
+{
+  int rank, size, rc = 0, me[2] = { first, count };
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  memset (P, 0, sizeof *P);
+  int *lay = mb_calloc (2 * (size_t) size, sizeof *lay);
+  int *sc = mb_calloc (4 * (size_t) size, sizeof *sc);  /* send counts, displs, recv ... */
+  int *dest = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *dest);
+  int *ri = NULL, *ci = NULL, *srow = NULL, *scol = NULL;
+  double *rv = NULL, *sval = NULL;
+  col_at *key = NULL;
+  if (!lay || !sc || !dest || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory routing %ld entries to their rows' ranks",
+                  nnz);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Allgather (me, 2, MPI_INT, lay, 2, MPI_INT, comm);
+  for (int r = 0, next = 0; r < size && rc == 0; r++) {
+    if (lay[2 * r] != next || lay[2 * r + 1] < 0 || lay[2 * r + 1] > nrows - next)
+      rc = mb_fail (err, MB_EUSAGE, "row parts: rank %d's rows %d + %d do not follow row %d "
+                    "(of %d)", r, lay[2 * r], lay[2 * r + 1], next, nrows);
+    next += lay[2 * r + 1];
+    if (rc == 0 && r == size - 1 && next != nrows)
+      rc = mb_fail (err, MB_EUSAGE, "row parts: the ranks' rows end at %d, not %d", next,
+                    nrows);
+  }
+  for (long k = 0; k < nnz && rc == 0; k++) {
+    if (row[k] < 0 || row[k] >= nrows || col[k] < 0 || col[k] >= ncols)
+      rc = mb_fail (err, MB_EUSAGE, "row parts: rank %d's entry %ld at (%d, %d) is outside "
+                    "%d x %d", rank, k, row[k], col[k], nrows, ncols);
+    else {
+      dest[k] = owner_of (lay, size, row[k]);
+      sc[dest[k]]++;
+    }
+  }
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Alltoall (sc, 1, MPI_INT, sc + 2 * size, 1, MPI_INT, comm);
+  long nin = 0;
+  for (int r = 0; r < size; r++) {
+    sc[size + r] = r > 0 ? sc[size + r - 1] + sc[r - 1] : 0;
+    sc[3 * size + r] = (int) nin;
+    nin += sc[2 * size + r];
+  }
+  int big = nin > INT_MAX || nnz > INT_MAX;
+  srow = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *srow);
+  scol = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *scol);
+  sval = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *sval);
+  ri = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ri);
+  ci = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ci);
+  rv = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *rv);
+  key = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *key);
+  P->L.rowptr = mb_calloc ((size_t) (count > 0 ? count : 0) + 2, sizeof *P->L.rowptr);
+  P->L.col = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.col);
+  P->L.val = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.val);
+  if (big || !srow || !scol || !sval || !ri || !ci || !rv || !key || !P->L.rowptr
+      || !P->L.col || !P->L.val)
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %ld routed entries", rank,
+                  nin);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  {
+    int *at = sc + size;  /* send positions, by destination; restored below */
+    for (long k = 0; k < nnz; k++) {
+      int p = at[dest[k]]++;
+      srow[p] = row[k];
+      scol[p] = col[k];
+      sval[p] = val[k];
+    }
+    for (int r = size - 1; r >= 0; r--) at[r] = r > 0 ? at[r - 1] : 0;
+  }
+  MPI_Alltoallv (srow, sc, sc + size, MPI_INT, ri, sc + 2 * size, sc + 3 * size, MPI_INT, comm);
+  MPI_Alltoallv (scol, sc, sc + size, MPI_INT, ci, sc + 2 * size, sc + 3 * size, MPI_INT, comm);
+  MPI_Alltoallv (sval, sc, sc + size, MPI_DOUBLE, rv, sc + 2 * size, sc + 3 * size, MPI_DOUBLE,
+                 comm);
+  /* by row (counting sort, stable): rp[i + 2] counts row i, the prefix sums make rp[i + 1]
+     row i's start, and placing the keys moves it to row i's end */
+  int nr = count > 0 ? count : 0, *rp = P->L.rowptr;
+  for (long t = 0; t < nin; t++) rp[ri[t] - first + 2]++;
+  for (int i = 0; i < nr; i++) rp[i + 2] += rp[i + 1];
+  for (long t = 0; t < nin; t++) {
+    int p = rp[ri[t] - first + 1]++;
+    key[p].col = ci[t];
+    key[p].at = t;
+  }
+  /* each row by (column, arrival), duplicates summed in that order, into P's col and val */
+  long out = 0;
+  for (int i = 0, start = 0; i < nr; i++) {
+    int end = rp[i + 1];   /* row i's keys: start .. end - 1 */
+    qsort (key + start, (size_t) (end - start), sizeof *key, by_col_at);
+    long row_start = out;
+    for (int p = start; p < end; p++) {
+      double v = rv[key[p].at];
+      if (p > start && key[p].col == key[p - 1].col) P->L.val[out - 1] += v;
+      else {
+        P->L.col[out] = key[p].col;
+        P->L.val[out] = v;
+        out++;
+      }
+    }
+    rp[i] = (int) row_start;   /* row i - 1's end, read as `end` last time */
+    start = end;
+  }
+  rp[nr] = (int) out;
+  P->first = first;
+  P->L.nrows = nr;
+  P->L.ncols = ncols;
+  P->L.nnz = P->L.nzmax = out;
+  P->L.compressed = 1;
+  rc = 0;
+done:
+  free (lay); free (sc); free (dest); free (srow); free (scol); free (sval);
+  free (ri); free (ci); free (rv); free (key);
+  if (rc < 0) spm_part_clear (P);
+  return rc;
 }
 
 /* Collective (every rank's growth is decided by the same nb and cap_nb). The work buffers

@@ -8,6 +8,41 @@
 #include "../error.h"
 #include "sparse.h"
 
+/* This rank's rows first .. first + L.nrows - 1 of a compressed matrix A (A's own row
+   numbers; L's row k is A's row first + k), columns global: L is compressed (rowptr from 0,
+   sorted columns, no duplicates) with L.row NULL, L.ncols = A's. The ranks' parts are where
+   a distributed matrix lives: rows handed out by rank 0 (spm_part_scatter) or routed from
+   anywhere to their owners (spm_part_route). */
+typedef struct spm_part {
+  int first;        /* A's row number of L's row 0 */
+  spm L;
+  int borrowed;     /* 1: L.col and L.val point into rank 0's A (not freed here) */
+} spm_part;
+
+/* Collective. Every rank asks for A's rows first .. first + count - 1 (its own range; the
+   ranges need not cover A, must not overlap, may be empty); A (compressed) on rank 0 only.
+   Rank 0 sends each rank its rows (MPI_Scatterv; its own are borrowed from A, not copied:
+   A must outlive P on rank 0 and keep its values). Returns 0, or MB_EUSAGE (A not compressed,
+   a range outside A) or MB_ENOMEM (fault site "rowdist"), the same on every rank; P is then
+   empty. */
+int spm_part_scatter (MPI_Comm comm, const spm *A, int first, int count, spm_part *P,
+                      mb_err *err);
+
+/* Collective. The parts of a matrix of nrows x ncols given as triplets spread over the ranks
+   in any way (this rank's nnz triplets row[k], col[k], val[k], 0-based, any order,
+   duplicates anywhere mean a sum): each triplet is sent to the rank whose range holds its
+   row (ranges: every rank's own first, count; contiguous in rank order, covering 0 ..
+   nrows-1), one MPI_Alltoallv per array, and each rank compresses what it received into P
+   (the sum of duplicates in the order of the ranks, then of each rank's triplets; stored
+   zeros kept). Returns 0, or MB_EUSAGE (a triplet outside the matrix, ranges that do not
+   tile) or MB_ENOMEM (fault site "rowdist"), the same on every rank. */
+int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *row,
+                    const int *col, const double *val, int first, int count, spm_part *P,
+                    mb_err *err);
+
+/* Frees what P owns and empties it. Not collective. */
+void spm_part_clear (spm_part *P);
+
 /* An n x n sparse matrix's rows that this rank owns in a vector layout of order N >= n
    (contiguous blocks per rank in rank order, rows row0 .. row0 + nloc - 1; rows >= n are
    not A's and their products are 0), with the plan to fetch the vector entries that these
@@ -25,6 +60,14 @@ typedef struct spm_rows spm_rows;
    site "rowdist"). Memory per rank: O(local nnz + halo + size). */
 spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
                             mb_err *err);
+
+/* Collective. As spm_rows_scatter for the matrix whose rows this rank holds in P: P's rows
+   must be this rank's rows of A (first = row0 and L.nrows = the rows of A among row0 ..
+   row0 + nloc - 1; an empty P when none); n is A's order (the same on every rank). The
+   values are borrowed from P (P must outlive the result and keep its values), the columns
+   copied. */
+spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, int row0,
+                              int nloc, mb_err *err);
 
 /* Collective; every rank passes the same nb. Y = A X on this rank's rows for nb columns
    (X, Y this rank's nloc rows, column-major, leading dimensions ldx, ldy >= max (nloc, 1);

@@ -271,6 +271,143 @@ static void test_faults (void)
   spm_free (A);
 }
 
+/* Rows first .. first + count - 1 of the compressed A (every rank's copy) equal P's, bit
+   for bit: row starts rebased, columns, values. */
+static int part_equals (const spm_part *P, const spm *A, int first, int count)
+{
+  if (P->L.nrows != count || (count > 0 && P->first != first) || !P->L.compressed) return 0;
+  if (count == 0) return P->L.nnz == 0;
+  int e0 = A->rowptr[first];
+  for (int i = 0; i <= count; i++)
+    if (P->L.rowptr[i] != A->rowptr[first + i] - e0) return 0;
+  long ne = A->rowptr[first + count] - e0;
+  return P->L.nnz == ne
+         && (ne == 0 || (memcmp (P->L.col, A->col + e0, (size_t) ne * sizeof *A->col) == 0
+                         && memcmp (P->L.val, A->val + e0, (size_t) ne * sizeof *A->val) == 0));
+}
+
+/* 5: parts. A random matrix (the same triplets on every rank, compressed everywhere as the
+   reference): spm_part_scatter of each rank's block rows (and of reversed, uneven ranges
+   with empty ones) equals the reference rows bit for bit; spm_rows_from_part gives the
+   product of spm_rows_scatter bit for bit; spm_part_route of the triplets cut into
+   contiguous runs over the ranks (so that duplicates are summed in the serial order)
+   equals the reference bit for bit, and cut round-robin equals it to rounding; errors
+   agreed. */
+static void test_parts (void)
+{
+  struct { int n, ncols; double density; } cases[] = {
+    { 1, 1, 1.0 }, { 13, 13, 0.3 }, { 200, 200, 0.05 }, { 40, 90, 0.1 }, { 5, 3, 0.8 },
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int n = cases[c].n, nc = cases[c].ncols, row0, nloc;
+    spm *T = spm_create (n, nc, 16), *A = spm_create (n, nc, 16);
+    if (!T || !A) abort ();
+    long count = (long) (cases[c].density * n * nc) + 1;
+    for (long t = 0; t < count; t++) {
+      int i = irand (n), j = irand (nc);
+      double v = t % 11 == 0 ? 0.0 : vrand ();
+      if (spm_add (T, i, j, v) < 0 || spm_add (A, i, j, v) < 0) abort ();
+      if (t % 4 == 0 && (spm_add (T, i, j, v * 0.37) < 0 || spm_add (A, i, j, v * 0.37) < 0))
+        abort ();
+    }
+    if (spm_compress (A) < 0) abort ();
+    block_of (n, rank, &row0, &nloc);
+    mb_err err;
+    mb_err_init (&err);
+    spm_part P;
+    int rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, row0, nloc, &P, &err);
+    char what[128];
+    snprintf (what, sizeof what, "case %zu (%d x %d): scattered block rows bit for bit", c, n,
+              nc);
+    CHECK_ALL (what, rc == 0 && part_equals (&P, A, row0, nloc));
+    if (n == nc && rc == 0) {
+      /* the last rank's part without its last row: refused on every rank */
+      spm_part S;
+      int cut = rank == nranks - 1 && nloc > 0;
+      rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, row0, nloc - cut, &S, &err);
+      spm_rows *R = rc == 0 ? spm_rows_from_part (MPI_COMM_WORLD, &S, n, n, row0, nloc, &err)
+                            : NULL;
+      CHECK_ALL ("spm_rows_from_part: a part that is not the layout's rows is refused",
+                 rc == 0 && R == NULL && err.code == MB_EUSAGE);
+      spm_part_clear (&S);
+      mb_err_init (&err);
+      int r0, nl;
+      block_of (n + 2, rank, &r0, &nl);
+      spm_part Q;
+      int own = n - r0 < nl ? n - r0 : nl;
+      rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, r0, own > 0 ? own : 0, &Q,
+                             &err);
+      R = rc == 0 ? spm_rows_from_part (MPI_COMM_WORLD, &Q, n, n + 2, r0, nl, &err) : NULL;
+      snprintf (what, sizeof what, "case %zu: spm_rows_from_part, N = n + 2: products bit for "
+                "bit spm_matvec", c);
+      int ok = R != NULL;
+      for (int nb = 1; nb <= 5 && ok; nb += 2)
+        ok = product_matches (R, rank == 0 ? A : NULL, n, n + 2, nb);
+      CHECK_ALL (what, ok);
+      spm_rows_free (R);
+      spm_part_clear (&Q);
+    }
+    spm_part_clear (&P);
+    /* reversed uneven ranges: rank r asks for the rows of rank nranks - 1 - r's block,
+       every other rank for nothing when there are more than 2 */
+    int f, k;
+    block_of (n, nranks - 1 - rank, &f, &k);
+    if (nranks > 2 && rank % 2 == 1) k = 0;
+    rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, f, k, &P, &err);
+    CHECK_ALL ("scattered reversed and empty ranges bit for bit",
+               rc == 0 && part_equals (&P, A, f, k));
+    spm_part_clear (&P);
+    /* routed: contiguous runs of the triplets (serial order of the sums), then round-robin */
+    for (int how = 0; how < 2; how++) {
+      long t0 = T->nnz * rank / nranks, t1 = T->nnz * (rank + 1) / nranks, m = 0;
+      int *ri = malloc ((size_t) T->nnz * sizeof *ri + 4), *ci = malloc ((size_t) T->nnz * sizeof *ci + 4);
+      double *vi = malloc ((size_t) T->nnz * sizeof *vi + 8);
+      if (!ri || !ci || !vi) abort ();
+      for (long t = 0; t < T->nnz; t++)
+        if (how == 0 ? (t >= t0 && t < t1) : t % nranks == rank) {
+          ri[m] = T->row[t];
+          ci[m] = T->col[t];
+          vi[m] = T->val[t];
+          m++;
+        }
+      rc = spm_part_route (MPI_COMM_WORLD, n, nc, m, ri, ci, vi, row0, nloc, &P, &err);
+      int ok = rc == 0;
+      if (ok && how == 0) ok = part_equals (&P, A, row0, nloc);
+      if (ok && how == 1) {
+        int e0 = nloc > 0 ? A->rowptr[row0] : 0;
+        ok = P.L.nrows == nloc && P.L.nnz == (nloc > 0 ? A->rowptr[row0 + nloc] - e0 : 0);
+        for (long e = 0; ok && e < P.L.nnz; e++)
+          ok = P.L.col[e] == A->col[e0 + e]
+               && fabs (P.L.val[e] - A->val[e0 + e]) <= 1e-15 * fabs (A->val[e0 + e]) * 4;
+      }
+      snprintf (what, sizeof what, "case %zu: routed %s: the reference rows %s", c,
+                how == 0 ? "in contiguous runs" : "round-robin",
+                how == 0 ? "bit for bit" : "to rounding (other order of the sums)");
+      CHECK_ALL (what, ok);
+      spm_part_clear (&P);
+      /* an entry outside the matrix on the last rank: MB_EUSAGE everywhere */
+      if (how == 1) {
+        if (rank == nranks - 1) { ri[m] = n; ci[m] = 0; vi[m] = 1.0; }
+        mb_err_init (&err);
+        rc = spm_part_route (MPI_COMM_WORLD, n, nc, m + (rank == nranks - 1), ri, ci, vi,
+                             row0, nloc, &P, &err);
+        CHECK_ALL ("routed: an entry outside the matrix fails on every rank",
+                   rc == MB_EUSAGE && strstr (err.msg, "outside") != NULL);
+        mb_err_init (&err);
+        rc = spm_part_route (MPI_COMM_WORLD, n, nc, m, ri, ci, vi, row0, nloc + 1, &P, &err);
+        CHECK_ALL ("routed: ranges that do not tile fail on every rank", rc == MB_EUSAGE);
+      }
+      free (ri); free (ci); free (vi);
+    }
+    mb_err_init (&err);
+    rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, n - 1, 2, &P, &err);
+    CHECK_ALL ("scatter: rows past the matrix fail on every rank", rc == MB_EUSAGE
+               && P.L.rowptr == NULL);
+    spm_free (T);
+    spm_free (A);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -281,6 +418,7 @@ int main (int argc, char **argv)
   test_banded ();
   test_errors ();
   test_faults ();
+  test_parts ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
