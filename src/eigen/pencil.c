@@ -2,6 +2,8 @@
    norms, B x, and residuals of eigenpairs on the unscaled problem. */
 #include "pencil.h"
 
+#include "krylov_schur.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,18 +46,30 @@ void pencil_matvec_complex (const spm *A, const double complex *x, double comple
   spm_matvec_complex (A, x, y);
 }
 
-/* One pass of pencil_undamped_merge: the entries of A - sigma B in compressed order
-   (rows ascending, columns ascending in each row), written into A (row, col, val, and its
-   row starts rp) when A is given, else only counted. Ct: Cq's transpose (rows sorted) when
-   the upper block s Cq^T is wanted, else NULL. Returns the number of entries. */
-static long merge_pass (const gep_system *sys, double sigma, double s, int lower_only,
-                        const spm *Ct, spm *A, int *rp)
+/* The rows of GEP (18)'s matrices that one pencil build reads: rows k0 .. k0 + nk - 1 of K
+   and M and, for the same rows, of Cq^T (columns: constraint rows) when the upper block is
+   wanted, then rows c0 .. c0 + nc - 1 of Cq (pencil rows n + c0 ..), each a CSR matrix
+   whose row 0 is that first row (the whole matrices: k0 = c0 = 0; a rank's part: its rows),
+   columns global. */
+typedef struct pencil_rows {
+  int n;                     /* DOFs: pencil row n + r is Cq's row r */
+  const spm *K, *M, *Ct, *C; /* Ct, C NULL when not read */
+  int k0, nk, c0, nc;
+} pencil_rows;
+
+/* One pass of a pencil build: the entries of A - sigma B in compressed order (rows
+   ascending, columns ascending in each row), written into A (row, col, val, and its row
+   starts rp, from 0 at the first row built) when A is given, else only counted. Returns
+   the number of entries. */
+static long merge_pass (const pencil_rows *src, double sigma, double s, int lower_only,
+                        spm *A, int *rp)
 {
-  int n = sys->n, m = sys->m;
-  const spm *K = sys->K, *M = sys->M, *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
+  int n = src->n;
+  const spm *K = src->K, *M = src->M, *Ct = src->Ct, *C = src->C;
   long out = 0;
-  for (int i = 0; i < n; i++) {
-    int a = K->rowptr[i], ae = K->rowptr[i + 1], b = M->rowptr[i], be = M->rowptr[i + 1];
+  for (int li = 0; li < src->nk; li++) {
+    int i = src->k0 + li;
+    int a = K->rowptr[li], ae = K->rowptr[li + 1], b = M->rowptr[li], be = M->rowptr[li + 1];
     if (lower_only) {  /* columns <= i only: the rows are sorted */
       while (ae > a && K->col[ae - 1] > i) ae--;
       while (be > b && M->col[be - 1] > i) be--;
@@ -74,23 +88,23 @@ static long merge_pass (const gep_system *sys, double sigma, double s, int lower
       out++;
     }
     if (Ct)
-      for (int k = Ct->rowptr[i]; k < Ct->rowptr[i + 1]; k++, out++)
+      for (int k = Ct->rowptr[li]; k < Ct->rowptr[li + 1]; k++, out++)
         if (A) {
           A->row[out] = i;
           A->col[out] = n + Ct->col[k];
           A->val[out] = s * Ct->val[k];
         }
-    if (rp) rp[i + 1] = (int) out;
+    if (rp) rp[li + 1] = (int) out;
   }
-  for (int r = 0; r < m; r++) {
+  for (int lr = 0; lr < src->nc; lr++) {
     if (C)
-      for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++, out++)
+      for (int k = C->rowptr[lr]; k < C->rowptr[lr + 1]; k++, out++)
         if (A) {
-          A->row[out] = n + r;
+          A->row[out] = n + src->c0 + lr;
           A->col[out] = C->col[k];
           A->val[out] = s * C->val[k];
         }
-    if (rp) rp[n + r + 1] = (int) out;
+    if (rp) rp[src->nk + lr + 1] = (int) out;
   }
   return out;
 }
@@ -108,14 +122,16 @@ static spm *pencil_undamped_merge (const gep_system *sys, double sigma, double s
   const spm *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
   spm *Ct = C && !lower_only ? spm_transpose (C) : NULL;  /* n x m, rows sorted */
   if (C && !lower_only && !Ct) return NULL;
-  long nnz = merge_pass (sys, sigma, s, lower_only, Ct, NULL, NULL);
+  pencil_rows src = { n, sys->K, sys->M, Ct, C, 0, n, 0, C ? m : 0 };
+  long nnz = merge_pass (&src, sigma, s, lower_only, NULL, NULL);
   spm *A = nnz <= INT_MAX ? spm_create (n + m, n + m, nnz) : NULL;
   int *rp = mb_calloc ((size_t) (n + m) + 1, sizeof *rp);
   if (!A || !rp) {
     spm_free (Ct); free (rp);
     return spm_free (A);
   }
-  A->nnz = merge_pass (sys, sigma, s, lower_only, Ct, A, rp);
+  A->nnz = merge_pass (&src, sigma, s, lower_only, A, rp);
+  for (int r = C ? m : 0; r < m; r++) rp[n + r + 1] = (int) A->nnz;  /* no Cq: empty rows */
   A->rowptr = rp;
   A->compressed = 1;
   spm_free (Ct);
@@ -481,3 +497,102 @@ double pencil_residual_damped (const gep_system *sys, double complex lambda,
   return inf_norm_c (2 * n + m, r) / ((anorm + cabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
 }
 
+/* ---- the undamped system by rows ---------------------------------------------------- */
+
+void gep_parts_clear (gep_parts *P)
+{
+  spm_part_clear (&P->K);
+  spm_part_clear (&P->M);
+  spm_part_clear (&P->Cq);
+  spm_part_clear (&P->CqT);
+  memset (P, 0, sizeof *P);
+}
+
+/* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
+   rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
+int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  memset (P, 0, sizeof *P);
+  ks_dist d;
+  ks_dist_init (&d, comm, sys->n + sys->m);
+  int n = sys->n, m = sys->m, lo = d.row0, hi = d.row0 + d.nloc;
+  int k0 = lo < n ? lo : n, k1 = hi < n ? hi : n;        /* DOF rows */
+  int c0 = (lo > n ? lo : n) - n, c1 = (hi > n ? hi : n) - n;   /* constraint rows */
+  P->n = n;
+  P->m = m;
+  P->N = n + m;
+  P->row0 = d.row0;
+  P->nloc = d.nloc;
+  int has_cq = rank == 0 && sys->Cq && sys->Cq->nnz > 0;
+  MPI_Bcast (&has_cq, 1, MPI_INT, 0, comm);
+  if ((rc = spm_part_scatter (comm, rank == 0 ? sys->K : NULL, k0, k1 - k0, &P->K, err)) < 0
+      || (rc = spm_part_scatter (comm, rank == 0 ? sys->M : NULL, k0, k1 - k0, &P->M, err)) < 0)
+    goto fail;
+  if (has_cq) {
+    if ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err))
+        < 0)
+      goto fail;
+    const spm *C = &P->Cq.L;
+    long nnz = C->nnz;
+    int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
+    rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for Cq^T's "
+                                                  "rows (%ld entries)", nnz);
+    if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); goto fail; }
+    for (int r = 0; r < C->nrows; r++)
+      for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++) ri[k] = c0 + r;
+    /* (c, r): row c (a DOF) of Cq^T */
+    rc = spm_part_route (comm, n, m, nnz, C->col, ri, C->val, k0, k1 - k0, &P->CqT, err);
+    free (ri);
+    if (rc < 0) goto fail;
+  }
+  return 0;
+fail:
+  gep_parts_clear (P);
+  return rc;
+}
+
+int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
+                          spm_part *A)
+{
+  memset (A, 0, sizeof *A);
+  int has_cq = P->Cq.L.rowptr != NULL;
+  pencil_rows src = { P->n, &P->K.L, &P->M.L, has_cq && !lower_only ? &P->CqT.L : NULL,
+                      has_cq ? &P->Cq.L : NULL, P->K.L.nrows > 0 ? P->K.first : 0,
+                      P->K.L.nrows, P->Cq.L.nrows > 0 ? P->Cq.first : 0,
+                      has_cq ? P->Cq.L.nrows : 0 };
+  long nnz = merge_pass (&src, sigma, s, lower_only, NULL, NULL);
+  spm T = { 0 };  /* merge_pass writes rows too: a scratch row array */
+  int nl = P->nloc;
+  T.row = nnz <= INT_MAX ? mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *T.row) : NULL;
+  T.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *T.col);
+  T.val = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *T.val);
+  int *rp = mb_calloc ((size_t) nl + 1, sizeof *rp);
+  if (!T.row || !T.col || !T.val || !rp) {
+    free (T.row); free (T.col); free (T.val); free (rp);
+    return MB_ENOMEM;
+  }
+  long got = merge_pass (&src, sigma, s, lower_only, &T, rp);
+  /* rows of the layout with nothing built (constraint rows without Cq) stay empty */
+  for (int r = src.nk + src.nc; r < nl; r++) rp[r + 1] = (int) got;
+  free (T.row);
+  A->first = P->row0;
+  A->L.nrows = nl;
+  A->L.ncols = P->N;
+  A->L.nnz = A->L.nzmax = got;
+  A->L.col = T.col;
+  A->L.val = T.val;
+  A->L.rowptr = rp;
+  A->L.compressed = 1;
+  return 0;
+}
+
+int *pencil_part_rows (const spm_part *A)
+{
+  int *r = mb_calloc (A->L.nnz > 0 ? (size_t) A->L.nnz : 1, sizeof *r);
+  if (!r) return NULL;
+  for (int i = 0; i < A->L.nrows; i++)
+    for (int k = A->L.rowptr[i]; k < A->L.rowptr[i + 1]; k++) r[k] = A->first + i;
+  return r;
+}

@@ -7,6 +7,7 @@
 #include <complex.h>
 
 #include "../error.h"
+#include "../linalg/rowdist.h"
 #include "../linalg/sparse.h"
 #include "eigen.h"
 
@@ -16,6 +17,38 @@ typedef struct ztrip { long nnz, cap; int *row, *col; double complex *val; } ztr
 
 /* Frees the arrays of t and zeroes it. */
 void ztrip_clear (ztrip *t);
+
+/* The undamped system's rows on this rank, in the pencil's row layout (order N = n + m,
+   ks_dist_init's blocks: rows row0 .. row0 + nloc - 1): K's and M's rows among them that are
+   DOFs (rows < n), Cq's rows for those that are constraint rows (pencil row n + r is Cq's
+   row r), and Cq^T's rows for the DOFs (the constraint rows touching each DOF, columns r),
+   which the upper block s Cq^T of the pencil needs. Every part's columns are global. With
+   these, every rank builds its own rows of A - sigma B (pencil_undamped_part) and no rank
+   needs the whole pencil. */
+typedef struct gep_parts {
+  int n, m, N, row0, nloc;
+  spm_part K, M, Cq, CqT;
+} gep_parts;
+
+/* Collective. The parts of sys (rank 0's matrices, compressed; n and m on every rank) by
+   spm_part_scatter (rank 0's own rows borrowed: sys must outlive P on rank 0), and Cq^T's
+   rows by routing each rank's Cq entries to the owners of their columns (spm_part_route).
+   Returns 0 or an error, the same on every rank (P empty then). */
+int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err);
+
+/* Frees what P owns (not collective) and empties it. */
+void gep_parts_clear (gep_parts *P);
+
+/* This rank's rows of GEP (18) at sigma from its parts: the rows row0 .. row0 + nloc - 1 of
+   pencil_undamped's matrix (the same entries, values and order row by row) as a part of an
+   N x N matrix (first = row0); only the lower triangle when lower_only. Not collective.
+   Returns 0 or MB_ENOMEM (A empty then). */
+int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
+                          spm_part *A);
+
+/* The global row of each of A's entries (size A->L.nnz, at least 1): a new array (caller
+   frees) or NULL when out of memory; with A->L.col and A->L.val, A's triplets. */
+int *pencil_part_rows (const spm_part *A);
 
 /* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
    near max|K| / max|Cq| (1 without Cq), so scaling and scaling back are exact. */

@@ -2013,6 +2013,75 @@ static void test_pencil_build (void)
   spm_free (Kt); spm_free (Mt); spm_free (Ct);
 }
 
+/* Collective. The pencil built by rows from each rank's parts (gep_parts_scatter,
+   pencil_undamped_part), gathered in rank order, is pencil_undamped's matrix bit for bit
+   (entries, order, values), lower triangle and whole, for a system with a constraint row
+   that has no entry, one without constraints, and more ranks than constraint rows. */
+static void test_pencil_parts (void)
+{
+  for (int kase = 0; kase < 2; kase++) {
+    int n = 11, m = kase == 0 ? 4 : 0, N = n + m;
+    double sigma = 0.61, s = 2.0;
+    rng_seed (83);   /* the same system on every rank, used on rank 0 only */
+    spm *K = spm_create (n, n, 8), *M = spm_create (n, n, 8), *C = spm_create (m, n, 8);
+    for (int t = 0; t < 40; t++) {
+      int i = (int) (urand () * n), j = (int) (urand () * n);
+      double v = t % 7 == 0 ? 0.0 : urange (-2.0, 2.0);
+      spm_add (K, i, j, v);
+      spm_add (K, j, i, v);
+      if (t % 3 == 0) { spm_add (M, i, j, 0.1 * v); spm_add (M, j, i, 0.1 * v); }
+    }
+    for (int i = 0; i < n; i++) spm_add (M, i, i, 1.0 + i);
+    for (int r = 0; r < m; r++)
+      if (r != 2) {   /* constraint row 2 has no entry */
+        spm_add (C, r, (3 * r + 1) % n, 1.0 + r);
+        spm_add (C, r, (5 * r + 4) % n, -0.5);
+      }
+    spm_compress (K); spm_compress (M); spm_compress (C);
+    gep_system sys = { .n = n, .m = m, .K = K, .M = M, .Cq = m > 0 ? C : NULL };
+    gep_parts P;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = gep_parts_scatter (MPI_COMM_WORLD, &sys, &P, &err);
+    for (int lower = 0; lower < 2 && rc == 0; lower++) {
+      spm_part A;
+      int fail = pencil_undamped_part (&P, sigma, s, lower, &A) != 0;
+      int *rows = fail ? NULL : pencil_part_rows (&A);
+      int cnt = fail ? 0 : (int) A.L.nnz, *counts = xcalloc ((size_t) nranks, sizeof *counts);
+      int *displs = xcalloc ((size_t) nranks, sizeof *displs);
+      MPI_Gather (&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      int total = 0;
+      for (int r = 0; r < nranks; r++) { displs[r] = total; total += counts[r]; }
+      int *gr = xcalloc ((size_t) total + 1, sizeof *gr), *gc = xcalloc ((size_t) total + 1, sizeof *gc);
+      double *gv = xcalloc ((size_t) total + 1, sizeof *gv);
+      MPI_Gatherv (rows, cnt, MPI_INT, gr, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+      MPI_Gatherv (fail ? NULL : A.L.col, cnt, MPI_INT, gc, counts, displs, MPI_INT, 0,
+                   MPI_COMM_WORLD);
+      MPI_Gatherv (fail ? NULL : A.L.val, cnt, MPI_DOUBLE, gv, counts, displs, MPI_DOUBLE, 0,
+                   MPI_COMM_WORLD);
+      int ok = !fail && A.first == P.row0 && A.L.nrows == P.nloc && A.L.ncols == N;
+      int all;
+      MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      if (rank == 0) {
+        spm *B = pencil_undamped (&sys, sigma, s, lower);
+        int same = all && B && B->nnz == total;
+        for (long k = 0; same && k < total; k++)
+          same = B->row[k] == gr[k] && B->col[k] == gc[k]
+                 && memcmp (&B->val[k], &gv[k], sizeof gv[k]) == 0;
+        CHECK0 (same, "pencil by rows (%s, lower %d, %d ranks): the gathered parts differ "
+               "from pencil_undamped", m ? "4 constraints, one empty" : "no constraints",
+               lower, nranks);
+        spm_free (B);
+      }
+      free (rows); free (counts); free (displs); free (gr); free (gc); free (gv);
+      spm_part_clear (&A);
+    }
+    CHECK0 (rc == 0, "gep_parts_scatter failed: %.300s", err.msg);
+    gep_parts_clear (&P);
+    spm_free (K); spm_free (M); spm_free (C);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -2036,6 +2105,7 @@ int main (int argc, char **argv)
   test_reduced_solve ();
   test_undamped_by_rows ();
   test_pencil_build ();
+  test_pencil_parts ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
