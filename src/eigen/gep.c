@@ -295,17 +295,39 @@ static int take_real_pencil (stage *st, spm *A)
   return 0;
 }
 
-/* Rank 0. Symmetry decides LDL^T; Cq scaled to K's size; the lower triangle only for LDL^T. */
-static int modal_pencil (stage *st)
+/* Rank 0. Symmetry decides LDL^T; Cq scaled to K's size. */
+static void modal_scaling (stage *st)
 {
   const gep_system *sys = st->sys;
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12);
   st->s = pencil_cq_scale (sys);
-  return take_real_pencil (st, pencil_undamped (sys, creal (st->sigma), st->s, st->symmetric));
+}
+
+/* Rank 0 (with st->parts every rank, after modal_scaling on rank 0 and its broadcast):
+   A - sigma B, the lower triangle only for LDL^T; by rows, this rank's rows as triplets
+   (st->Ap and their rows st->Arow). */
+static int modal_pencil (stage *st)
+{
+  if (!st->parts) {
+    modal_scaling (st);
+    return take_real_pencil (st, pencil_undamped (st->sys, creal (st->sigma), st->s,
+                                                  st->symmetric));
+  }
+  if (pencil_undamped_part (st->parts, creal (st->sigma), st->s, st->symmetric, &st->Ap) < 0
+      || !(st->Arow = pencil_part_rows (&st->Ap)))
+    return MB_ENOMEM;
+  st->nnz = st->Ap.L.nnz;
+  st->row = st->Arow;
+  st->col = st->Ap.L.col;
+  st->val = st->Ap.L.val;
+  return 0;
 }
 
 static void modal_pencil_clear (stage *st)
 {
+  spm_part_clear (&st->Ap);
+  free (st->Arow);
+  st->Arow = NULL;
   st->A = spm_free (st->A);
   st->nnz = 0;
   st->row = st->col = NULL;
@@ -350,8 +372,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
                            &ncand, st->out, err);
     rc = mb_agree (st->comm, rc, err);
     if (rc == 0)
-      rc = modes_undamped_rows (&d, sys, st->s, st->opts->modes, st->opts->keep_vectors,
-                                cand, ncand, st->out, err);
+      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes,
+                                st->opts->keep_vectors, cand, ncand, st->out, err);
   } else {
     rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                            st->out, err);
@@ -367,7 +389,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 
 static int modal_check (stage *st, mb_err *err)
 {
-  return missed_check_run (st->comm, st->sys, &st->mc, st->symmetric ? st->f : NULL,
+  return missed_check_run (st->comm, st->sys, st->parts, &st->mc, st->symmetric ? st->f : NULL,
                            st->nnz_factored, st->log, st->out, err);
 }
 
@@ -387,7 +409,8 @@ static double modal_retry_shift (const stage *st)
 
 static const stage_ops modal_ops = {
   .kind = STAGE_MODAL, .label = "modal", .gep = "GEP (18)", .unit = "rad^2/s^2",
-  .complex_arith = 0, .pencil = modal_pencil, .pencil_clear = modal_pencil_clear,
+  .complex_arith = 0, .scaling = modal_scaling, .pencil = modal_pencil,
+  .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
   .retry_shift = modal_retry_shift
 };

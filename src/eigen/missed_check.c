@@ -2,6 +2,7 @@
 #include "missed_check.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -47,8 +48,9 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    the count in (lo, hi) is below(hi) - below(lo). With f (the stage's LDL^T factors of the
    same pattern, nnz entries) the pencil at s is refactored on f's analysis (factor_refactor:
    numerical factorization only); without it, a new factorization from scratch. */
-int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
-                      factor *f, long nnz, FILE *log, eigen_result *out, mb_err *err)
+int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
+                      const missed_check *mc, factor *f, long nnz, FILE *log,
+                      eigen_result *out, mb_err *err)
 {
   int rank, m = sys->m, N = sys->n + sys->m;
   MPI_Comm_rank (comm, &rank);
@@ -62,35 +64,63 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *
   int reuse = f != NULL;
   for (int pass = 0; pass < 1 + do_lo; pass++) {
     int fail = mb_fault ("check");
-    spm *As = rank == 0 && !fail ? pencil_undamped (sys, at[1 + pass], out->cq_scale, 1) : NULL;
-    if (rank == 0) fail = !As;
+    /* the pencil at s: rank 0's whole, or every rank's rows (values and triplets) */
+    spm *As = rank == 0 && !fail && !parts
+              ? pencil_undamped (sys, at[1 + pass], out->cq_scale, 1) : NULL;
+    spm_part Ap = { 0 };
+    int *arow = NULL;
+    if (parts && !fail)
+      fail = pencil_undamped_part (parts, at[1 + pass], out->cq_scale, 1, &Ap) < 0
+             || !(arow = pencil_part_rows (&Ap));
+    else if (rank == 0) fail = !As;
+    long mine = parts ? Ap.L.nnz : As ? As->nnz : 0;
+    const void *vals = parts ? (const void *) Ap.L.val : As ? (const void *) As->val : NULL;
     int rc = fail ? mb_fail (err, MB_ENOMEM, "out of memory building A - s B for the "
                              "missed-mode check (order %d)", N) : 0;
     rc = mb_agree (comm, rc, err);
-    if (rc < 0) { spm_free (As); return rc; }
-    if (rank == 0 && As->nnz != nnz) reuse = 0;  /* not the same pattern: from scratch */
-    MPI_Bcast (&reuse, 1, MPI_INT, 0, comm);
+    if (rc < 0) { spm_free (As); spm_part_clear (&Ap); free (arow); return rc; }
+    /* not the same pattern (on any rank): from scratch */
+    if ((parts || rank == 0) && mine != nnz) reuse = 0;
+    MPI_Allreduce (MPI_IN_PLACE, &reuse, 1, MPI_INT, MPI_MIN, comm);
     factor_stats fst;
+    int nnull = 0;  /* with detection (distributed input: see build_and_factor), null pivots */
     if (reuse) {
-      rc = factor_refactor (f, As ? As->val : NULL, err);
+      rc = factor_refactor (f, vals, err);
+      if (rc == 0 && factor_null_pivots (f, &nnull, NULL) == 0 && nnull > 0) {
+        rc = mb_fail (err, MB_ESOLVE, "the pencil at %.6g has %d null pivots", at[1 + pass],
+                      nnull);
+      }
       if (rc == MB_ESOLVE) {  /* e.g. the analysis' scaling unfit for these values: anew */
         mb_err_init (err);
         reuse = 0;
         if (log) fprintf (log, "modal: missed-mode check: refactorization on the stage's "
                           "analysis failed; factoring anew\n");
       } else if (rc < 0) {
-        spm_free (As);
+        spm_free (As); spm_part_clear (&Ap); free (arow);
         return rc;  /* agreed by factor_refactor */
       } else {
-        spm_free (As);
+        spm_free (As); spm_part_clear (&Ap); free (arow);
         factor_get_stats (f, &fst);
       }
     }
     if (!reuse) {
-      factor *fs = factor_create (comm, FACTOR_REAL_SYMMETRIC, N, As ? As->nnz : 0,
-                                  As ? As->row : NULL, As ? As->col : NULL,
-                                  As ? As->val : NULL, "A - s B (missed-mode check)", err);
-      spm_free (As);
+      factor_opts fo;
+      factor_opts_default (&fo);
+      fo.distributed = parts != NULL;
+      if (parts) {  /* null pivots detected, as the stage's own factorization does */
+        fo.null_pivots = 1;
+        fo.null_threshold = 0.0;   /* MUMPS's own: see build_and_factor in stage.c */
+      }
+      factor *fs = factor_create_opts (comm, FACTOR_REAL_SYMMETRIC, N, mine,
+                                       parts ? arow : As ? As->row : NULL,
+                                       parts ? Ap.L.col : As ? As->col : NULL, vals,
+                                       "A - s B (missed-mode check)", &fo, err);
+      spm_free (As); spm_part_clear (&Ap); free (arow);
+      if (fs && parts && factor_null_pivots (fs, &nnull, NULL) == 0 && nnull > 0) {
+        fs = factor_free (fs);
+        mb_fail (err, MB_ESOLVE, "matrix 'A - s B (missed-mode check)' is singular at the "
+                 "shift %.6g: %d null pivot%s", at[1 + pass], nnull, nnull > 1 ? "s" : "");
+      }
       if (!fs) return err->code ? err->code : MB_ESOLVE;  /* agreed by factor_create */
       factor_get_stats (fs, &fst);
       factor_free (fs);

@@ -32,9 +32,13 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    (their values are lost: f is for nothing but this afterwards), or NULL: factor anew.
    Fills out->time_check and out->sturm_* on rank 0
    and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL).
+   With parts (the system by rows, NULL: none) every rank builds its rows of the pencil at
+   s (pencil_undamped_part) and f, when given, holds distributed input of this rank's nnz
+   entries; the factorization from scratch then takes distributed input too.
    mc is read on rank 0 only. Fault site "check". Returns 0, MB_ENOMEM or MB_ESOLVE, the
    same on every rank. */
-int missed_check_run (MPI_Comm comm, const gep_system *sys, const missed_check *mc,
-                      factor *f, long nnz, FILE *log, eigen_result *out, mb_err *err);
+int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
+                      const missed_check *mc, factor *f, long nnz, FILE *log,
+                      eigen_result *out, mb_err *err);
 
 #endif

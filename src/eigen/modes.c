@@ -884,31 +884,43 @@ done:
   return rc;
 }
 
-int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int want,
-                         int keep_vectors, candidate *cand, int ncand, eigen_result *out,
-                         mb_err *err)
+int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
+                         double s, int want, int keep_vectors, candidate *cand, int ncand,
+                         eigen_result *out, mb_err *err)
 {
   int rank;
   MPI_Comm_rank (d->comm, &rank);
   rows_ctx r = { .d = d, .n = sys->n, .err = err };
   r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
   double par[4] = { s, 1.0, 1.0, 0.0 };  /* s, anorm, bnorm, rigid_tol: rank 0's */
-  spm *A0 = NULL;
+  spm *A0 = NULL;      /* rank 0's whole A0, without parts */
+  spm_part A0p = { 0 };  /* this rank's rows of A0, with parts */
   int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
   if (rank == 0 && rc == 0) {
     par[3] = modes_rigid_threshold (sys, 0);
     rc = pencil_norms (sys, 0, &par[1], &par[2], err);
-    if (rc == 0 && !(A0 = pencil_undamped (sys, 0.0, s, 0)))
+    if (rc == 0 && !parts && !(A0 = pencil_undamped (sys, 0.0, s, 0)))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   rc = mb_agree (d->comm, rc, err);
   MPI_Bcast (par, 4, MPI_DOUBLE, 0, d->comm);
   r.s = par[0]; r.anorm = par[1]; r.bnorm = par[2];
   double rigid_tol = par[3];
-  if (rc == 0) r.mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n, d->row0,
-                                           d->nloc, err);
-  if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
-  if (rc == 0) r.arows = spm_rows_scatter (d->comm, A0, d->n, d->row0, d->nloc, err);
+  if (parts) {  /* M's rows are the parts', A0's built by rows: nothing scattered */
+    if (rc == 0)
+      rc = mb_agree (d->comm, pencil_undamped_part (parts, 0.0, r.s, 0, &A0p) < 0
+                     ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0, err);
+    if (rc == 0) r.mrows = spm_rows_from_part (d->comm, &parts->M, sys->n, d->n, d->row0,
+                                               d->nloc, err);
+    if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+    if (rc == 0) r.arows = spm_rows_from_part (d->comm, &A0p, d->n, d->n, d->row0, d->nloc,
+                                               err);
+  } else {
+    if (rc == 0) r.mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n,
+                                             d->row0, d->nloc, err);
+    if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+    if (rc == 0) r.arows = spm_rows_scatter (d->comm, A0, d->n, d->row0, d->nloc, err);
+  }
   if (rc == 0 && !r.arows) rc = err->code ? err->code : MB_ENOMEM;
   int nsel = ncand < want ? ncand : want;
   double *proj = NULL;
@@ -946,6 +958,7 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int 
   spm_rows_free (r.mrows);
   spm_rows_free (r.arows);
   spm_free (A0);  /* after arows, which borrows its values on rank 0 */
+  spm_part_clear (&A0p);  /* and from this part with parts */
   free (r.X); free (r.cache); free (proj);
   return rc;
 }

@@ -9,6 +9,7 @@
 #include "../error.h"
 #include "eigen.h"
 #include "krylov_schur.h"
+#include "pencil.h"
 
 /* A Ritz pair turned into a candidate mode. */
 typedef struct candidate {
@@ -57,13 +58,15 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
    steps on each rank's rows, with M's rows and those of A0 = [K, s Cq^T; s Cq, 0] (the
    pencil at sigma = 0, built on rank 0 from sys and scattered: spm_rows_scatter) for the
    products and one reduction per step for the dot products, so that no rank holds a
-   whole vector; when keep_vectors, each selected mode's vector is gathered on rank 0 into
-   the mode. sys: n and m on every rank, the matrices on rank 0; s: rank 0's. Every rank
-   fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
+   whole vector; with parts (the system by rows in d's layout, NULL: none), M's rows are
+   the parts' and A0's rows are built by each rank (pencil_undamped_part), so that no rank
+   builds or scatters them whole; when keep_vectors, each selected mode's vector is
+   gathered on rank 0 into the mode. sys: n and m on every rank, the matrices on rank 0;
+   s: rank 0's. Every rank fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
-int modes_undamped_rows (const ks_dist *d, const gep_system *sys, double s, int want,
-                         int keep_vectors, candidate *cand, int ncand, eigen_result *out,
-                         mb_err *err);
+int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
+                         double s, int want, int keep_vectors, candidate *cand, int ncand,
+                         eigen_result *out, mb_err *err);
 
 /* Rank 0. Damped stage, GEP (31): multipliers scaled back by s, eigenvalues refined from
    the position parts (quadratic Rayleigh quotient, kept when the true residual is not

@@ -7,10 +7,11 @@
 #include "pencil.h"
 
 /* Collective. The distribution of order N and, on the gathering path, rank 0's buffers
-   (vsize bytes an entry); by rows, this rank's rows of M (spm_rows_scatter). Everything is
+   (vsize bytes an entry); by rows, this rank's rows of M (spm_rows_scatter, or the parts'
+   own: spm_rows_from_part). Everything is
    owned by si until shift_invert_clear. Returns 0 or an error (MB_ENOMEM) on every rank. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
-                       int N, size_t vsize, int by_rows, mb_err *err)
+                       const gep_parts *parts, int N, size_t vsize, int by_rows, mb_err *err)
 {
   int rank, size;
   MPI_Comm_rank (comm, &rank);
@@ -36,8 +37,10 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
       ks_dist_init (&si->rdist, comm, nr);
       lay = &si->rdist;
     }
-    si->mrows = spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
-                                  lay->nloc, err);
+    si->mrows = parts && !damped
+                ? spm_rows_from_part (comm, &parts->M, sys->n, lay->n, lay->row0, lay->nloc, err)
+                : spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
+                                    lay->nloc, err);
     if (!si->mrows) return err->code ? err->code : MB_ENOMEM;  /* agreed by the scatter */
     int has_r = rank == 0 && sys->R != NULL;
     MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);

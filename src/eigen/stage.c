@@ -243,8 +243,9 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   int count = -1, count2 = -1, *rows = NULL, *rows2 = NULL;
   mb_err e2;
   mb_err_init (&e2);
-  int rc = factor_deficiency (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
-                              "A - sigma B", &count, &rows, &e2);
+  int dist = st->parts != NULL;  /* every rank's rows, or rank 0's whole pencil */
+  int rc = factor_deficiency_dist (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
+                                   "A - sigma B", dist, &count, &rows, NULL, &e2);
   if (rc < 0 || count <= 0) {  /* no null pivot found: MUMPS's own message stands */
     free (rows);
     return MB_ESOLVE;
@@ -253,14 +254,15 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   double complex sigma = st->sigma, step = 0.6180339887498949 * fmax (1.0, cabs (sigma));
   st->sigma = sigma + (ops->complex_arith ? step * (1.0 + 0.3 * I) : step);
   int fail = 0;
-  if (st->rank == 0) {
+  if (st->rank == 0 || dist) {
     ops->pencil_clear (st);
     fail = ops->pencil (st) < 0;
   }
   rc = mb_agree (st->comm, fail ? mb_fail (&e2, MB_ENOMEM, "out of memory") : 0, &e2);
   if (rc == 0)  /* the damped stage's second shift is complex: so is its matrix */
-    rc = factor_deficiency (st->comm, kind_at (ops, st), st->Nf, st->nnz, st->row, st->col,
-                            st->val, "A - sigma2 B", &count2, &rows2, &e2);
+    rc = factor_deficiency_dist (st->comm, kind_at (ops, st), st->Nf, st->nnz, st->row,
+                                 st->col, st->val, "A - sigma2 B", dist, &count2, &rows2, NULL,
+                                 &e2);
   st->sigma = sigma;
   char where[1200] = "", shift[96];
   shift_text (ops, sigma, shift, sizeof shift);
@@ -286,14 +288,23 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   return mb_agree (st->comm, rc, err);
 }
 
-/* Collective. Steps 1-2: A - sigma B on rank 0 (fault site "pencil"), factored on every
-   rank. Returns the factors (caller frees) or NULL with the agreed status in *rc. */
+/* Collective. Steps 1-2: A - sigma B on rank 0 (fault site "pencil"), or with st->parts
+   each rank's rows after rank 0's scaling, factored on every rank (distributed input with
+   parts). Returns the factors (caller frees) or NULL with the agreed status in *rc. */
 static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_err *err)
 {
   eigen_result *out = st->out;
   double t_start = now ();
   int fail = mb_fault ("pencil");
-  if (st->rank == 0 && !fail) fail = ops->pencil (st) < 0;
+  if (st->parts) {
+    if (st->rank == 0) ops->scaling (st);
+    double sc[3] = { st->symmetric, st->s, st->w };
+    MPI_Bcast (sc, 3, MPI_DOUBLE, 0, st->comm);
+    st->symmetric = (int) sc[0];
+    st->s = sc[1];
+    st->w = sc[2];
+    if (!fail) fail = ops->pencil (st) < 0;
+  } else if (st->rank == 0 && !fail) fail = ops->pencil (st) < 0;
   *rc = fail ? mb_fail (err, MB_ENOMEM, "out of memory building A - sigma B (order %d)",
                         st->Nf) : 0;
   MPI_Bcast (&st->symmetric, 1, MPI_INT, 0, st->comm);
@@ -331,8 +342,27 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
     fo.ordering = 6;
     fo.pivot_threshold = 0.1;
   }
+  /* Distributed input: MUMPS scales it otherwise (ICNTL(8) = 7, not the analysis-time -2
+     of centralized input), and rounding can then leave a singular pencil's pivot tiny
+     instead of zero, which MUMPS accepts (a doubled constraint row on 2 ranks,
+     eigen_singular.sh). So null pivots are detected at MUMPS's own threshold (CNTL(3) = 0:
+     |pivot| <= 1e-5 eps ||A||, far below any pivot of a regular pencil; seed 000's
+     100 eps n flagged regular pivots of the 120x120 grid's pencil at the check's shift),
+     and any null pivot makes the pencil singular at the shift, as MUMPS's own failure
+     does. */
+  fo.distributed = st->parts != NULL;
+  if (fo.distributed) {
+    fo.null_pivots = 1;
+    fo.null_threshold = 0.0;
+  }
   factor *f = factor_create_opts (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                                   name, &fo, err);
+  int nnull = 0;
+  if (f && fo.null_pivots && factor_null_pivots (f, &nnull, NULL) == 0 && nnull > 0) {
+    f = factor_free (f);
+    mb_fail (err, MB_ESOLVE, "matrix '%s' is singular at the shift: %d null pivot%s",
+             name, nnull, nnull > 1 ? "s" : "");
+  }
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
     *rc = diagnose_singular (ops, st, kind, err);
@@ -408,6 +438,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   st->row = st->col = NULL;
   st->val = NULL;
   st->A = NULL;
+  memset (&st->Ap, 0, sizeof st->Ap);
+  st->Arow = NULL;
   memset (&st->t, 0, sizeof st->t);
   memset (&st->mc, 0, sizeof st->mc);
   st->residual_failed = 0;
@@ -435,7 +467,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   int by_rows = !zarith && shift_invert_by_rows (st->comm);  /* real arithmetic */
   o.vectors_by_rows = by_rows && o.real_vectors;  /* the modes by rows too */
-  rc = shift_invert_init (&si, st->comm, f, st->sys, st->N,
+  rc = shift_invert_init (&si, st->comm, f, st->sys, st->parts, st->N,
                           zarith ? sizeof (double complex) : sizeof (double), by_rows, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   if (rc == 0)
@@ -563,6 +595,40 @@ static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err
   return rc2;
 }
 
+/* Collective. The stage at st->sigma, then at the retry shift and tighter as stage_solve
+   says. Returns the agreed status. */
+static int solve_at_shifts (const stage_ops *ops, stage *st, mb_err *err)
+{
+  const eigen_opts *opts = st->opts;
+  eigen_result *out = st->out;
+  MPI_Comm comm = st->comm;
+  double complex sigma = st->sigma;
+  int rc;
+  rc = run_at_shift (ops, st, err);
+  if (rc < 0 && !st->residual_failed) return rc;
+  /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
+     when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
+     tolerance although Krylov-Schur's estimate says converged. The true residuals show
+     it; then, unless the deck set the shift, the stage runs again at a shift it chooses
+     (ops->retry_shift). */
+  double next = !opts->has_shift && !opts->has_target && st->rank == 0
+              && out->max_residual > opts->tolerance ? ops->retry_shift (st) : 0.0;
+  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
+  if (next != 0.0) {
+    stage_log (st, "%s: residual %.1e above the tolerance at shift %.3g (rigid-body modes "
+               "dominate the operator): again at shift %.6g %s\n", ops->label,
+               out->max_residual, creal (sigma), next, ops->unit);
+    eigen_result_clear (out);
+    mb_err_init (err);
+    st->sigma = next;
+    st->residual_failed = 0;
+    rc = run_at_shift (ops, st, err);
+    if (rc < 0 && !st->residual_failed) return rc;
+  }
+  /* true residuals still above the tolerance: Krylov-Schur once more, tighter */
+  return refine_at_shift (ops, st, rc, err);
+}
+
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                  const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
                  mb_err *err)
@@ -585,27 +651,27 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
     memset (out, 0, sizeof *out);
     return rc;
   }
-  rc = run_at_shift (ops, &st, err);
-  if (rc < 0 && !st.residual_failed) return rc;
-  /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
-     when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
-     tolerance although Krylov-Schur's estimate says converged. The true residuals show
-     it; then, unless the deck set the shift, the stage runs again at a shift it chooses
-     (ops->retry_shift). */
-  double next = !opts->has_shift && !opts->has_target && st.rank == 0
-              && out->max_residual > opts->tolerance ? ops->retry_shift (&st) : 0.0;
-  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
-  if (next != 0.0) {
-    stage_log (&st, "%s: residual %.1e above the tolerance at shift %.3g (rigid-body modes "
-               "dominate the operator): again at shift %.6g %s\n", ops->label,
-               out->max_residual, creal (sigma), next, ops->unit);
-    eigen_result_clear (out);
-    mb_err_init (err);
-    st.sigma = next;
-    st.residual_failed = 0;
-    rc = run_at_shift (ops, &st, err);
-    if (rc < 0 && !st.residual_failed) return rc;
+  /* the system by rows when the stage can build its pencil by rows (compressed matrices
+     on rank 0) on more than one rank with the operator by rows */
+  gep_parts parts;
+  int by_parts = ops->scaling && st.nranks > 1;
+  if (by_parts && st.rank == 0)
+    by_parts = sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
+               && sys->K->nrows == sys->n && sys->M->nrows == sys->n;
+  MPI_Bcast (&by_parts, 1, MPI_INT, 0, comm);
+  if (by_parts && shift_invert_by_rows (comm)) {
+    double t0 = now ();
+    rc = gep_parts_scatter (comm, sys, &parts, err);   /* agreed */
+    if (rc < 0) {
+      memset (out, 0, sizeof *out);
+      return rc;
+    }
+    st.parts = &parts;
+    stage_log (&st, "%s: the system by rows on %d ranks (%.2f s): each builds its rows of "
+               "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
+               st.nranks, now () - t0);
   }
-  /* true residuals still above the tolerance: Krylov-Schur once more, tighter */
-  return refine_at_shift (ops, &st, rc, err);
+  rc = solve_at_shifts (ops, &st, err);
+  if (st.parts) gep_parts_clear (&parts);
+  return rc;
 }

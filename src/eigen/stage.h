@@ -1,7 +1,7 @@
 /* stage.h: the skeleton both eigen stages share (internal to src/eigen): at one shift,
-   build A - sigma B on rank 0, factor it with MUMPS on every rank, run Krylov-Schur on
-   OP = (A - sigma B)^-1 B, turn the Ritz pairs into modes on rank 0, run the stage's
-   check; each step's status agreed by every rank (mb_agree). A stage is an ops table. */
+   build A - sigma B on rank 0 (or by rows on every rank), factor it with MUMPS on every
+   rank, run Krylov-Schur on OP = (A - sigma B)^-1 B, turn the Ritz pairs into modes on
+   rank 0, run the stage's check; each step's status agreed by every rank (mb_agree). A stage is an ops table. */
 #ifndef MB_STAGE_H
 #define MB_STAGE_H
 
@@ -32,6 +32,10 @@ typedef struct stage_ops {
      the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
      Returns 0 or MB_ENOMEM (the skeleton says what failed). */
   int (*pencil) (stage *st);
+  /* Rank 0: the scaling that pencil sets (st->symmetric, st->s), for a pencil built by
+     rows: with st->parts, the skeleton calls it and broadcasts its results, then calls
+     pencil on every rank for its rows. NULL: the stage's pencil is built on rank 0 only. */
+  void (*scaling) (stage *st);
   /* Every rank: frees what pencil built (called once the factors exist). */
   void (*pencil_clear) (stage *st);
   /* Rank 0 (log) and every rank (o): o->nev and o->seed; logs why that many. */
@@ -59,7 +63,13 @@ struct stage {
   int N;                      /* order of the pencil (and of the Krylov vectors) */
   int Nf;                     /* order of the factored matrix: n + m (both stages) */
   eigen_result *out;          /* borrowed: filled by the stage */
-  /* the pencil, rank 0 */
+  /* the system by rows (every rank) when the pencil is built by rows and given to MUMPS
+     distributed (ops->scaling, more than one rank, the operator by rows); NULL: built on
+     rank 0 */
+  gep_parts *parts;
+  spm_part Ap;                /* with parts: this rank's rows of the undamped pencil */
+  int *Arow;                  /* and the rows of its entries (the triplets' rows) */
+  /* the pencil, rank 0 (with parts: this rank's rows) */
   int symmetric;              /* 1: LDL^T (symmetric K and M, and R when damped) */
   double s, w;                /* Cq scale, balancing factor (damped) */
   long nnz;                   /* A - sigma B as triplets, borrowed from A or t */
@@ -80,8 +90,11 @@ struct stage {
 /* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
    opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
    there (out cleared first); when the true residuals are still above the tolerance, once
-   more with a tighter Krylov-Schur tolerance (refine_at_shift in stage.c). Fills *out (on rank 0; the other ranks hold convergence data
-   only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
+   more with a tighter Krylov-Schur tolerance (refine_at_shift in stage.c). With
+   ops->scaling, on more than one rank with the operator by rows and compressed matrices,
+   the system is handed out by rows once (gep_parts_scatter) for all of these runs: the
+   pencil is then built by rows and factored from distributed input. Fills *out (on rank
+   0; the other ranks hold convergence data only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
    MB_ENOMEM, identically on every rank. */
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                  const eigen_opts *opts, double complex sigma, int N, eigen_result *out,

@@ -1683,7 +1683,7 @@ static void test_reduced_solve (void)
       ztrip_clear (&t);
       CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
       shift_invert si;
-      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double complex), 0,
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double complex), 0,
                                   &err) == 0) {
         shift_invert_set_damped (&si, sigma, w);
         int nl = si.dist.nloc, r0 = si.dist.row0;
@@ -1747,7 +1747,8 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
   CHECK0 (f != NULL, "%s, real: factor_create failed: %.300s", name, err.msg);
   for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
     shift_invert si;
-    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, N, sizeof (double), by_rows, &err);
+    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, sizeof (double), by_rows,
+                                &err);
     CHECK0 (rc == 0, "%s, real (by_rows %d): shift_invert_init returned %d", name, by_rows, rc);
     if (rc < 0) continue;
     shift_invert_set_damped (&si, sigma, w);
@@ -1866,7 +1867,7 @@ static void test_undamped_by_rows (void)
     CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
     for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
       shift_invert si;
-      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, N, sizeof (double), by_rows,
+      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double), by_rows,
                                   &err);
       CHECK0 (rc == 0, "%s: shift_invert_init (by_rows %d) returned %d", name, by_rows, rc);
       if (rc < 0) continue;
