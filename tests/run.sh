@@ -77,6 +77,12 @@ if [ -x "$build/tests/test_gep" ]; then
       echo "  test_gep block $blk np $np: $(tail -n 1 "$out/test_gep.block$blk.np$np.log")"
     done
   done
+  # 5 ranks (oversubscribed): more ranks than the smallest problems have rows, so that a
+  # rank holds no row of the pencil or the Krylov basis (the by-rows paths, the parts)
+  $mpirun -np 5 "$build/tests/test_gep" > "$out/test_gep.np5.log" 2>&1
+  st=$?
+  count_unit "test_gep (np 5)" "$out/test_gep.np5.log" $st
+  echo "  test_gep np 5: $(tail -n 1 "$out/test_gep.np5.log")"
 fi
 
 section "bad decks (each: expected position and message, exit status 2 unless it says)"

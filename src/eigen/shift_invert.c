@@ -149,7 +149,8 @@ static int apply_by_rows (shift_invert *si, int nb, const double *X, int ldx, do
 int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
-  if (si->mrows) return apply_by_rows (si, 1, x, si->dist.nloc, y, si->dist.nloc);
+  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
+  if (si->mrows) return apply_by_rows (si, 1, x, ld, y, ld);
   int rank;
   MPI_Comm_rank (si->comm, &rank);
   double *xf = si->full, *z = si->full2;
@@ -323,7 +324,8 @@ static int apply_damped_real_by_rows (shift_invert *si, int nb, const double *X,
 int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
-  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, si->dist.nloc, y, si->dist.nloc);
+  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
+  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, ld, y, ld);
   int rank, rc;
   MPI_Comm_rank (si->comm, &rank);
   const gep_system *sys = si->sys;

@@ -1208,7 +1208,7 @@ static void test_damped_rigid_kinds (void)
             "modes, %d rigid-body (dggev: 4 eigenvalues 0.0025 .. 9, none zero)", r.nmodes,
             nrigid);
   }
-  CHECK0 (rc == 0 || rc == MB_ENOCONV, "undamped issue case: status %d", rc);
+  CHECK0 (rc == 0 || rc == MB_ENOCONV, "undamped issue case: status %d (%.300s)", rc, err.msg);
   eigen_result_clear (&r);
   free (ref);
   problem_free (&q);
