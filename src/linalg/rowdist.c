@@ -302,8 +302,9 @@ spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, in
   spm_rows *R = rows_new (comm, n, NULL, N, row0, nloc, &lay, err);
   if (!R) return NULL;
   int nown = R->L.nrows;
-  long nnz = nown > 0 ? P->L.rowptr[nown] : 0;
-  if (P->L.nrows != nown || (nown > 0 && P->first != row0) || nnz > INT_MAX)
+  int fits = P->L.nrows == nown && (nown == 0 || P->first == row0);
+  long nnz = fits && nown > 0 ? P->L.rowptr[nown] : 0;   /* read once P's rows fit */
+  if (!fits || nnz > INT_MAX)
     rc = mb_fail (err, MB_EUSAGE, "row distribution: rank %d holds rows %d + %d, its rows of "
                   "the layout are %d + %d", R->rank, P->first, P->L.nrows, row0, nown);
   else {

@@ -408,7 +408,7 @@ static void test_rank (void)
 
   /* a chain of 400 welds (2400 rows in one group): skipped, counted */
   td_init (t);
-  static char names[401][8];
+  static char names[401][16];   /* room for "b" and any int: no truncation warning */
   for (int i = 0; i <= 400; i++) {
     snprintf (names[i], sizeof names[i], "b%d", i);
     td_body (t, names[i], 1, (double[3]) { 1, 1, 1 }, (double[3]) { i * 0.1, 0, 0 }, NULL);
