@@ -342,27 +342,9 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
     fo.ordering = 6;
     fo.pivot_threshold = 0.1;
   }
-  /* Distributed input: MUMPS scales it otherwise (ICNTL(8) = 7, not the analysis-time -2
-     of centralized input), and rounding can then leave a singular pencil's pivot tiny
-     instead of zero, which MUMPS accepts (a doubled constraint row on 2 ranks,
-     eigen_singular.sh). So null pivots are detected at MUMPS's own threshold (CNTL(3) = 0:
-     |pivot| <= 1e-5 eps ||A||, far below any pivot of a regular pencil; seed 000's
-     100 eps n flagged regular pivots of the 120x120 grid's pencil at the check's shift),
-     and any null pivot makes the pencil singular at the shift, as MUMPS's own failure
-     does. */
-  fo.distributed = st->parts != NULL;
-  if (fo.distributed) {
-    fo.null_pivots = 1;
-    fo.null_threshold = 0.0;
-  }
+  fo.distributed = st->parts != NULL;   /* a null pivot then fails as singular */
   factor *f = factor_create_opts (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                                   name, &fo, err);
-  int nnull = 0;
-  if (f && fo.null_pivots && factor_null_pivots (f, &nnull, NULL) == 0 && nnull > 0) {
-    f = factor_free (f);
-    mb_fail (err, MB_ESOLVE, "matrix '%s' is singular at the shift: %d null pivot%s",
-             name, nnull, nnull > 1 ? "s" : "");
-  }
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
     *rc = diagnose_singular (ops, st, kind, err);

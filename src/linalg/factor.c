@@ -56,6 +56,9 @@ struct factor {
   double t_last_max;   /* max of t_last over ranks [s] */
   double t_solve_max;  /* max of t_solve over ranks [s] */
   int nnull;           /* INFOG(28) of the last factorization with detection, else -1 */
+  int null_singular;   /* 1: distributed input without the caller's detection: null pivots
+                          detected at MUMPS's own threshold and any one fails the
+                          factorization as singular (see factor_create_opts) */
   int *nullrows;       /* 0-based null pivot rows, size nnull, every rank; NULL when none */
   char name[128];      /* matrix name for messages */
   /* factor_solve_rows: MUMPS's distributed right-hand sides and solution, and the plan that
@@ -261,6 +264,13 @@ static int factorize (factor *f, const char *phase, mb_err *err)
     f->t_factor += dt;
     f->t_last += dt;
     int e = INFOG (f, 1);
+    if (e >= 0 && f->null_singular && INFOG (f, 28) > 0) {
+      f->factored = 0;
+      sync_times (f);
+      return mb_fail (err, MB_ESOLVE, "matrix '%s' is singular at the shift: try another "
+                      "shift (MUMPS %s with distributed input: %d null pivot%s)", f->name,
+                      phase, (int) INFOG (f, 28), INFOG (f, 28) > 1 ? "s" : "");
+    }
     if (e >= 0) {
       f->factored = 1;
       f->nfactor++;
@@ -395,7 +405,8 @@ static void set_controls (factor *f)
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
   ICNTL (f, 14) = o->icntl14;
   if (o->pivot_threshold >= 0.0) CNTL (f, 1) = o->pivot_threshold;
-  ICNTL (f, 24) = o->null_pivots ? 1 : 0;   /* null pivot detection */
+  ICNTL (f, 24) = o->null_pivots || f->null_singular ? 1 : 0;   /* null pivot detection */
+  if (f->null_singular) CNTL (f, 3) = 0.0;   /* MUMPS's own: 1e-5 eps ||A_pre|| */
   if (o->null_pivots) {
     CNTL (f, 3) = o->null_threshold;
     CNTL (f, 5) = o->null_fixation;
@@ -403,7 +414,8 @@ static void set_controls (factor *f)
   /* LDL^T: no ScaLAPACK on the root node, so that INFOG(12) counts every negative pivot
      (with ICNTL(13) = 0 the root's pivots are left out of INFOG(12) on > 1 rank); null
      pivots are detected only outside a ScaLAPACK root, for either kind */
-  if (f->kind == FACTOR_REAL_SYMMETRIC || o->null_pivots) ICNTL (f, 13) = 1;
+  if (f->kind == FACTOR_REAL_SYMMETRIC || o->null_pivots || f->null_singular)
+    ICNTL (f, 13) = 1;
 }
 
 /* Hands rank 0's matrix to the instance; distributed, each rank's own entries (the
@@ -526,6 +538,14 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
   MPI_Bcast (&f->opts, (int) sizeof f->opts, MPI_BYTE, 0, comm);   /* rank 0's options */
   if (f->opts.verbosity == -1) f->opts.verbosity = env_verbosity ();
   f->nnull = -1;
+  /* Distributed input is scaled otherwise by MUMPS (ICNTL(8) = 7, not the analysis-time -2
+     of centralized input), and rounding can then leave a singular matrix's pivot tiny
+     instead of zero, which MUMPS accepts (a doubled constraint row on 2 ranks,
+     eigen_singular.sh). So, unless the caller asked for detection itself, null pivots are
+     detected at MUMPS's own threshold (|pivot| <= 1e-5 eps ||A||, far below a regular
+     matrix's pivots; seed 000's 100 eps n flagged regular pivots of the 120x120 grid's
+     pencil) and any one is a singular matrix, as MUMPS's exact zero is centrally. */
+  f->null_singular = dist && !f->opts.null_pivots;
 
   /* job = -1: start the instance on every rank of comm, the host working too */
   MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (comm);

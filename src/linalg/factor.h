@@ -82,7 +82,9 @@ typedef struct factor_opts {
                               assembled input, ICNTL(18) = 3; any entry from any rank,
                               duplicates over the ranks summed), and factor_refactor its own
                               values; 0 (default): rank 0 gives the whole matrix. Must be
-                              the same on every rank. */
+                              the same on every rank. Without null_pivots, a matrix with a
+                              null pivot at MUMPS's own threshold then fails as singular
+                              (MB_ESOLVE), as an exact zero pivot does centrally. */
 } factor_opts;
 
 /* Owns one DMUMPS_STRUC_C or ZMUMPS_STRUC_C and a 1-based copy of the matrix: on rank 0,

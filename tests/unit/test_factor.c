@@ -1539,10 +1539,31 @@ static void test_distributed_input (void)
           rc == 0 && count == 1 && rows && rows[0] == 77 && neg == 0 && same);
   free (rows);
 
+  /* a saddle point with a doubled constraint row (row 2 = 2 x row 1: singular by
+     construction), distributed: fails as singular on every rank (MUMPS scales distributed
+     input otherwise and may leave the zero pivot tiny; null pivots are caught) */
+  trip sg = {0};
+  int pin[2] = { 3, 3 };
+  build_saddle (&sg, 40, 2, pin, -0.5);   /* rows 1.0 e_3 and 1.5 e_3 */
+  long snz;
+  int *sir, *sjc;
+  void *sv;
+  share_of (&sg, 0, &snz, &sir, &sjc, &sv);
+  mb_err_init (&err);
+  factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, sg.n, snz, sir, sjc,
+                                  sv, "A", &o, &err);
+  same = same_message (&err);
+  CHECK0 ("distributed input: a doubled constraint row fails as singular on every rank",
+          !f && err.code == MB_ESOLVE && strstr (err.msg, "singular") && same);
+  if (rank == 0 && f) printf ("  factored a singular matrix\n");
+  factor_free (f);
+  free (sir); free (sjc); free (sv);
+  trip_clear (&sg);
+
   /* an entry out of range on the last rank: the same message everywhere, naming the rank */
   if (rank == nranks - 1 && nnz > 0) ir[nnz - 1] = t.n + 5;
   mb_err_init (&err);
-  factor *f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, t.n, nnz, ir, jc, v,
+  f = factor_create_opts (MPI_COMM_WORLD, FACTOR_REAL_SYMMETRIC, t.n, nnz, ir, jc, v,
                                   "A", &o, &err);
   char want[64];
   snprintf (want, sizeof want, "(rank %d's entries) at (%d, ", nranks - 1, t.n + 5);
