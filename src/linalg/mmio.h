@@ -39,6 +39,20 @@ int mmio_read (const char *path, spm **A, mb_err *err);
 int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm **A,
                      mb_err *err);
 
+/* Collective on comm. The entries of the file at path spread over the ranks, with no
+   gather: each rank gets *S (a new triplet matrix of the file's shape, caller frees), the
+   entries that it parsed, so that the ranks' S in rank order, each in its own order, are
+   mmio_read's entries in file order. Which rank parses what is mmio_read_ranks's rule: a
+   share of the bytes each when the file is large enough (and comm has more than one rank,
+   and every rank can open it); otherwise rank 0 reads it all and the other ranks get an
+   empty matrix of the same shape. With symmetric != NULL, *symmetric = 1 (every rank) when
+   the ranks parsed shares of a file whose banner says "symmetric" (its matrix is then
+   exactly symmetric: each entry is written into both triangles), 0 otherwise (also when
+   rank 0 read it alone: not known). The same errors as mmio_read_ranks, on every rank (no
+   S is set then). */
+int mmio_read_share (MPI_Comm comm, const char *path, long long min_bytes, spm **S,
+                     int *symmetric, mb_err *err);
+
 /* Writes A to path as "%%MatrixMarket matrix coordinate real general": size line
    "nrows ncols nnz", then "i j value" per stored entry (1-based, values with 17 significant
    digits, so mmio_read gives back every double bit for bit; NaN/Inf are written as such

@@ -1,4 +1,5 @@
-/* mmio_ranks.c: a Matrix Market file read by every rank at once, gathered on rank 0. */
+/* mmio_ranks.c: a Matrix Market file read by every rank at once: each rank's share of the
+   entries, or all of them gathered on rank 0. */
 #include "mmio.h"
 #include "mmio_parts.h"
 
@@ -62,13 +63,14 @@ static void gather_entries (MPI_Comm comm, const spm *S, spm *T)
 /* Rank 0 reads the header; every rank reads and parses the entry lines that start in its
    equal share of the bytes after it, numbering its lines from a prefix sum of the newlines
    before its share and its entries from a prefix sum of the entry lines; the first error in
-   file order wins; rank 0 gathers the entries in rank order, which is file order. Memory:
-   each rank holds its share's text and entries; rank 0 then all entries, as mmio_read
-   does, but not the whole text. */
-int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm **A,
-                     mb_err *err)
+   file order wins. Memory: each rank holds its share's text, then its entries. A small file
+   (or one rank, or a file not every rank can open) is read by rank 0 alone, its share the
+   whole matrix; the shape then reaches the other ranks by a broadcast. */
+int mmio_read_share (MPI_Comm comm, const char *path, long long min_bytes, spm **S_out,
+                     int *symmetric, mb_err *err)
 {
   int rank, nranks;
+  if (symmetric) *symmetric = 0;
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &nranks);
   /* every rank opens the file; rank 0 says whether it is a regular file, and its size */
@@ -83,8 +85,18 @@ int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm *
   MPI_Allreduce (&opened, &all, 1, MPI_INT, MPI_MIN, comm);
   if (nranks == 1 || !info[0] || !all || info[1] < min_bytes) {  /* rank 0 alone */
     if (fd >= 0) close (fd);
-    int rc = rank == 0 ? mmio_read (path, A, err) : 0;
-    return mb_agree (comm, rc, err);
+    spm *A = NULL;
+    int rc = rank == 0 ? mmio_read (path, &A, err) : 0;
+    rc = mb_agree (comm, rc, err);
+    if (rc < 0) return rc;
+    int shape[2] = { rank == 0 ? A->nrows : 0, rank == 0 ? A->ncols : 0 };
+    MPI_Bcast (shape, 2, MPI_INT, 0, comm);
+    if (rank != 0) A = spm_create (shape[0], shape[1], 1);
+    rc = mb_agree (comm, A ? 0 : mb_fail (err, MB_ENOMEM, "out of memory reading %s", path),
+                   err);
+    if (rc < 0) { spm_free (A); return rc; }
+    *S_out = A;
+    return 0;
   }
 
   mmio_header h;
@@ -133,18 +145,44 @@ int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm *
   MPI_Allreduce (&sh.lines, &lines, 1, MPI_LONG_LONG, MPI_SUM, comm);
   if (rc == 0 && total < h.nnz)
     rc = mmio_fail_short (path, h.size_line + (size_t) lines, total, &h, err);
+  if (rc < 0) { spm_free (S); return rc; }
+  *S_out = S;
+  if (symmetric) *symmetric = h.symmetric;
+  return 0;
+}
 
-  /* rank 0 gathers the entries into one matrix with room for all of them */
-  long stored = rc == 0 ? S->nnz : 0, all_stored = 0;
-  MPI_Reduce (&stored, &all_stored, 1, MPI_LONG, MPI_SUM, 0, comm);
+/* mmio_read_share, then rank 0 gathers the entries in rank order, which is file order, into
+   one matrix with room for them all. Memory: rank 0 then holds all entries, as mmio_read
+   does, but not the whole text. */
+int mmio_read_ranks (MPI_Comm comm, const char *path, long long min_bytes, spm **A,
+                     mb_err *err)
+{
+  int rank, nranks;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &nranks);
+  spm *S = NULL;
+  int rc = mmio_read_share (comm, path, min_bytes, &S, NULL, err);
+  if (rc < 0) return rc;
+  if (nranks == 1) {
+    *A = S;
+    return 0;
+  }
+  long stored = S->nnz, all_stored = 0, on_root = S->nnz;
+  MPI_Allreduce (&stored, &all_stored, 1, MPI_LONG, MPI_SUM, comm);
+  MPI_Bcast (&on_root, 1, MPI_LONG, 0, comm);
+  if (on_root == all_stored) {  /* rank 0 read it all (or holds every entry): no copy */
+    if (rank == 0) *A = S;
+    else spm_free (S);
+    return 0;
+  }
   spm *T = NULL;
   int no_room = 0;
-  if (rc == 0 && rank == 0) {
-    T = spm_create ((int) h.nrows, (int) h.ncols, all_stored > 0 ? all_stored : 1);
+  if (rank == 0) {
+    T = spm_create (S->nrows, S->ncols, all_stored > 0 ? all_stored : 1);
     no_room = !T;
   }
   rc = mb_agree (comm, no_room ? mb_fail (err, MB_ENOMEM, "out of memory reading %s", path)
-                               : rc, err);
+                               : 0, err);
   if (rc == 0) gather_entries (comm, S, T);
   spm_free (S);
   if (rc == 0 && rank == 0) *A = T;

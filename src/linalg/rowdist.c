@@ -2,6 +2,7 @@
 #include "rowdist.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -425,6 +426,23 @@ static int by_col_at (const void *a, const void *b)
   return (x->at > y->at) - (x->at < y->at);
 }
 
+/* A row's keys by (column, arrival). They come in arrival order, so a stable sort by
+   column is enough: an insertion sort for the short rows of a finite-element matrix
+   (qsort's calls per comparison cost more there), qsort for long rows. */
+static void sort_row_keys (col_at *k, int len)
+{
+  if (len > 64) {
+    qsort (k, (size_t) len, sizeof *k, by_col_at);
+    return;
+  }
+  for (int i = 1; i < len; i++) {
+    col_at x = k[i];
+    int j = i - 1;
+    while (j >= 0 && k[j].col > x.col) { k[j + 1] = k[j]; j--; }
+    k[j + 1] = x;
+  }
+}
+
 /* Rank r's owner search: the rank whose range [lay[2r], lay[2r] + lay[2r+1]) holds row i
    (ranges contiguous in rank order; empty ranges skipped by the search). */
 static int owner_of (const int *lay, int size, int i)
@@ -532,7 +550,7 @@ int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *ro
   long out = 0;
   for (int i = 0, start = 0; i < nr; i++) {
     int end = rp[i + 1];   /* row i's keys: start .. end - 1 */
-    qsort (key + start, (size_t) (end - start), sizeof *key, by_col_at);
+    sort_row_keys (key + start, end - start);
     long row_start = out;
     for (int p = start; p < end; p++) {
       double v = rv[key[p].at];
@@ -628,5 +646,91 @@ int spm_rows_matmat (spm_rows *R, int nb, const double *X, int ldx, double *Y, i
       if (nloc > R->L.nrows)
         memset (y[j] + R->L.nrows, 0, (size_t) (nloc - R->L.nrows) * sizeof *y[j]);
   }
+  return 0;
+}
+
+/* Rank 0 gathers every rank's entry count, then its global rows (rebuilt from the part's
+   row starts), columns and values by MPI_Gatherv into one triplet matrix in rank order,
+   which is row order; spm_compress then only builds the row starts. */
+int spm_part_gather (MPI_Comm comm, const spm_part *P, int nrows, int ncols, spm **A,
+                     mb_err *err)
+{
+  int rank, size, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  long mine = P->L.nnz, total = 0;
+  MPI_Allreduce (&mine, &total, 1, MPI_LONG, MPI_SUM, comm);
+  int *rows = mb_calloc (mine > 0 ? (size_t) mine : 1, sizeof *rows);
+  int *counts = rank == 0 ? mb_calloc ((size_t) size, sizeof *counts) : NULL;
+  int *displs = rank == 0 ? mb_calloc ((size_t) size, sizeof *displs) : NULL;
+  spm *T = rank == 0 ? spm_create (nrows, ncols, total > 0 ? total : 1) : NULL;
+  if (total > INT_MAX)
+    rc = mb_fail (err, MB_ENOMEM, "a matrix of %ld entries cannot be gathered on one rank",
+                  total);
+  else if (!rows || (rank == 0 && (!counts || !displs || !T)) || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory gathering a matrix of %ld entries", total);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  for (int i = 0; i < P->L.nrows; i++)
+    for (int k = P->L.rowptr[i]; k < P->L.rowptr[i + 1]; k++) rows[k] = P->first + i;
+  int n32 = (int) mine;
+  MPI_Gather (&n32, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+  if (rank == 0)
+    for (int r = 0; r < size; r++) displs[r] = r > 0 ? displs[r - 1] + counts[r - 1] : 0;
+  MPI_Gatherv (rows, n32, MPI_INT, T ? T->row : NULL, counts, displs, MPI_INT, 0, comm);
+  MPI_Gatherv (P->L.col, n32, MPI_INT, T ? T->col : NULL, counts, displs, MPI_INT, 0, comm);
+  MPI_Gatherv (P->L.val, n32, MPI_DOUBLE, T ? T->val : NULL, counts, displs, MPI_DOUBLE, 0,
+               comm);
+  if (rank == 0) {
+    T->nnz = total;
+    rc = spm_compress (T) < 0 ? mb_fail (err, MB_ENOMEM, "out of memory gathering a matrix "
+                                         "of %ld entries", total) : 0;
+  }
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  if (rank == 0) {
+    *A = T;
+    T = NULL;
+  }
+done:
+  spm_free (T);
+  free (rows); free (counts); free (displs);
+  return rc;
+}
+
+/* The transpose's rows on the same ranks (each entry (i, j) routed as (j, i)), then one merge
+   walk per row over the part's and the transpose's sorted columns: an entry present on one
+   side only is compared with 0, as spm_is_symmetric's lookup gives it. */
+int spm_part_is_symmetric (MPI_Comm comm, const spm_part *P, int n, double rtol, int *sym,
+                           mb_err *err)
+{
+  const spm *L = &P->L;
+  double mx = 0.0, all_mx = 0.0;
+  for (long k = 0; k < L->nnz; k++) mx = fmax (mx, fabs (L->val[k]));
+  MPI_Allreduce (&mx, &all_mx, 1, MPI_DOUBLE, MPI_MAX, comm);
+  double tol = rtol * all_mx;
+  long nnz = L->nnz;
+  int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
+  int rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory testing symmetry (%ld entries)",
+                             nnz);
+  if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); return rc; }
+  for (int i = 0; i < L->nrows; i++)
+    for (int k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) ri[k] = P->first + i;
+  spm_part T;
+  rc = spm_part_route (comm, n, n, nnz, L->col, ri, L->val, P->first, L->nrows, &T, err);
+  free (ri);
+  if (rc < 0) return rc;
+  int mine = 1, all = 1;
+  for (int i = 0; i < L->nrows && mine; i++) {
+    int a = L->rowptr[i], ae = L->rowptr[i + 1], b = T.L.rowptr[i], be = T.L.rowptr[i + 1];
+    while ((a < ae || b < be) && mine) {
+      int ca = a < ae ? L->col[a] : INT_MAX, cb = b < be ? T.L.col[b] : INT_MAX;
+      double va = ca <= cb ? L->val[a] : 0.0, vb = cb <= ca ? T.L.val[b] : 0.0;
+      if (fabs (va - vb) > tol) mine = 0;
+      if (ca <= cb) a++;
+      if (cb <= ca) b++;
+    }
+  }
+  spm_part_clear (&T);
+  MPI_Allreduce (&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+  *sym = all;
   return 0;
 }

@@ -40,6 +40,23 @@ int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *ro
                     const int *col, const double *val, int first, int count, spm_part *P,
                     mb_err *err);
 
+/* Collective. The nrows x ncols matrix whose rows the ranks hold in their parts (in rank
+   order, tiling its rows; a rank without rows passes an empty part) gathered on rank 0 as a
+   new compressed matrix, the same entries and values (*A on rank 0, caller frees; untouched
+   elsewhere). For a matrix that must be whole on one rank (a path that has no parts).
+   Returns 0 or MB_ENOMEM (also for more than INT_MAX entries; fault site "rowdist"), the
+   same on every rank. */
+int spm_part_gather (MPI_Comm comm, const spm_part *P, int nrows, int ncols, spm **A,
+                     mb_err *err);
+
+/* Collective. *sym = 1 when the n x n matrix whose rows the ranks hold in their parts (as
+   spm_part_gather takes them) is symmetric by spm_is_symmetric's test (|A(i,j) - A(j,i)|
+   <= rtol max|A| for every entry, a missing entry being 0), else 0; the same on every rank.
+   The transpose's rows are routed to the same ranks for the test (spm_part_route: as much
+   memory again as the part, for the call). Returns 0 or an error, the same on every rank. */
+int spm_part_is_symmetric (MPI_Comm comm, const spm_part *P, int n, double rtol, int *sym,
+                           mb_err *err);
+
 /* Frees what P owns and empties it. Not collective. */
 void spm_part_clear (spm_part *P);
 

@@ -4,6 +4,7 @@
 #include "linalg/mmio.h"
 #include "check.h"
 
+#include <ctype.h>
 #include <float.h>
 #include <mpi.h>
 #include <math.h>
@@ -453,7 +454,8 @@ static int rank = 0, nranks = 1;
 /* Collective. The file at path (written by rank 0) read by mmio_read_ranks on every rank
    (min_bytes 0: split whatever its size) against mmio_parse of the same bytes on rank 0:
    the same status, and then the same entries in the same order bit for bit, or the same
-   message at the same "path:LINE". Returns 1 when they agree (on rank 0; 1 elsewhere). */
+   message at the same "path:LINE"; and mmio_read_share: the same status and message, the
+   shape on every rank, the shares in rank order the same entries. Returns 1 when they agree (on rank 0; 1 elsewhere). */
 static int ranks_agree (const char *label, const char *path, const char *text, size_t len)
 {
   spm *A = NULL, *B = NULL;
@@ -474,6 +476,43 @@ static int ranks_agree (const char *label, const char *path, const char *text, s
     same_err = strcmp (where, ea.where) == 0 && strcmp (msg, ea.msg) == 0;
   }
   int ok = same_rc && same_err;
+  /* mmio_read_share: the same status and message; every rank the file's shape, and the
+     shares in rank order are mmio_read_ranks's entries */
+  spm *S = NULL;
+  mb_err es;
+  mb_err_init (&es);
+  int sym = -1;
+  int rs = mmio_read_share (MPI_COMM_WORLD, path, 0, &S, &sym, &es);
+  /* the banner's word, when the ranks shared the file (min_bytes 0: whenever there are
+     several), on every rank */
+  char banner[128] = "";
+  for (size_t k = 0; k < len && k + 1 < sizeof banner && text[k] != '\n'; k++)
+    banner[k] = (char) tolower ((unsigned char) text[k]);
+  int want_sym = rs == 0 && nranks > 1 && strstr (banner, "symmetric") != NULL;
+  ok &= rs != 0 || sym == want_sym;
+  ok &= rs == ra && (ra == 0 ? S != NULL : strcmp (es.msg, ea.msg) == 0
+                                           && strcmp (es.where, ea.where) == 0);
+  int shape[2] = { S ? S->nrows : -1, S ? S->ncols : -1 }, shape0[2] = { shape[0], shape[1] };
+  MPI_Bcast (shape0, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  ok &= shape[0] == shape0[0] && shape[1] == shape0[1];
+  int cnt = S ? (int) S->nnz : 0, *counts = calloc ((size_t) nranks, sizeof *counts);
+  int *displs = calloc ((size_t) nranks, sizeof *displs);
+  MPI_Gather (&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; rank == 0 && r < nranks; r++) { displs[r] = total; total += counts[r]; }
+  int *gr = calloc ((size_t) total + 1, sizeof *gr), *gc = calloc ((size_t) total + 1, sizeof *gc);
+  double *gv = calloc ((size_t) total + 1, sizeof *gv);
+  MPI_Gatherv (S ? S->row : NULL, cnt, MPI_INT, gr, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gatherv (S ? S->col : NULL, cnt, MPI_INT, gc, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gatherv (S ? S->val : NULL, cnt, MPI_DOUBLE, gv, counts, displs, MPI_DOUBLE, 0,
+               MPI_COMM_WORLD);
+  if (rank == 0 && ra == 0) {
+    ok &= A && total == A->nnz && S->nrows == A->nrows && S->ncols == A->ncols;
+    for (long k = 0; ok && k < total; k++)
+      ok = gr[k] == A->row[k] && gc[k] == A->col[k] && memcmp (&gv[k], &A->val[k], sizeof gv[k]) == 0;
+  }
+  free (counts); free (displs); free (gr); free (gc); free (gv);
+  spm_free (S);
   MPI_Allreduce (MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank != 0) { spm_free (A); return 1; }
   int rb = mmio_parse (text, len, path, &B, &eb);

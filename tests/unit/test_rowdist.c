@@ -320,6 +320,16 @@ static void test_parts (void)
     snprintf (what, sizeof what, "case %zu (%d x %d): scattered block rows bit for bit", c, n,
               nc);
     CHECK_ALL (what, rc == 0 && part_equals (&P, A, row0, nloc));
+    spm *G = NULL;
+    int rg = rc == 0 ? spm_part_gather (MPI_COMM_WORLD, &P, n, nc, &G, &err) : -1;
+    int gsame = rg == 0 && (rank != 0 || (G && G->compressed && G->nnz == A->nnz
+                                          && G->nrows == n && G->ncols == nc));
+    for (long k = 0; gsame && rank == 0 && k < A->nnz; k++)
+      gsame = G->row[k] == A->row[k] && G->col[k] == A->col[k]
+              && memcmp (&G->val[k], &A->val[k], sizeof (double)) == 0;
+    snprintf (what, sizeof what, "case %zu: the parts gathered on rank 0 bit for bit", c);
+    CHECK_ALL (what, gsame && (rank == 0 || G == NULL));
+    spm_free (G);
     if (n == nc && rc == 0) {
       /* the last rank's part without its last row: refused on every rank */
       spm_part S;
@@ -408,6 +418,45 @@ static void test_parts (void)
   }
 }
 
+/* spm_part_is_symmetric against spm_is_symmetric on the whole matrix: a symmetric matrix
+   with stored zeros, then one entry off by 1e-6 relative, by 1e-14 relative (within the
+   test's 1e-12), an entry whose mirror is missing, and one whose mirror is a stored zero. */
+static void test_parts_symmetry (void)
+{
+  int n = 37;
+  for (int kase = 0; kase < 5; kase++) {
+    spm *A = spm_create (n, n, 16);
+    if (!A) abort ();
+    seed = 99u;
+    for (int t = 0; t < 120; t++) {
+      int i = irand (n), j = irand (n);
+      double v = t % 13 == 0 ? 0.0 : vrand ();
+      if (i == 3 && j == 30) continue;
+      if (spm_add (A, i, j, v) < 0 || spm_add (A, j, i, v) < 0) abort ();
+    }
+    for (int i = 0; i < n; i++) if (spm_add (A, i, i, 2.0 + i) < 0) abort ();
+    if (kase == 1) spm_add (A, 5, 5 + 1, 1e-6 * 40.0);
+    if (kase == 2) spm_add (A, 5, 5 + 1, 1e-14 * 40.0);
+    if (kase == 3) spm_add (A, 3, 30, 1e-3);
+    if (kase == 4) { spm_add (A, 3, 30, 1e-3); spm_add (A, 30, 3, 0.0); }
+    if (spm_compress (A) < 0) abort ();
+    int row0, nloc, sym = -1;
+    block_of (n, rank, &row0, &nloc);
+    mb_err err;
+    mb_err_init (&err);
+    spm_part P;
+    int rc = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? A : NULL, row0, nloc, &P, &err);
+    if (rc == 0) rc = spm_part_is_symmetric (MPI_COMM_WORLD, &P, n, 1e-12, &sym, &err);
+    int whole = spm_is_symmetric (A, 1e-12), expect = kase == 0 || kase == 2;
+    char what[128];
+    snprintf (what, sizeof what, "symmetry by rows, case %d: %d as the whole matrix's test "
+              "(%d)", kase, sym, expect);
+    CHECK_ALL (what, rc == 0 && sym == whole && whole == expect);
+    spm_part_clear (&P);
+    spm_free (A);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -418,6 +467,7 @@ int main (int argc, char **argv)
   test_banded ();
   test_errors ();
   test_faults ();
+  test_parts_symmetry ();
   test_parts ();
 
   int status = 0;
