@@ -9,6 +9,8 @@
 
 #include "deck/deck.h"
 #include "eigen/gep.h"
+#include "eigen/pencil.h"
+#include "eigen/shift_invert.h"
 #include "linalg/blas.h"
 #include "linalg/mmio.h"
 #include "linalg/sparse.h"
@@ -33,6 +35,9 @@ typedef struct run {
   model mdl;               /* model deck: every rank builds it */
   assembly as;             /* model deck, rank 0: owns K, M, R, Cq */
   spm *K, *M, *R, *Cq;     /* rank 0: borrowed from as (model deck) or owned (matrix deck) */
+  int by_rows;             /* matrix deck read by rows: parts and measures, no K, M, Cq */
+  gep_parts parts;         /* by rows: this rank's rows of K, M, Cq in the pencil layout */
+  gep_measures measures;   /* by rows: what the stages need of the whole */
   int n, m;                /* DOFs and constraint rows, on every rank */
   const char *outdir;      /* borrowed from opts or d */
 } run;
@@ -45,6 +50,7 @@ static void run_clear (run *r)
     spm_free (r->M);
     spm_free (r->R);
     spm_free (r->Cq);
+    gep_parts_clear (&r->parts);
   }
   model_clear (&r->mdl);
   deck_clear (&r->d);
@@ -53,6 +59,20 @@ static void run_clear (run *r)
 /* Files of at least this many bytes are read by every rank at once (mmio_read_ranks);
    smaller ones by rank 0 alone, which parses a megabyte in about 20 ms. */
 #define READ_RANKS_MIN_BYTES (1LL << 20)
+
+/* The error rc (inner: the reader's message) of reading the matrix file named at deck
+   position (line, col): a file that cannot be opened or read is the deck's error at that
+   key; an error in its content keeps the file's own position, as a deck error (exit 2). */
+static int file_error (const deck *d, const char *what, size_t line, size_t col, int rc,
+                       const mb_err *inner, mb_err *err)
+{
+  if (rc == MB_EIO)
+    return mb_fail_at (err, MB_EDECK, d->path, line, col, "matrix %s: %s: %s", what,
+                       inner->where, inner->msg);
+  *err = *inner;
+  if (err->code == MB_EIO) err->code = MB_EDECK;
+  return err->code;
+}
 
 /* Collective: reads one matrix file named at deck position (line, col) into *A on rank 0
    (compressed; caller frees; the other ranks get nothing), every rank parsing a share of a
@@ -66,17 +86,39 @@ static int load_matrix (MPI_Comm comm, const deck *d, const char *what, const ch
   mb_err inner;
   mb_err_init (&inner);
   int rc = mmio_read_ranks (comm, path, READ_RANKS_MIN_BYTES, A, &inner);
-  if (rc == MB_EIO)
-    return mb_fail_at (err, MB_EDECK, d->path, line, col, "matrix %s: %s: %s", what,
-                       inner.where, inner.msg);
-  if (rc < 0) {
-    *err = inner;
-    if (err->code == MB_EIO) err->code = MB_EDECK;
-    return err->code;
-  }
+  if (rc < 0) return file_error (d, what, line, col, rc, &inner, err);
   rc = rank == 0 && spm_compress (*A) < 0
      ? mb_fail (err, MB_ENOMEM, "out of memory for %s", what) : 0;
   return mb_agree (comm, rc, err);
+}
+
+/* The shapes of a matrix deck's K, M (and R, Cq when given) checked against each other.
+   Returns 0 or MB_EDECK at the key of the matrix at fault. */
+static int check_shapes (const deck *d, const spm *K, const spm *M, const spm *R,
+                         const spm *Cq, mb_err *err)
+{
+  const deck_matrices *dm = &d->matrices;
+  int n = K->nrows;
+  if (K->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_K, dm->col_K,
+                       "matrix K (%s) must be square, it is %d x %d", dm->K, n, K->ncols);
+  if (M->nrows != n || M->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_M, dm->col_M,
+                       "matrix M (%s) is %d x %d but K is %d x %d", dm->M, M->nrows,
+                       M->ncols, n, n);
+  if (R && (R->nrows != n || R->ncols != n))
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_R, dm->col_R,
+                       "matrix R (%s) is %d x %d but K is %d x %d", dm->R, R->nrows,
+                       R->ncols, n, n);
+  if (Cq && Cq->ncols != n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) is %d x %d but must have n = %d columns (K is %d x %d)",
+                       dm->Cq, Cq->nrows, Cq->ncols, n, n, n);
+  if (Cq && Cq->nrows >= n)
+    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
+                       "matrix Cq (%s) has %d rows for %d DOFs: more constraints than DOFs",
+                       dm->Cq, Cq->nrows, n);
+  return 0;
 }
 
 /* Collective: K, M (and R, Cq) from a matrix deck's files onto rank 0 (load_matrix), then
@@ -92,28 +134,57 @@ static int load_system (MPI_Comm comm, const deck *d, spm **K, spm **M, spm **R,
   if (dm->R && d->damped.enabled)  /* R serves the damped stage only */
     MB_TRY (load_matrix (comm, d, "R", dm->R, dm->line_R, dm->col_R, R, err));
   if (dm->Cq) MB_TRY (load_matrix (comm, d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, Cq, err));
-  if (rank != 0) return 0;
-  int n = (*K)->nrows;
-  if ((*K)->ncols != n)
-    return mb_fail_at (err, MB_EDECK, d->path, dm->line_K, dm->col_K,
-                       "matrix K (%s) must be square, it is %d x %d", dm->K, n, (*K)->ncols);
-  if ((*M)->nrows != n || (*M)->ncols != n)
-    return mb_fail_at (err, MB_EDECK, d->path, dm->line_M, dm->col_M,
-                       "matrix M (%s) is %d x %d but K is %d x %d", dm->M, (*M)->nrows,
-                       (*M)->ncols, n, n);
-  if (*R && ((*R)->nrows != n || (*R)->ncols != n))
-    return mb_fail_at (err, MB_EDECK, d->path, dm->line_R, dm->col_R,
-                       "matrix R (%s) is %d x %d but K is %d x %d", dm->R, (*R)->nrows,
-                       (*R)->ncols, n, n);
-  if (*Cq && (*Cq)->ncols != n)
-    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
-                       "matrix Cq (%s) is %d x %d but must have n = %d columns (K is %d x %d)",
-                       dm->Cq, (*Cq)->nrows, (*Cq)->ncols, n, n, n);
-  if (*Cq && (*Cq)->nrows >= n)
-    return mb_fail_at (err, MB_EDECK, d->path, dm->line_Cq, dm->col_Cq,
-                       "matrix Cq (%s) has %d rows for %d DOFs: more constraints than DOFs",
-                       dm->Cq, (*Cq)->nrows, n);
-  return 0;
+  return rank == 0 ? check_shapes (d, *K, *M, *R, *Cq, err) : 0;
+}
+
+/* Collective: one matrix file named at deck position (line, col) as every rank's share of
+   its entries (mmio_read_share: no rank holds them all), the errors as load_matrix's. */
+static int load_share (MPI_Comm comm, const deck *d, const char *what, const char *path,
+                       size_t line, size_t col, spm **S, int *symmetric, mb_err *err)
+{
+  mb_err inner;
+  mb_err_init (&inner);
+  int rc = mmio_read_share (comm, path, READ_RANKS_MIN_BYTES, S, symmetric, &inner);
+  return rc < 0 ? file_error (d, what, line, col, rc, &inner, err) : 0;
+}
+
+/* Collective. A matrix deck is read by rows (see read_by_rows): every rank parses its
+   share of each file, the shapes are checked on every rank (the same data, the same
+   verdict), the entries go to the ranks that own their rows of the pencil layout
+   (gep_parts_route), and what the stage needs of the whole is measured over the ranks
+   (gep_measure_parts). No rank holds a whole matrix; the stage gathers them only when it
+   cannot go by rows (an unsymmetric pencil). times: parse, route, measure [s]. */
+static int load_system_by_rows (run *r, double times[3], mb_err *err)
+{
+  double t0 = MPI_Wtime ();
+  const deck *d = &r->d;
+  const deck_matrices *dm = &d->matrices;
+  spm *K = NULL, *M = NULL, *Cq = NULL;
+  int ksym = 0, msym = 0;  /* symmetric by the files' banners */
+  int rc = load_share (r->comm, d, "K", dm->K, dm->line_K, dm->col_K, &K, &ksym, err);
+  if (rc == 0) rc = load_share (r->comm, d, "M", dm->M, dm->line_M, dm->col_M, &M, &msym, err);
+  if (rc == 0 && dm->Cq)
+    rc = load_share (r->comm, d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, &Cq, NULL, err);
+  if (rc == 0) rc = mb_agree (r->comm, check_shapes (d, K, M, NULL, Cq, err), err);
+  double t1 = MPI_Wtime ();
+  if (rc == 0) {
+    r->n = K->nrows;
+    r->m = Cq ? Cq->nrows : 0;
+    rc = gep_parts_route (r->comm, r->n, r->m, K, M, Cq, &r->parts, err);
+  }
+  spm_free (K); spm_free (M); spm_free (Cq);
+  double t2 = MPI_Wtime ();
+  if (rc == 0) rc = gep_measure_parts (r->comm, &r->parts, ksym && msym, &r->measures, err);
+  times[0] = t1 - t0, times[1] = t2 - t1, times[2] = MPI_Wtime () - t2;
+  return rc;
+}
+
+/* Collective. 1 when a matrix deck is read by rows: more than one rank, the operator by
+   rows, and the undamped stage only (the damped stage takes the system whole). */
+static int read_by_rows (run *r)
+{
+  return r->nranks > 1 && r->d.modal.enabled && !r->d.damped.enabled
+         && shift_invert_by_rows (r->comm);
 }
 
 /* Collective. Matrix deck: the files read onto rank 0 (large ones by every rank at once);
@@ -122,6 +193,20 @@ static int setup_matrices (run *r, mb_err *err)
 {
   int rc = 0, shape[2] = { 0, 0 };
   double t = MPI_Wtime ();
+  if (read_by_rows (r)) {
+    double times[3] = { 0.0, 0.0, 0.0 };
+    rc = load_system_by_rows (r, times, err);
+    if (rc < 0) return rc;
+    r->by_rows = 1;
+    long nz[2] = { r->parts.K.L.nnz, r->parts.M.L.nnz }, all[2];
+    MPI_Reduce (nz, all, 2, MPI_LONG, MPI_SUM, 0, r->comm);
+    if (r->log)
+      fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld entries "
+               "(read by rows on %d ranks in %.2f s: parse %.2f, to the rows' ranks %.2f, "
+               "symmetry and norms %.2f)\n", r->n, r->m, all[0], all[1], r->nranks,
+               MPI_Wtime () - t, times[0], times[1], times[2]);
+    return 0;
+  }
   rc = load_system (r->comm, &r->d, &r->K, &r->M, &r->R, &r->Cq, err);
   if (r->rank == 0) {
     if (rc == 0) {
@@ -463,6 +548,8 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   }
 
   gep_system sys = { .n = r.n, .m = r.m, .K = r.K, .M = r.M, .R = r.R, .Cq = r.Cq,
+                     .parts = r.by_rows ? &r.parts : NULL,
+                     .measures = r.by_rows ? &r.measures : NULL,
                      .label = r.is_model ? dof_label : NULL, .label_ctx = &r.mdl };
   int final = rc;
   if (rc == 0 && r.d.modal.enabled) {

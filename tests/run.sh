@@ -83,6 +83,16 @@ if [ -x "$build/tests/test_gep" ]; then
   st=$?
   count_unit "test_gep (np 5)" "$out/test_gep.np5.log" $st
   echo "  test_gep np 5: $(tail -n 1 "$out/test_gep.np5.log")"
+  # every undamped problem given by rows (TEST_GEP_PARTS: the system as a matrix deck read
+  # by rows gives it, no rank with a whole matrix) on 2 and 3 ranks, and on 1 (gathered):
+  # the same checks against dense LAPACK
+  for np in 1 2 3; do
+    TEST_GEP_PARTS=1 $mpirun -x TEST_GEP_PARTS -np $np "$build/tests/test_gep" \
+      > "$out/test_gep.parts.np$np.log" 2>&1
+    st=$?
+    count_unit "test_gep parts (np $np)" "$out/test_gep.parts.np$np.log" $st
+    echo "  test_gep parts np $np: $(tail -n 1 "$out/test_gep.parts.np$np.log")"
+  done
 fi
 
 section "bad decks (each: expected position and message, exit status 2 unless it says)"

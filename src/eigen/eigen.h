@@ -10,12 +10,29 @@
 #include "../linalg/factor.h"
 #include "../linalg/sparse.h"
 
-/* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. On rank 0 all
-   matrices are set (R and Cq may be NULL); on the other ranks only n and m matter.
-   Borrowed: the caller owns the matrices. */
+struct gep_parts;  /* pencil.h: the system by rows */
+
+/* What the undamped stage needs to know of the whole system besides its rows, measured
+   over the ranks once (gep_measure_parts) when the system is given by rows only: what rank
+   0 would otherwise compute from the whole matrices, with the same values. */
+typedef struct gep_measures {
+  int symmetric;           /* K and M symmetric (spm_is_symmetric's test, 1e-12) */
+  double kmax, mmax, cmax; /* largest |entry| of K, M, Cq (0 when empty) */
+  double anorm, bnorm;     /* infinity norms of GEP (18)'s A and B (pencil_norms) */
+  long mass_dofs;          /* DOFs with a nonzero in their row of M */
+} gep_measures;
+
+/* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. Either whole on
+   rank 0: all matrices set there (R and Cq may be NULL), on the other ranks only n and m
+   matter; or by rows (parts set on every rank, with measures): every rank holds its rows
+   of K, M and Cq in the pencil layout and no rank the matrices (K, M, R, Cq NULL
+   everywhere); only the undamped stage on more than one rank, operator by rows
+   (shift_invert_by_rows), takes it. Borrowed: the caller owns the matrices. */
 typedef struct gep_system {
   int n, m;                /* DOFs, constraint rows (Cq is m x n) */
   const spm *K, *M, *R, *Cq;
+  const struct gep_parts *parts;     /* by rows: this rank's parts, else NULL */
+  const gep_measures *measures;      /* by rows: the measures of the whole, else NULL */
   /* Optional (NULL: "row i+1 of K and M"): writes the name of DOF i (0-based, i < n) into
      buf (len bytes), e.g. a model's node and dx..rz, for messages about singular pencils.
      Called on rank 0 only, with label_ctx. */

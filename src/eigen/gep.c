@@ -10,6 +10,7 @@
 #include "../linalg/factor.h"
 #include "modes.h"
 #include "stage.h"
+#include "shift_invert.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -18,6 +19,10 @@
 static int mass_dofs (const gep_system *sys, int *with_damping)
 {
   int n = sys->n, count = 0;
+  if (sys->measures) {  /* by rows (undamped only): counted over the ranks */
+    if (with_damping) *with_damping = 0;
+    return (int) sys->measures->mass_dofs;
+  }
   char *has = mb_calloc ((size_t) n + 1, 1);
   if (with_damping) *with_damping = 0;
   if (!has) return n;  /* the bound then falls back to n */
@@ -150,17 +155,33 @@ static void record_bound (MPI_Comm comm, const eigen_opts *opts, int asked, int 
    (factor_deficiency_inertia), and *psd = 1 when P is positive semi-definite on null(Cq):
    with Cq of full row rank the inertia is that of Z^T P Z (Z a basis of null(Cq)) plus m
    negative and m positive pivots, so exactly m negative pivots. For such P the null
-   vectors are (x, 0) with x in null(P) and null(Cq): *k = dim (null(P) ^ null(Cq)).
+   vectors are (x, 0) with x in null(P) and null(Cq): *k = dim (null(P) ^ null(Cq)). A
+   system by rows (undamped) gives each rank's rows as distributed input.
    Returns 0 or an error, the same on every rank (err set); *k = -1 then. */
 static int bordered_nullity (MPI_Comm comm, const gep_system *sys, int with_r, int *k,
                              int *psd, mb_err *err)
 {
-  int rank, n = sys->n, m = sys->m, fail = 0;
+  int rank, n = sys->n, m = sys->m, fail = 0, dist = sys->parts != NULL;
   MPI_Comm_rank (comm, &rank);
   *k = -1;
   *psd = 0;
   spm *A = NULL;
-  if (rank == 0) {
+  if (dist) {  /* by rows (undamped only): each rank its rows of M and Cq, as triplets */
+    const gep_parts *P = sys->parts;
+    const spm *Ml = &P->M.L, *Cl = &P->Cq.L;
+    const gep_measures *ms = sys->measures;
+    double c = ms->mmax > 0.0 && ms->cmax > 0.0
+             ? ldexp (1.0, (int) lround (log2 (ms->mmax / ms->cmax))) : 1.0;
+    A = spm_create (n + m, n + m, Ml->nnz + Cl->nnz > 0 ? Ml->nnz + Cl->nnz : 1);
+    int r = A ? 0 : MB_ENOMEM;
+    for (int i = 0; i < Ml->nrows && r == 0; i++)
+      for (int e = Ml->rowptr[i]; e < Ml->rowptr[i + 1] && r == 0; e++)
+        if (P->M.first + i >= Ml->col[e]) r = spm_add (A, P->M.first + i, Ml->col[e], Ml->val[e]);
+    for (int i = 0; i < Cl->nrows && r == 0; i++)
+      for (int e = Cl->rowptr[i]; e < Cl->rowptr[i + 1] && r == 0; e++)
+        r = spm_add (A, n + P->Cq.first + i, Cl->col[e], c * Cl->val[e]);
+    fail = r < 0;
+  } else if (rank == 0) {
     const spm *R = with_r ? sys->R : NULL;
     long nnz = sys->M->nnz + (R ? R->nnz : 0) + (sys->Cq ? sys->Cq->nnz : 0);
     A = spm_create (n + m, n + m, nnz > 0 ? nnz : 1);
@@ -186,10 +207,10 @@ static int bordered_nullity (MPI_Comm comm, const gep_system *sys, int with_r, i
   }
   int count = -1;
   long neg = -1;
-  rc = factor_deficiency_inertia (comm, FACTOR_REAL_SYMMETRIC, n + m, A ? A->nnz : 0,
-                                  A ? A->row : NULL, A ? A->col : NULL, A ? A->val : NULL,
-                                  with_r ? "[M + R, Cq^T; Cq, 0]" : "[M, Cq^T; Cq, 0]", &count,
-                                  NULL, &neg, err);
+  rc = factor_deficiency_dist (comm, FACTOR_REAL_SYMMETRIC, n + m, A ? A->nnz : 0,
+                               A ? A->row : NULL, A ? A->col : NULL, A ? A->val : NULL,
+                               with_r ? "[M + R, Cq^T; Cq, 0]" : "[M, Cq^T; Cq, 0]", dist,
+                               &count, NULL, &neg, err);
   spm_free (A);
   if (rc < 0) return rc;
   *k = count;
@@ -217,7 +238,8 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
   const char *label = damped ? "complex" : "modal";
   int pairs = 0, has_r = rank == 0 && damped && sys->R;  /* matrices on rank 0 only */
   if (rank == 0 && out->nmodes < asked) {
-    go = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+    go = sys->measures ? sys->measures->symmetric
+       : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
          && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
     for (int i = 0; i < out->nmodes; i++) {
       int pair = damped && cimag (out->modes[i].lambda) != 0.0;
@@ -299,7 +321,8 @@ static int take_real_pencil (stage *st, spm *A)
 static void modal_scaling (stage *st)
 {
   const gep_system *sys = st->sys;
-  st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12);
+  st->symmetric = sys->measures ? sys->measures->symmetric
+                : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12);
   st->s = pencil_cq_scale (sys);
 }
 
@@ -352,9 +375,42 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
              o->nev, want, extra);
 }
 
-/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows). Candidates -> modes,
-   and (rank 0) the interval of the missed-mode check. By rows, the Ritz values are rank
-   0's on every rank, so that every rank takes the same candidates. */
+/* Collective. The candidates rank 0 took from Ritz vectors gathered whole (Krylov-Schur's
+   dense path, a small problem) handed out by rows, for a system that is by rows only: their
+   data broadcast (*cand, *ncand on every rank), each real vector's rows scattered into
+   *rows (nloc x ncand, leading dimension max (nloc, 1); caller frees) and each candidate's
+   xr pointed there. Returns 0 or MB_ENOMEM, the same on every rank. */
+static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **cand,
+                               int *ncand, double **rows, mb_err *err)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  MPI_Bcast (ncand, 1, MPI_INT, 0, st->comm);
+  int nc = *ncand, *counts = mb_calloc ((size_t) st->nranks, sizeof *counts);
+  int *displs = mb_calloc ((size_t) st->nranks, sizeof *displs);
+  if (st->rank != 0) *cand = mb_calloc ((size_t) nc + 1, sizeof **cand);
+  *rows = mb_calloc ((size_t) ld * (nc > 0 ? nc : 1), sizeof **rows);
+  int rc = counts && displs && *cand && *rows ? 0
+         : mb_fail (err, MB_ENOMEM, "out of memory for %d candidate vectors by rows", nc);
+  if ((rc = mb_agree (st->comm, rc, err)) < 0) { free (counts); free (displs); return rc; }
+  MPI_Gather (&d->nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, st->comm);
+  for (int r = 1; r < st->nranks; r++) displs[r] = displs[r - 1] + counts[r - 1];
+  MPI_Bcast (*cand, (int) ((size_t) nc * sizeof **cand), MPI_BYTE, 0, st->comm);
+  for (int i = 0; i < nc; i++) {
+    double *mine = *rows + (size_t) i * ld;
+    MPI_Scatterv (st->rank == 0 ? (*cand)[i].xr : NULL, counts, displs, MPI_DOUBLE, mine,
+                  d->nloc, MPI_DOUBLE, 0, st->comm);
+    (*cand)[i].xr = mine;
+    (*cand)[i].x = NULL;
+  }
+  free (counts); free (displs);
+  return 0;
+}
+
+/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows, or the system is by rows).
+   Candidates -> modes, and (rank 0) the interval of the missed-mode check. By rows, the
+   Ritz values are rank 0's on every rank, so that every rank takes the same candidates; a
+   system by rows whose Ritz vectors came whole to rank 0 (the dense path) has its
+   candidates handed out by rows (candidates_to_rows). */
 static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 {
   const gep_system *sys = st->sys;
@@ -374,6 +430,18 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes,
                                 st->opts->keep_vectors, cand, ncand, st->out, err);
+  } else if (sys->parts) {  /* the dense path on a system by rows: the vectors by rows */
+    ks_dist d;
+    ks_dist_init (&d, st->comm, st->N);
+    double *rows = NULL;
+    rc = st->rank == 0 ? modes_candidates (ks, st->N, sys->n, sigma, 0, 1, 1.0, &cand,
+                                           &ncand, st->out, err) : 0;
+    rc = mb_agree (st->comm, rc, err);
+    if (rc == 0) rc = candidates_to_rows (st, &d, &cand, &ncand, &rows, err);
+    if (rc == 0)
+      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes,
+                                st->opts->keep_vectors, cand, ncand, st->out, err);
+    free (rows);
   } else {
     rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                            st->out, err);
@@ -474,8 +542,60 @@ static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts 
   return mb_agree (comm, MB_ENOCONV, err);
 }
 
+/* Collective. A system by rows that a stage cannot take as it is (the damped stage; an
+   unsymmetric pencil, whose modes are complex and found on rank 0; the operator not by
+   rows) gathered whole on rank 0: *whole is sys with K, M, Cq (new, freed by
+   whole_clear) and no parts. A system not by rows is copied as it is. Returns 0 or
+   MB_ENOMEM, the same on every rank. */
+static int whole_system (MPI_Comm comm, const gep_system *sys, gep_system *whole,
+                         FILE *log, mb_err *err)
+{
+  *whole = *sys;
+  if (!sys->parts) return 0;
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  spm *K = NULL, *M = NULL, *Cq = NULL;
+  double t = MPI_Wtime ();
+  int rc = gep_parts_gather (comm, sys->parts, &K, &M, &Cq, err);
+  if (rc < 0) return rc;
+  whole->K = K, whole->M = M, whole->Cq = Cq;
+  whole->parts = NULL, whole->measures = NULL;
+  if (log && rank == 0)
+    fprintf (log, "eigen: the system read by rows gathered on rank 0 (%.2f s): this stage "
+             "needs it whole\n", MPI_Wtime () - t);
+  return 0;
+}
+
+static void whole_clear (const gep_system *sys, gep_system *whole)
+{
+  if (sys->parts) {
+    spm_free ((spm *) whole->K);
+    spm_free ((spm *) whole->M);
+    spm_free ((spm *) whole->Cq);
+  }
+}
+
+static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+                        eigen_result *out, mb_err *err);
+
 int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                eigen_result *out, mb_err *err)
+{
+  if (sys->parts && (!sys->measures->symmetric || !shift_invert_by_rows (comm))) {
+    gep_system whole;
+    int rc = whole_system (comm, sys, &whole, opts->log, err);
+    if (rc == 0) rc = modal_stage (comm, &whole, opts, out, err);
+    else memset (out, 0, sizeof *out);
+    whole_clear (sys, &whole);
+    return rc;
+  }
+  return modal_stage (comm, sys, opts, out, err);
+}
+
+/* gep_modal on a system that it takes as it is (whole, or by rows with a symmetric pencil
+   and the operator by rows). */
+static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+                        eigen_result *out, mb_err *err)
 {
   /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
   double sigma = opts->has_shift ? creal (opts->shift)
@@ -613,8 +733,23 @@ static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
   return again;
 }
 
+static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+                          eigen_result *out, mb_err *err);
+
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
+{
+  gep_system whole;  /* the damped stage takes the system whole */
+  int rc = whole_system (comm, sys, &whole, opts->log, err);
+  if (rc == 0) rc = complex_stage (comm, &whole, opts, out, err);
+  else memset (out, 0, sizeof *out);
+  whole_clear (sys, &whole);
+  return rc;
+}
+
+/* gep_complex on a whole system. */
+static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+                          eigen_result *out, mb_err *err)
 {
   double complex sigma = opts->has_shift ? opts->shift
                        : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;

@@ -45,7 +45,8 @@ void eigen_result_clear (eigen_result *r)
    residual widens it, see modes_is_rigid and damped_is_rigid). */
 double modes_rigid_threshold (const gep_system *sys, int damped)
 {
-  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  const gep_measures *ms = sys->measures;  /* by rows: measured over the ranks */
+  double kmax = ms ? ms->kmax : spm_max_abs (sys->K), mmax = ms ? ms->mmax : spm_max_abs (sys->M);
   double ratio = mmax > 0.0 ? kmax / mmax : kmax;
   if (!damped) return RIGID_RTOL * ratio;
   return sqrt (RIGID_RTOL * ratio);

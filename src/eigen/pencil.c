@@ -363,8 +363,9 @@ double pencil_omega_scale (const gep_system *sys)
    near max|K| / max|Cq|, so scaling and scaling back are exact. */
 double pencil_cq_scale (const gep_system *sys)
 {
-  if (!sys->Cq || sys->Cq->nnz == 0) return 1.0;
-  double kmax = spm_max_abs (sys->K), cmax = spm_max_abs (sys->Cq);
+  const gep_measures *ms = sys->measures;
+  if (ms ? ms->cmax == 0.0 : !sys->Cq || sys->Cq->nnz == 0) return 1.0;
+  double kmax = ms ? ms->kmax : spm_max_abs (sys->K), cmax = ms ? ms->cmax : spm_max_abs (sys->Cq);
   if (!(kmax > 0.0) || !(cmax > 0.0)) return 1.0;
   return ldexp (1.0, (int) lround (log2 (kmax / cmax)));
 }
@@ -396,6 +397,11 @@ static void abs_row_sums (const spm *A, double *sums, int transpose)
 int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm, mb_err *err)
 {
   int n = sys->n, m = sys->m;
+  if (sys->measures && !damped) {  /* by rows: measured over the ranks */
+    *anorm = sys->measures->anorm;
+    *bnorm = sys->measures->bnorm;
+    return 0;
+  }
   double *rows = mb_calloc ((size_t) (n + m), sizeof *rows);
   double *mrows = mb_calloc ((size_t) n, sizeof *mrows);
   *anorm = *bnorm = 1.0;
@@ -510,47 +516,108 @@ void gep_parts_clear (gep_parts *P)
 
 /* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
    rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
-int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err)
+/* The pencil layout's rows of this rank (ks_dist over n + m) split into DOF rows
+   [k0, k1) and constraint rows [c0, c1) (0-based in Cq), into P's sizes. */
+static void parts_layout (MPI_Comm comm, int n, int m, gep_parts *P, int *k0, int *k1,
+                          int *c0, int *c1)
 {
-  int rank, rc = 0;
-  MPI_Comm_rank (comm, &rank);
   memset (P, 0, sizeof *P);
   ks_dist d;
-  ks_dist_init (&d, comm, sys->n + sys->m);
-  int n = sys->n, m = sys->m, lo = d.row0, hi = d.row0 + d.nloc;
-  int k0 = lo < n ? lo : n, k1 = hi < n ? hi : n;        /* DOF rows */
-  int c0 = (lo > n ? lo : n) - n, c1 = (hi > n ? hi : n) - n;   /* constraint rows */
+  ks_dist_init (&d, comm, n + m);
+  int lo = d.row0, hi = d.row0 + d.nloc;
+  *k0 = lo < n ? lo : n;
+  *k1 = hi < n ? hi : n;
+  *c0 = (lo > n ? lo : n) - n;
+  *c1 = (hi > n ? hi : n) - n;
   P->n = n;
   P->m = m;
   P->N = n + m;
   P->row0 = d.row0;
   P->nloc = d.nloc;
+}
+
+/* Collective. Cq^T's rows [k0, k1) from the Cq parts (rows from c0): each entry (r, c) of
+   Cq sent as (c, r) to the owner of DOF row c. */
+static int route_cq_transpose (MPI_Comm comm, gep_parts *P, int k0, int k1, int c0,
+                               mb_err *err)
+{
+  const spm *C = &P->Cq.L;
+  long nnz = C->nnz;
+  int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
+  int rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for Cq^T's rows (%ld entries)",
+                             nnz);
+  if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); return rc; }
+  for (int r = 0; r < C->nrows; r++)
+    for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++) ri[k] = c0 + r;
+  rc = spm_part_route (comm, P->n, P->m, nnz, C->col, ri, C->val, k0, k1 - k0, &P->CqT, err);
+  free (ri);
+  return rc;
+}
+
+int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err)
+{
+  int rank, rc = 0, k0, k1, c0, c1;
+  MPI_Comm_rank (comm, &rank);
+  parts_layout (comm, sys->n, sys->m, P, &k0, &k1, &c0, &c1);
   int has_cq = rank == 0 && sys->Cq && sys->Cq->nnz > 0;
   MPI_Bcast (&has_cq, 1, MPI_INT, 0, comm);
   if ((rc = spm_part_scatter (comm, rank == 0 ? sys->K : NULL, k0, k1 - k0, &P->K, err)) < 0
       || (rc = spm_part_scatter (comm, rank == 0 ? sys->M : NULL, k0, k1 - k0, &P->M, err)) < 0)
     goto fail;
-  if (has_cq) {
-    if ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err))
-        < 0)
-      goto fail;
-    const spm *C = &P->Cq.L;
-    long nnz = C->nnz;
-    int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
-    rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for Cq^T's "
-                                                  "rows (%ld entries)", nnz);
-    if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); goto fail; }
-    for (int r = 0; r < C->nrows; r++)
-      for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++) ri[k] = c0 + r;
-    /* (c, r): row c (a DOF) of Cq^T */
-    rc = spm_part_route (comm, n, m, nnz, C->col, ri, C->val, k0, k1 - k0, &P->CqT, err);
-    free (ri);
-    if (rc < 0) goto fail;
-  }
+  if (has_cq
+      && ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err)) < 0
+          || (rc = route_cq_transpose (comm, P, k0, k1, c0, err)) < 0))
+    goto fail;
   return 0;
 fail:
   gep_parts_clear (P);
   return rc;
+}
+
+int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, const spm *Cq,
+                     gep_parts *P, mb_err *err)
+{
+  int rc = 0, k0, k1, c0, c1;
+  parts_layout (comm, n, m, P, &k0, &k1, &c0, &c1);
+  long cq_nnz = Cq ? Cq->nnz : 0, cq_all = 0;
+  MPI_Allreduce (&cq_nnz, &cq_all, 1, MPI_LONG, MPI_SUM, comm);
+  if ((rc = spm_part_route (comm, n, n, K->nnz, K->row, K->col, K->val, k0, k1 - k0, &P->K,
+                            err)) < 0
+      || (rc = spm_part_route (comm, n, n, M->nnz, M->row, M->col, M->val, k0, k1 - k0,
+                               &P->M, err)) < 0)
+    goto fail;
+  if (cq_all > 0
+      && ((rc = spm_part_route (comm, m, n, cq_nnz, Cq ? Cq->row : NULL, Cq ? Cq->col : NULL,
+                                Cq ? Cq->val : NULL, c0, c1 - c0, &P->Cq, err)) < 0
+          || (rc = route_cq_transpose (comm, P, k0, k1, c0, err)) < 0))
+    goto fail;
+  return 0;
+fail:
+  gep_parts_clear (P);
+  return rc;
+}
+
+int gep_parts_gather (MPI_Comm comm, const gep_parts *P, spm **K, spm **M, spm **Cq,
+                      mb_err *err)
+{
+  int rank, rc, has_cq = P->Cq.L.rowptr != NULL, any = 0;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Allreduce (&has_cq, &any, 1, MPI_INT, MPI_MAX, comm);
+  spm *k = NULL, *mm = NULL, *c = NULL;
+  rc = spm_part_gather (comm, &P->K, P->n, P->n, &k, err);
+  if (rc == 0) rc = spm_part_gather (comm, &P->M, P->n, P->n, &mm, err);
+  if (rc == 0 && any) rc = spm_part_gather (comm, &P->Cq, P->m, P->n, &c, err);
+  if (rc == 0 && !any && P->m > 0 && rank == 0 && !(c = spm_create (P->m, P->n, 1)))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for Cq");
+  if (rc == 0 && c && rank == 0 && spm_compress (c) < 0)
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for Cq");
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) {
+    spm_free (k); spm_free (mm); spm_free (c);
+    return rc;
+  }
+  if (rank == 0) *K = k, *M = mm, *Cq = c;
+  return 0;
 }
 
 int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
@@ -595,4 +662,61 @@ int *pencil_part_rows (const spm_part *A)
   for (int i = 0; i < A->L.nrows; i++)
     for (int k = A->L.rowptr[i]; k < A->L.rowptr[i + 1]; k++) r[k] = A->first + i;
   return r;
+}
+
+/* Largest |value| and largest row sum of |values| of a part's rows (0, 0 when empty). */
+static void part_abs (const spm_part *P, double *maxabs, double *maxrow)
+{
+  const spm *L = &P->L;
+  *maxabs = *maxrow = 0.0;
+  for (int i = 0; i < L->nrows; i++) {
+    double s = 0.0;
+    for (int k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) {
+      s += fabs (L->val[k]);
+      *maxabs = fmax (*maxabs, fabs (L->val[k]));
+    }
+    *maxrow = fmax (*maxrow, s);
+  }
+}
+
+/* Every rank: its rows' maxima and row sums (the DOF rows of A summed as pencil_norms sums
+   them: K's row, then Cq^T's row, which holds Cq's column in Cq's row order), the rows of M
+   with a nonzero; one reduction each; symmetry by spm_part_is_symmetric. */
+int gep_measure_parts (MPI_Comm comm, const gep_parts *P, int symmetric, gep_measures *ms,
+                       mb_err *err)
+{
+  memset (ms, 0, sizeof *ms);
+  double loc[5] = { 0 };  /* kmax, mmax, cmax, anorm, bnorm */
+  part_abs (&P->M, &loc[1], &loc[4]);
+  part_abs (&P->Cq, &loc[2], &loc[3]);   /* constraint rows of A: Cq's rows */
+  const spm *K = &P->K.L, *T = &P->CqT.L;
+  for (int i = 0; i < K->nrows; i++) {
+    double s = 0.0;
+    for (int k = K->rowptr[i]; k < K->rowptr[i + 1]; k++) {
+      s += fabs (K->val[k]);
+      loc[0] = fmax (loc[0], fabs (K->val[k]));
+    }
+    for (int k = T->rowptr ? T->rowptr[i] : 0; T->rowptr && k < T->rowptr[i + 1]; k++)
+      s += fabs (T->val[k]);
+    loc[3] = fmax (loc[3], s);
+  }
+  long mass = 0;
+  for (int i = 0; i < P->M.L.nrows; i++) {
+    int has = 0;
+    for (int k = P->M.L.rowptr[i]; k < P->M.L.rowptr[i + 1]; k++) has |= P->M.L.val[k] != 0.0;
+    mass += has;
+  }
+  double all[5];
+  MPI_Allreduce (loc, all, 5, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce (&mass, &ms->mass_dofs, 1, MPI_LONG, MPI_SUM, comm);
+  ms->kmax = all[0];
+  ms->mmax = all[1];
+  ms->cmax = all[2];
+  ms->anorm = all[3] > 0.0 ? all[3] : 1.0;
+  ms->bnorm = all[4] > 0.0 ? all[4] : 1.0;
+  int ksym = 1, msym = 1, rc = 0;
+  if (!symmetric) rc = spm_part_is_symmetric (comm, &P->K, P->n, 1e-12, &ksym, err);
+  if (rc == 0 && !symmetric) rc = spm_part_is_symmetric (comm, &P->M, P->n, 1e-12, &msym, err);
+  ms->symmetric = ksym && msym;
+  return rc;
 }

@@ -1,6 +1,8 @@
 /* singular.c: why A - sigma B is singular: structure, null pivots mapped to DOFs and rows. */
 #include "singular.h"
 
+#include "pencil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,7 +10,7 @@
 #include <string.h>
 
 /* Marks in used[i] (size n) each DOF i with a nonzero entry in row or column i of A. */
-static void mark_dofs (const spm *A, char *used)
+static void mark_dofs (const spm *A, unsigned char *used)
 {
   if (!A) return;
   for (long k = 0; k < A->nnz; k++)
@@ -35,20 +37,12 @@ static void append (char *buf, size_t len, const char *fmt, ...)
   va_end (ap);
 }
 
-int singular_structure (const gep_system *sys, int damped, mb_err *err)
+/* Rank 0. The error naming the DOFs (dof[i] = 0) and the constraint rows (con[j] = 0) that
+   no entry touches, or 0 when there is none. */
+static int structure_verdict (const gep_system *sys, int damped, const unsigned char *dof,
+                              const unsigned char *con, mb_err *err)
 {
   int n = sys->n, m = sys->m;
-  char *dof = mb_calloc ((size_t) n + 1, 1), *con = mb_calloc ((size_t) m + 1, 1);
-  if (!dof || !con) {
-    free (dof); free (con);
-    return mb_fail (err, MB_ENOMEM, "out of memory checking the pencil's structure");
-  }
-  mark_dofs (sys->K, dof);
-  mark_dofs (sys->M, dof);
-  if (damped) mark_dofs (sys->R, dof);
-  if (sys->Cq)
-    for (long k = 0; k < sys->Cq->nnz; k++)
-      if (sys->Cq->val[k] != 0.0) dof[sys->Cq->col[k]] = con[sys->Cq->row[k]] = 1;
   char msg[1024] = "", name[160];
   int nd = 0, nc = 0;
   for (int i = 0; i < n; i++)
@@ -66,11 +60,60 @@ int singular_structure (const gep_system *sys, int damped, mb_err *err)
               "constraint rows (Cq) ", j + 1);
   if (nc > 5) append (msg, sizeof msg, " and %d more", nc - 5);
   if (nc > 0) append (msg, sizeof msg, " %s empty", nc > 1 ? "are" : "is");
-  free (dof); free (con);
   if (nd == 0 && nc == 0) return 0;
   return mb_fail (err, MB_EDECK, "A - sigma B is singular at every shift by its structure: "
                   "%s; remove %s or attach %s", msg, nd + nc > 1 ? "them" : "it",
                   nd > 0 ? "mass or stiffness" : "a DOF to each constraint row");
+}
+
+int singular_structure (const gep_system *sys, int damped, mb_err *err)
+{
+  int n = sys->n, m = sys->m;
+  unsigned char *dof = mb_calloc ((size_t) n + 1, 1), *con = mb_calloc ((size_t) m + 1, 1);
+  if (!dof || !con) {
+    free (dof); free (con);
+    return mb_fail (err, MB_ENOMEM, "out of memory checking the pencil's structure");
+  }
+  mark_dofs (sys->K, dof);
+  mark_dofs (sys->M, dof);
+  if (damped) mark_dofs (sys->R, dof);
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++)
+      if (sys->Cq->val[k] != 0.0) dof[sys->Cq->col[k]] = con[sys->Cq->row[k]] = 1;
+  int rc = structure_verdict (sys, damped, dof, con, err);
+  free (dof); free (con);
+  return rc;
+}
+
+/* Marks as mark_dofs for the rows of a part. */
+static void mark_part (const spm_part *P, unsigned char *used)
+{
+  const spm *L = &P->L;
+  for (int i = 0; i < L->nrows; i++)
+    for (int k = L->rowptr[i]; k < L->rowptr[i + 1]; k++)
+      if (L->val[k] != 0.0) used[P->first + i] = used[L->col[k]] = 1;
+}
+
+int singular_structure_parts (MPI_Comm comm, const gep_system *sys, mb_err *err)
+{
+  int rank, n = sys->n, m = sys->m;
+  MPI_Comm_rank (comm, &rank);
+  const gep_parts *P = sys->parts;
+  unsigned char *dof = mb_calloc ((size_t) (n + m) + 1, 1), *con = dof + n;
+  unsigned char *all = mb_calloc ((size_t) (n + m) + 1, 1);
+  int rc = dof && all ? 0 : mb_fail (err, MB_ENOMEM, "out of memory checking the pencil's "
+                                     "structure");
+  if ((rc = mb_agree (comm, rc, err)) < 0) { free (dof); free (all); return rc; }
+  mark_part (&P->K, dof);
+  mark_part (&P->M, dof);
+  const spm *C = &P->Cq.L;
+  for (int j = 0; j < C->nrows; j++)
+    for (int k = C->rowptr[j]; k < C->rowptr[j + 1]; k++)
+      if (C->val[k] != 0.0) dof[C->col[k]] = con[P->Cq.first + j] = 1;
+  MPI_Allreduce (dof, all, n + m, MPI_UNSIGNED_CHAR, MPI_MAX, comm);
+  rc = rank == 0 ? structure_verdict (sys, 0, all, all + n, err) : 0;
+  free (dof); free (all);
+  return mb_agree (comm, rc, err);
 }
 
 /* Rank 0. 1 if row j of Cq is empty; *twin = another row k with Cq(k, :) = c Cq(j, :)

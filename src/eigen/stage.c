@@ -268,8 +268,16 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   shift_text (ops, sigma, shift, sizeof shift);
   if (rc == 0) mb_err_init (err);  /* the diagnosis replaces MUMPS's message */
   if (rc == 0 && count2 > 0) {
+    gep_system whole = *st->sys;  /* a system by rows is gathered for the description */
+    spm *K = NULL, *M = NULL, *Cq = NULL;
+    if (st->sys->parts && gep_parts_gather (st->comm, st->sys->parts, &K, &M, &Cq, &e2) == 0) {
+      whole.K = K, whole.M = M, whole.Cq = Cq;
+      whole.parts = NULL, whole.measures = NULL;
+    }
     if (st->rank == 0)
-      singular_describe (st->sys, ops->complex_arith, count2, rows2, 0, where, sizeof where);
+      singular_describe (whole.K ? &whole : st->sys, ops->complex_arith, count2, rows2, 0,
+                         where, sizeof where);
+    spm_free (K); spm_free (M); spm_free (Cq);
     rc = mb_fail (err, MB_EDECK, "%s stage: A - sigma B is singular at every shift (%d null "
                   "pivot%s at %s and at a second shift): %s. The model is at fault: give "
                   "those DOFs mass or stiffness, remove redundant constraint rows",
@@ -493,7 +501,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                ks.block, ks.time_apply, ks.time_orth, ks.reorths, ks.time_schur, ks.time_basis,
                block_solves);
   }
-  if (ks.rows || st->rank == 0) {  /* by rows: every rank on its own rows, collectively */
+  /* by rows (vectors by rows, or a system by rows): every rank on its own rows */
+  if (ks.rows || st->sys->parts || st->rank == 0) {
     rc = ops->modes (st, &ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
@@ -627,14 +636,23 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   st.N = N;
   st.out = out;
   /* a zero row of A - sigma B by structure: refused before any analysis */
-  int rc = st.rank == 0 ? singular_structure (sys, ops->complex_arith, err) : 0;
-  rc = mb_agree (comm, rc, err);
+  int rc;
+  if (sys->parts) rc = singular_structure_parts (comm, sys, err);
+  else rc = mb_agree (comm, st.rank == 0 ? singular_structure (sys, ops->complex_arith, err)
+                                         : 0, err);
   if (rc < 0) {
     memset (out, 0, sizeof *out);
     return rc;
   }
   /* the system by rows when the stage can build its pencil by rows (compressed matrices
      on rank 0) on more than one rank with the operator by rows */
+  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it) */
+    st.parts = sys->parts;
+    stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
+               "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
+               st.nranks);
+    return solve_at_shifts (ops, &st, err);
+  }
   gep_parts parts;
   int by_parts = ops->scaling && st.nranks > 1;
   if (by_parts && st.rank == 0)

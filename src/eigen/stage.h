@@ -66,7 +66,7 @@ struct stage {
   /* the system by rows (every rank) when the pencil is built by rows and given to MUMPS
      distributed (ops->scaling, more than one rank, the operator by rows); NULL: built on
      rank 0 */
-  gep_parts *parts;
+  const gep_parts *parts;
   spm_part Ap;                /* with parts: this rank's rows of the undamped pencil */
   int *Arow;                  /* and the rows of its entries (the triplets' rows) */
   /* the pencil, rank 0 (with parts: this rank's rows) */

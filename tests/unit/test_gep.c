@@ -366,8 +366,30 @@ static int run_stage (int damped, const problem *p, const eigen_opts *st, int ke
   o.keep_vectors = keep;
   o.log = getenv ("TEST_GEP_LOG") && rank == 0 ? stdout : NULL;
   mb_err_init (err);
-  int rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, &o, r, err)
-                  : gep_modal (MPI_COMM_WORLD, &sys, &o, r, err);
+  /* TEST_GEP_PARTS set (on every rank): the system by rows, as a matrix deck read by rows
+     gives it (rank 0's entries routed to their rows' ranks, no whole matrix; R is dropped,
+     as a deck without a damped stage does not read it): every modal check then runs on
+     the stage's by-rows path (and its gather for an unsymmetric pencil or one rank) */
+  gep_parts parts;
+  gep_measures ms;
+  int by_rows = getenv ("TEST_GEP_PARTS") != NULL && !damped, rc = 0;
+  if (by_rows) {
+    spm *e = rank == 0 ? NULL : spm_create (p->n, p->n, 1), *ec = NULL;
+    if (rank != 0 && p->m > 0) ec = spm_create (p->m, p->n, 1);
+    rc = gep_parts_route (MPI_COMM_WORLD, p->n, p->m, rank == 0 ? K : e, rank == 0 ? M : e,
+                          rank == 0 ? Cq : ec, &parts, err);
+    if (rc == 0) rc = gep_measure_parts (MPI_COMM_WORLD, &parts, 0, &ms, err);
+    spm_free (e); spm_free (ec);
+    spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
+    K = M = R = Cq = NULL;
+    gep_system rows = { .n = p->n, .m = p->m, .parts = &parts, .measures = &ms };
+    sys = rows;
+  }
+  if (rc == 0)
+    rc = damped ? gep_complex (MPI_COMM_WORLD, &sys, &o, r, err)
+                : gep_modal (MPI_COMM_WORLD, &sys, &o, r, err);
+  else memset (r, 0, sizeof *r);
+  if (by_rows) gep_parts_clear (&parts);
   spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
   int lo, hi;
   MPI_Allreduce (&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -2083,6 +2105,104 @@ static void test_pencil_parts (void)
   }
 }
 
+/* 1 when two parts hold the same rows bit for bit (first, rows, starts, columns, values). */
+static int same_part (const spm_part *A, const spm_part *B)
+{
+  if (A->L.nrows != B->L.nrows || A->L.nnz != B->L.nnz) return 0;
+  if (A->L.nrows > 0 && A->first != B->first) return 0;
+  for (int i = 0; i <= A->L.nrows && A->L.nrows > 0; i++)
+    if (A->L.rowptr[i] - A->L.rowptr[0] != B->L.rowptr[i] - B->L.rowptr[0]) return 0;
+  for (long k = 0; k < A->L.nnz; k++)
+    if (A->L.col[k] != B->L.col[k] || memcmp (&A->L.val[k], &B->L.val[k], sizeof (double)))
+      return 0;
+  return 1;
+}
+
+/* The system read by rows (issue 10): triplets with duplicates spread over the ranks in
+   file order (contiguous blocks) and routed (gep_parts_route) give the parts that
+   gep_parts_scatter gives for the compressed matrices, bit for bit; the measures of the
+   parts are what rank 0 computes from the whole matrices (spm_is_symmetric, spm_max_abs,
+   pencil_norms, the rows of M with a nonzero; a stored zero row of M has no mass), also
+   for an unsymmetric K; the gathered parts are the compressed matrices bit for bit. */
+static void test_parts_route (void)
+{
+  for (int kase = 0; kase < 3; kase++) {
+    int n = 13, m = kase == 1 ? 0 : 3;
+    rng_seed (97 + kase);   /* the same triplets on every rank */
+    spm *K = spm_create (n, n, 8), *M = spm_create (n, n, 8), *C = spm_create (m, n, 8);
+    for (int t = 0; t < 50; t++) {
+      int i = (int) (urand () * n), j = (int) (urand () * n);
+      double v = t % 9 == 0 ? 0.0 : urange (-2.0, 2.0);
+      spm_add (K, i, j, v);   /* duplicates: (i, j) drawn again later */
+      spm_add (K, j, i, kase == 2 && t == 7 ? v + 1e-3 : v);
+      if (t % 3 == 0 && i != 5 && j != 5) { spm_add (M, i, j, 0.1 * v); spm_add (M, j, i, 0.1 * v); }
+    }
+    for (int i = 0; i < n; i++) spm_add (M, i, i, i == 5 ? 0.0 : 1.0 + i);  /* row 5: a zero */
+    for (int r = 0; r < m; r++) {
+      spm_add (C, r, (3 * r + 1) % n, 1.0 + r);
+      spm_add (C, r, (5 * r + 4) % n, -0.5);
+      spm_add (C, r, (3 * r + 1) % n, 0.25);   /* a duplicate */
+    }
+    /* this rank's contiguous block of each matrix's triplets */
+    spm *share[3] = { NULL, NULL, NULL };
+    spm *all[3] = { K, M, C };
+    for (int a = 0; a < 3; a++) {
+      long lo = all[a]->nnz * rank / nranks, hi = all[a]->nnz * (rank + 1) / nranks;
+      share[a] = spm_create (all[a]->nrows, n, hi - lo + 1);
+      for (long k = lo; k < hi; k++) spm_add (share[a], all[a]->row[k], all[a]->col[k], all[a]->val[k]);
+    }
+    spm *Kc = spm_copy (K), *Mc = spm_copy (M), *Cc = spm_copy (C);
+    spm_compress (Kc); spm_compress (Mc); spm_compress (Cc);
+    gep_system sys = { .n = n, .m = m, .K = Kc, .M = Mc, .Cq = m > 0 ? Cc : NULL };
+    gep_parts P, Q;
+    gep_measures ms;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = gep_parts_route (MPI_COMM_WORLD, n, m, share[0], share[1], m > 0 ? share[2] : NULL,
+                              &P, &err);
+    int rc2 = gep_parts_scatter (MPI_COMM_WORLD, &sys, &Q, &err);
+    int rc3 = rc == 0 ? gep_measure_parts (MPI_COMM_WORLD, &P, 0, &ms, &err) : -1;
+    int same = rc == 0 && rc2 == 0 && same_part (&P.K, &Q.K) && same_part (&P.M, &Q.M)
+               && same_part (&P.Cq, &Q.Cq) && same_part (&P.CqT, &Q.CqT)
+               && P.row0 == Q.row0 && P.nloc == Q.nloc, all_same;
+    MPI_Allreduce (&same, &all_same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    CHECK0 (all_same, "parts routed (case %d, %d ranks): differ from the scattered parts (rc %d, "
+            "%d: %.200s)", kase, nranks, rc, rc2, err.msg);
+    spm *GK = NULL, *GM = NULL, *GC = NULL;
+    int rc4 = rc == 0 ? gep_parts_gather (MPI_COMM_WORLD, &P, &GK, &GM, &GC, &err) : -1;
+    if (rank == 0) {
+      CHECK0 (rc3 == 0, "measures by rows (case %d): failed: %.200s", kase, err.msg);
+      double an = 0, bn = 0;
+      pencil_norms (&sys, 0, &an, &bn, &err);
+      long mass = 0;
+      for (int i = 0; i < n; i++) {
+        int has = 0;
+        for (int k = Mc->rowptr[i]; k < Mc->rowptr[i + 1]; k++) has |= Mc->val[k] != 0.0;
+        mass += has;
+      }
+      int sym = spm_is_symmetric (Kc, 1e-12) && spm_is_symmetric (Mc, 1e-12);
+      CHECK0 (rc3 == 0 && ms.symmetric == sym && sym == (kase != 2),
+              "measures by rows (case %d): symmetric %d, whole %d", kase, ms.symmetric, sym);
+      CHECK0 (rc3 == 0 && ms.kmax == spm_max_abs (Kc) && ms.mmax == spm_max_abs (Mc)
+              && ms.cmax == (m > 0 ? spm_max_abs (Cc) : 0.0),
+              "measures by rows (case %d): maxima %g %g %g", kase, ms.kmax, ms.mmax, ms.cmax);
+      CHECK0 (rc3 == 0 && ms.anorm == an && ms.bnorm == bn, "measures by rows (case %d): norms "
+              "%.17g %.17g, whole %.17g %.17g", kase, ms.anorm, ms.bnorm, an, bn);
+      CHECK0 (rc3 == 0 && ms.mass_dofs == mass && mass == n - 1, "measures by rows (case %d): "
+              "%ld DOFs with mass, whole %ld", kase, ms.mass_dofs, mass);
+      CHECK0 (rc4 == 0 && GK && GM && same_bits (GK, Kc) && same_bits (GM, Mc)
+              && (m > 0 ? GC && same_bits (GC, Cc) : !GC),
+              "parts gathered (case %d, %d ranks): differ from the compressed matrices", kase,
+              nranks);
+    }
+    spm_free (GK); spm_free (GM); spm_free (GC);
+    if (rc == 0) gep_parts_clear (&P);
+    if (rc2 == 0) gep_parts_clear (&Q);
+    for (int a = 0; a < 3; a++) spm_free (share[a]);
+    spm_free (K); spm_free (M); spm_free (C); spm_free (Kc); spm_free (Mc); spm_free (Cc);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -2107,6 +2227,7 @@ int main (int argc, char **argv)
   test_undamped_by_rows ();
   test_pencil_build ();
   test_pencil_parts ();
+  test_parts_route ();
 
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
