@@ -124,7 +124,8 @@ def breakdown(c):
     if c is None:
         return None
     b = {}
-    m = re.search(r"\(read in ([0-9.]+) s\)", c["log"])
+    # "(read in T s)", or "(read by rows on N ranks in T s: ...)" for a matrix deck read by rows
+    m = re.search(r"\(read (?:by rows on \d+ ranks )?in ([0-9.]+) s[):]", c["log"])
     b["read"] = float(m.group(1)) if m else None
     m = re.search(r"done in ([0-9.]+) s", c["log"])
     b["program"] = float(m.group(1)) if m else None
