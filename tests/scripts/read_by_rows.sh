@@ -9,7 +9,9 @@
 #   - a chain of 40000 masses held by two constraint rows, whose K file each rank parses a
 #     share of, on 2 ranks against its closed form (1e-6: the lowest eigenvalue is known to
 #     eps lambda_max / lambda_1, about 1e-7);
-#   - a bad value in a K file: the same message and exit 2 on 2 ranks as on 1.
+#   - a bad value in a K file: the same message and exit 2 on 2 ranks as on 1;
+#   - an allocation failure while routing (MBMODAL_FAULT=RANK:rowdist) on rank 0, then on
+#     rank 1: exit 7 and "out of memory", never a hang.
 # usage: sh tests/scripts/read_by_rows.sh MBMODAL OUTDIR     (tests/run.sh calls it)
 bin=$1
 out=${2:-/tmp}/read_by_rows
@@ -65,5 +67,15 @@ m2=$(grep "bad_value.K.mtx:9" "$out/bad.np2.log")
 if [ $s1 != 2 ] || [ $s2 != 2 ] || [ -z "$m1" ] || [ "$m1" != "$m2" ]; then
   fail "bad value: exit $s1 and $s2, messages '$m1' and '$m2'"
 fi
-echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank, the closed form, the same errors"
+# an allocation failure while routing the entries (fault site "rowdist") on one rank of two:
+# exit 7 and "out of memory" on both, never a hang
+for rank in 0 1; do
+  n=$((n + 1))
+  MBMODAL_FAULT=$rank:rowdist timeout 60 mpirun --oversubscribe -x MBMODAL_FAULT -np 2 "$bin" \
+    "$out/decks/chain_constrained.yaml" -o "$out/fault$rank" > "$out/fault$rank.log" 2>&1
+  st=$?
+  grep -q "out of memory" "$out/fault$rank.log" && [ $st = 7 ] \
+    || fail "rowdist fault on rank $rank: exit $st, wanted 7 and 'out of memory'"
+done
+echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank, the closed form, the same errors, exit 7 on a failed allocation"
 [ $fails -eq 0 ]
