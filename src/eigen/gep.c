@@ -337,7 +337,7 @@ static int modal_pencil (stage *st)
                                                   st->symmetric));
   }
   if (pencil_undamped_part (st->parts, creal (st->sigma), st->s, st->symmetric, &st->Ap) < 0
-      || !(st->Arow = pencil_part_rows (&st->Ap)))
+      || !(st->Arow = spm_part_rows (&st->Ap)))
     return MB_ENOMEM;
   st->nnz = st->Ap.L.nnz;
   st->row = st->Arow;

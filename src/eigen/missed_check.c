@@ -71,7 +71,7 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *par
     int *arow = NULL;
     if (parts && !fail)
       fail = pencil_undamped_part (parts, at[1 + pass], out->cq_scale, 1, &Ap) < 0
-             || !(arow = pencil_part_rows (&Ap));
+             || !(arow = spm_part_rows (&Ap));
     else if (rank == 0) fail = !As;
     long mine = parts ? Ap.L.nnz : As ? As->nnz : 0;
     const void *vals = parts ? (const void *) Ap.L.val : As ? (const void *) As->val : NULL;

@@ -514,8 +514,6 @@ void gep_parts_clear (gep_parts *P)
   memset (P, 0, sizeof *P);
 }
 
-/* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
-   rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
 /* The pencil layout's rows of this rank (ks_dist over n + m) split into DOF rows
    [k0, k1) and constraint rows [c0, c1) (0-based in Cq), into P's sizes. */
 static void parts_layout (MPI_Comm comm, int n, int m, gep_parts *P, int *k0, int *k1,
@@ -536,24 +534,23 @@ static void parts_layout (MPI_Comm comm, int n, int m, gep_parts *P, int *k0, in
   P->nloc = d.nloc;
 }
 
-/* Collective. Cq^T's rows [k0, k1) from the Cq parts (rows from c0): each entry (r, c) of
+/* Collective. Cq^T's rows [k0, k1) from the Cq parts: each entry (r, c) of
    Cq sent as (c, r) to the owner of DOF row c. */
-static int route_cq_transpose (MPI_Comm comm, gep_parts *P, int k0, int k1, int c0,
-                               mb_err *err)
+static int route_cq_transpose (MPI_Comm comm, gep_parts *P, int k0, int k1, mb_err *err)
 {
   const spm *C = &P->Cq.L;
   long nnz = C->nnz;
-  int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
+  int *ri = spm_part_rows (&P->Cq);
   int rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for Cq^T's rows (%ld entries)",
                              nnz);
   if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); return rc; }
-  for (int r = 0; r < C->nrows; r++)
-    for (int k = C->rowptr[r]; k < C->rowptr[r + 1]; k++) ri[k] = c0 + r;
   rc = spm_part_route (comm, P->n, P->m, nnz, C->col, ri, C->val, k0, k1 - k0, &P->CqT, err);
   free (ri);
   return rc;
 }
 
+/* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
+   rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
 int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err)
 {
   int rank, rc = 0, k0, k1, c0, c1;
@@ -566,7 +563,7 @@ int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_er
     goto fail;
   if (has_cq
       && ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err)) < 0
-          || (rc = route_cq_transpose (comm, P, k0, k1, c0, err)) < 0))
+          || (rc = route_cq_transpose (comm, P, k0, k1, err)) < 0))
     goto fail;
   return 0;
 fail:
@@ -589,7 +586,7 @@ int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, co
   if (cq_all > 0
       && ((rc = spm_part_route (comm, m, n, cq_nnz, Cq ? Cq->row : NULL, Cq ? Cq->col : NULL,
                                 Cq ? Cq->val : NULL, c0, c1 - c0, &P->Cq, err)) < 0
-          || (rc = route_cq_transpose (comm, P, k0, k1, c0, err)) < 0))
+          || (rc = route_cq_transpose (comm, P, k0, k1, err)) < 0))
     goto fail;
   return 0;
 fail:
@@ -653,15 +650,6 @@ int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_
   A->L.rowptr = rp;
   A->L.compressed = 1;
   return 0;
-}
-
-int *pencil_part_rows (const spm_part *A)
-{
-  int *r = mb_calloc (A->L.nnz > 0 ? (size_t) A->L.nnz : 1, sizeof *r);
-  if (!r) return NULL;
-  for (int i = 0; i < A->L.nrows; i++)
-    for (int k = A->L.rowptr[i]; k < A->L.rowptr[i + 1]; k++) r[k] = A->first + i;
-  return r;
 }
 
 /* Largest |value| and largest row sum of |values| of a part's rows (0, 0 when empty). */

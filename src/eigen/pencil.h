@@ -70,10 +70,6 @@ void gep_parts_clear (gep_parts *P);
 int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
                           spm_part *A);
 
-/* The global row of each of A's entries (size A->L.nnz, at least 1): a new array (caller
-   frees) or NULL when out of memory; with A->L.col and A->L.val, A's triplets. */
-int *pencil_part_rows (const spm_part *A);
-
 /* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
    near max|K| / max|Cq| (1 without Cq), so scaling and scaling back are exact. */
 double pencil_cq_scale (const gep_system *sys);

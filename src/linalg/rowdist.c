@@ -331,6 +331,15 @@ spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, in
 
 /* ---- parts: a matrix's rows held where they are used -------------------------------- */
 
+int *spm_part_rows (const spm_part *P)
+{
+  int *r = mb_calloc (P->L.nnz > 0 ? (size_t) P->L.nnz : 1, sizeof *r);
+  if (!r) return NULL;
+  for (int i = 0; i < P->L.nrows; i++)
+    for (int k = P->L.rowptr[i]; k < P->L.rowptr[i + 1]; k++) r[k] = P->first + i;
+  return r;
+}
+
 void spm_part_clear (spm_part *P)
 {
   free (P->L.rowptr);
@@ -660,7 +669,7 @@ int spm_part_gather (MPI_Comm comm, const spm_part *P, int nrows, int ncols, spm
   MPI_Comm_size (comm, &size);
   long mine = P->L.nnz, total = 0;
   MPI_Allreduce (&mine, &total, 1, MPI_LONG, MPI_SUM, comm);
-  int *rows = mb_calloc (mine > 0 ? (size_t) mine : 1, sizeof *rows);
+  int *rows = spm_part_rows (P);
   int *counts = rank == 0 ? mb_calloc ((size_t) size, sizeof *counts) : NULL;
   int *displs = rank == 0 ? mb_calloc ((size_t) size, sizeof *displs) : NULL;
   spm *T = rank == 0 ? spm_create (nrows, ncols, total > 0 ? total : 1) : NULL;
@@ -670,8 +679,6 @@ int spm_part_gather (MPI_Comm comm, const spm_part *P, int nrows, int ncols, spm
   else if (!rows || (rank == 0 && (!counts || !displs || !T)) || mb_fault ("rowdist"))
     rc = mb_fail (err, MB_ENOMEM, "out of memory gathering a matrix of %ld entries", total);
   if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
-  for (int i = 0; i < P->L.nrows; i++)
-    for (int k = P->L.rowptr[i]; k < P->L.rowptr[i + 1]; k++) rows[k] = P->first + i;
   int n32 = (int) mine;
   MPI_Gather (&n32, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
   if (rank == 0)
@@ -708,12 +715,10 @@ int spm_part_is_symmetric (MPI_Comm comm, const spm_part *P, int n, double rtol,
   MPI_Allreduce (&mx, &all_mx, 1, MPI_DOUBLE, MPI_MAX, comm);
   double tol = rtol * all_mx;
   long nnz = L->nnz;
-  int *ri = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *ri);
+  int *ri = spm_part_rows (P);
   int rc = ri ? 0 : mb_fail (err, MB_ENOMEM, "out of memory testing symmetry (%ld entries)",
                              nnz);
   if ((rc = mb_agree (comm, rc, err)) < 0) { free (ri); return rc; }
-  for (int i = 0; i < L->nrows; i++)
-    for (int k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) ri[k] = P->first + i;
   spm_part T;
   rc = spm_part_route (comm, n, n, nnz, L->col, ri, L->val, P->first, L->nrows, &T, err);
   free (ri);

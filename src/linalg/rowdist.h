@@ -57,6 +57,11 @@ int spm_part_gather (MPI_Comm comm, const spm_part *P, int nrows, int ncols, spm
 int spm_part_is_symmetric (MPI_Comm comm, const spm_part *P, int n, double rtol, int *sym,
                            mb_err *err);
 
+/* The global row of each of P's entries (size P->L.nnz, at least 1): a new array (caller
+   frees) or NULL when out of memory; with P->L.col and P->L.val, P's triplets. Not
+   collective. */
+int *spm_part_rows (const spm_part *P);
+
 /* Frees what P owns and empties it. Not collective. */
 void spm_part_clear (spm_part *P);
 

@@ -2069,7 +2069,7 @@ static void test_pencil_parts (void)
     for (int lower = 0; lower < 2 && rc == 0; lower++) {
       spm_part A;
       int fail = pencil_undamped_part (&P, sigma, s, lower, &A) != 0;
-      int *rows = fail ? NULL : pencil_part_rows (&A);
+      int *rows = fail ? NULL : spm_part_rows (&A);
       int cnt = fail ? 0 : (int) A.L.nnz, *counts = xcalloc ((size_t) nranks, sizeof *counts);
       int *displs = xcalloc ((size_t) nranks, sizeof *displs);
       MPI_Gather (&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
