@@ -3,6 +3,7 @@
 
 usage: targets.py OUT NEV DAMPED_MODES GRIDS NPS PEERS RANK_GRID RANK_NPS DAMPED_GRID DAMPED_NPS
 (the lists as space-separated words; an empty RANK_GRID or DAMPED_GRID skips that part).
+A case run more than once (targets.sh's REPEAT) counts by its run of median wall time.
 Reads OUT/header.txt, OUT/meta.txt and the case directories OUT/CASE written by targets.sh: run.time.R (GNU time -v
 of rank R), wall, rc, log, sizes.txt, out/bench.modal.yaml or out/bench.complex.yaml (mbmodal),
 peer.eig (the peer). Prints the table; exit status 0 (the targets are reported, not enforced).
@@ -22,6 +23,26 @@ except ImportError:                          # only the breakdown needs it
 
 
 def case(out, name):
+    """a case run REPEAT times (directories NAME, NAME.r2, NAME.r3, ...): the run of median wall
+    time (the lower middle of an even count; a failed repeat makes the case failed), with
+    walls = every repeat's wall time; None when the case did not run"""
+    runs = [one_run(out, name)]
+    k = 2
+    while runs[-1] is not None and os.path.isdir(os.path.join(out, f"{name}.r{k}")):
+        runs.append(one_run(out, f"{name}.r{k}"))
+        k += 1
+    if runs[0] is None:
+        return None
+    bad = [r for r in runs if not r["ok"]]
+    if bad:
+        return bad[0]
+    runs.sort(key=lambda r: r["wall"])
+    med = dict(runs[(len(runs) - 1) // 2])
+    med["walls"] = [r["wall"] for r in runs]
+    return med
+
+
+def one_run(out, name):
     """one run: dict with wall [s] (slowest rank), cpu [s] (sum), mem [MB] (sum of peaks), ok,
     log text, n (DOFs) and the directory; None when the case did not run."""
     d = os.path.join(out, name)
@@ -347,6 +368,21 @@ def main():
         if len(rnps) > 1:
             verdict.append((f"ranks {', '.join(rnps)} agree (max relative difference, 1e-8 taken as round-off here)",
                             worst is not None and worst <= 1e-8, fmt(worst, ".1e")))
+
+    # repeats: the spread of each case's wall times (targets.sh's REPEAT > 1)
+    spread = []
+    names = [f"g{g}-np{n}-{k}" for g in grids for n in nps for k in ["mbmodal"] + peers]
+    if dgrid:
+        names += [f"d{dgrid}-np{n}-{k}" for n in dnps for k in ("mbmodal", "complex")]
+    for name in names:
+        c = case(out, name)
+        if c is not None and len(c.get("walls", [])) > 1:
+            spread.append(f"  {name:22s} " + " ".join(f"{t:7.2f}" for t in c["walls"])
+                          + f"   median {c['wall']:.2f}, max/min {max(c['walls']) / min(c['walls']):.2f}")
+    if spread:
+        print("\nrepeats: each case ran more than once, mbmodal and its peers alternating; the tables"
+              " count the run of median wall time;\nwall times [s], fastest first:")
+        print("\n".join(spread))
 
     print("\ntargets:")
     for t, ok, text in verdict:

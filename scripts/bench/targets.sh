@@ -28,6 +28,10 @@
 #   NICE         prefix of every run          (default "nice": the machine may be shared)
 #   CASE_TIMEOUT seconds before a run is killed (default 3600)
 #   KEEP=1       keep the results of an earlier call and run only the missing cases
+#   REPEAT       runs of each undamped and damped case (default 1); with 3, say, mbmodal and its
+#                peers alternate three times (CASE, CASE.r2, CASE.r3) and the tables count each
+#                case's run of median wall time: a VM whose speed drifts within the hour then
+#                slows both sides alike; the spread of every case is printed
 #   REF_MODES    lowest modes of each grid checked against ref_lowest.c (default 3; 0: none):
 #                an extended-precision reference independent of mbmodal and SLEPc, which
 #                says which side of an eigenvalue difference is right (reference.txt)
@@ -50,6 +54,7 @@ NICE=${NICE-nice}
 CASE_TIMEOUT=${CASE_TIMEOUT:-3600}
 KEEP=${KEEP:-0}
 REF_MODES=${REF_MODES:-3}
+REPEAT=${REPEAT:-1}
 BEAMGRID=${BEAMGRID:-$TOP/../shared/bench/beamgrid.py}
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
@@ -61,7 +66,7 @@ BENCH=$BUILD/bench
 OUT=$BENCH/targets
 TIME=/usr/bin/time
 
-for v in $GRIDS $NPS $NEV $RANK_GRID $RANK_NPS $DAMPED_GRID $DAMPED_MODES $DAMPED_NPS $CASE_TIMEOUT; do
+for v in $GRIDS $NPS $NEV $RANK_GRID $RANK_NPS $DAMPED_GRID $DAMPED_MODES $DAMPED_NPS $CASE_TIMEOUT $REPEAT; do
   case $v in ''|*[!0-9]*|0) echo "targets.sh: '$v' is not a positive integer" >&2; exit 2 ;; esac
 done
 for p in $PEERS; do
@@ -172,12 +177,12 @@ build_peer real
 
 # the command that reproduces this run: the settings that differ from the defaults
 cmd=""
-for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES DAMPED_NPS NICE REF_MODES; do
+for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES DAMPED_NPS NICE REF_MODES REPEAT; do
   eval "val=\${$v}"
   case $v in
   QUICK) def=0 ;; GRIDS) def=$dgr ;; NPS) def="1 2" ;; PEERS) def="lu ldlt" ;; NEV) def=100 ;;
   RANK_GRID|DAMPED_GRID) def=$dg ;; RANK_NPS) def="1 2 4" ;; DAMPED_MODES) def=50 ;;
-  DAMPED_NPS) def=1 ;; NICE) def="nice" ;; REF_MODES) def=3 ;;
+  DAMPED_NPS) def=1 ;; NICE) def="nice" ;; REF_MODES) def=3 ;; REPEAT) def=1 ;;
   esac
   # shellcheck disable=SC2154 # val is set by eval
   [ "$val" = "$def" ] || cmd="$cmd$v=\"$val\" "
@@ -192,11 +197,18 @@ done
        "$("$MPIRUN" --version 2>/dev/null | head -n 1)"
   echo "command: ${cmd}sh scripts/bench/targets.sh"
 } > "$OUT/header.txt"
-# undamped grids, smallest first; mbmodal and the peers one after the other for each case
+# the suffix of repeat R of a case: none for the first, .rR after
+rep() { if [ "$1" -gt 1 ]; then echo ".r$1"; fi; }
+# undamped grids, smallest first; mbmodal and the peers one after the other for each case,
+# REPEAT times in turn
 for g in $GRIDS; do
   for np in $NPS; do
-    run_case "g$g-np$np-mbmodal" "$g" "$np" mbmodal
-    for p in $PEERS; do run_case "g$g-np$np-$p" "$g" "$np" "$p"; done
+    r=1
+    while [ "$r" -le "$REPEAT" ]; do
+      run_case "g$g-np$np-mbmodal$(rep $r)" "$g" "$np" mbmodal
+      for p in $PEERS; do run_case "g$g-np$np-$p$(rep $r)" "$g" "$np" "$p"; done
+      r=$((r + 1))
+    done
   done
 done
 if [ -n "$RANK_GRID" ]; then
@@ -204,8 +216,12 @@ if [ -n "$RANK_GRID" ]; then
 fi
 if [ -n "$DAMPED_GRID" ]; then
   for np in $DAMPED_NPS; do
-    run_case "d$DAMPED_GRID-np$np-mbmodal" "$DAMPED_GRID" "$np" mbmodal-damped
-    run_case "d$DAMPED_GRID-np$np-complex" "$DAMPED_GRID" "$np" complex
+    r=1
+    while [ "$r" -le "$REPEAT" ]; do
+      run_case "d$DAMPED_GRID-np$np-mbmodal$(rep $r)" "$DAMPED_GRID" "$np" mbmodal-damped
+      run_case "d$DAMPED_GRID-np$np-complex$(rep $r)" "$DAMPED_GRID" "$np" complex
+      r=$((r + 1))
+    done
   done
 fi
 echo "end $(date -u '+%Y-%m-%d %H:%M UTC')" >> "$OUT/meta.txt"
