@@ -187,6 +187,17 @@ static int read_by_rows (run *r)
          && shift_invert_by_rows (r->comm);
 }
 
+/* "K a, M b, R c, Cq d entries" into buf (R and Cq only when present), for the log. */
+static void entry_counts (char *buf, size_t len, const spm *K, const spm *M, const spm *R,
+                          const spm *Cq)
+{
+  int used = snprintf (buf, len, "K %ld, M %ld", K->nnz, M->nnz);
+  if (R && used >= 0 && (size_t) used < len)
+    used += snprintf (buf + used, len - (size_t) used, ", R %ld", R->nnz);
+  if (Cq && used >= 0 && (size_t) used < len)
+    snprintf (buf + used, len - (size_t) used, ", Cq %ld", Cq->nnz);
+}
+
 /* Collective. Matrix deck: the files read onto rank 0 (large ones by every rank at once);
    the shape reaches every rank. */
 static int setup_matrices (run *r, mb_err *err)
@@ -198,12 +209,14 @@ static int setup_matrices (run *r, mb_err *err)
     rc = load_system_by_rows (r, times, err);
     if (rc < 0) return rc;
     r->by_rows = 1;
-    long nz[2] = { r->parts.K.L.nnz, r->parts.M.L.nnz }, all[2];
-    MPI_Reduce (nz, all, 2, MPI_LONG, MPI_SUM, 0, r->comm);
+    long nz[3] = { r->parts.K.L.nnz, r->parts.M.L.nnz, r->parts.Cq.L.nnz }, all[3];
+    MPI_Reduce (nz, all, 3, MPI_LONG, MPI_SUM, 0, r->comm);
+    char cq[40] = "";
+    if (r->m > 0) snprintf (cq, sizeof cq, ", Cq %ld", all[2]);
     if (r->log)
-      fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld entries "
+      fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld%s entries "
                "(read by rows on %d ranks in %.2f s: parse %.2f, to the rows' ranks %.2f, "
-               "symmetry and norms %.2f)\n", r->n, r->m, all[0], all[1], r->nranks,
+               "symmetry and norms %.2f)\n", r->n, r->m, all[0], all[1], cq, r->nranks,
                MPI_Wtime () - t, times[0], times[1], times[2]);
     return 0;
   }
@@ -212,10 +225,11 @@ static int setup_matrices (run *r, mb_err *err)
     if (rc == 0) {
       shape[0] = r->K->nrows;
       shape[1] = r->Cq ? r->Cq->nrows : 0;
+      char counts[128];
+      entry_counts (counts, sizeof counts, r->K, r->M, r->R, r->Cq);
       if (r->log)
-        fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld%s entries "
-                 "(read in %.2f s)\n", shape[0], shape[1], r->K->nnz, r->M->nnz,
-                 r->R ? ", R" : "", MPI_Wtime () - t);
+        fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; %s entries "
+                 "(read in %.2f s)\n", shape[0], shape[1], counts, MPI_Wtime () - t);
     }
   }
   rc = mb_agree (r->comm, rc, err);
@@ -251,9 +265,10 @@ static int setup_model (run *r, mb_err *err)
       fprintf (log, "model: %d nodes (%d bodies, %d beams of %ld elements), %d joints, "
                "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
                mdl->njoints, mdl->nforces);
-      fprintf (log, "assembled: n = %d DOFs, m = %d constraint rows; K %ld, M %ld%s entries "
-               "(%.2f s)\n", a->n, a->m, a->K->nnz, a->M->nnz, a->R ? ", R" : "",
-               MPI_Wtime () - t);
+      char counts[128];
+      entry_counts (counts, sizeof counts, a->K, a->M, a->R, a->Cq);
+      fprintf (log, "assembled: n = %d DOFs, m = %d constraint rows; %s entries (%.2f s)\n",
+               a->n, a->m, counts, MPI_Wtime () - t);
       if (skipped)
         fprintf (log, "warning: %d joint group%s too large for the rank check of Cq; a "
                  "redundant joint there shows as a singular pencil\n", skipped,

@@ -11,7 +11,9 @@
 #     eps lambda_max / lambda_1, about 1e-7);
 #   - a bad value in a K file: the same message and exit 2 on 2 ranks as on 1;
 #   - an allocation failure while routing (MBMODAL_FAULT=RANK:rowdist) on rank 0, then on
-#     rank 1: exit 7 and "out of memory", never a hang.
+#     rank 1: exit 7 and "out of memory", never a hang;
+#   - the log's entry counts of K, M, R and Cq equal those of the files (a symmetric file's
+#     off-diagonal entries twice), read whole on 1 rank and by rows on 2.
 # usage: sh tests/scripts/read_by_rows.sh MBMODAL OUTDIR     (tests/run.sh calls it)
 bin=$1
 out=${2:-/tmp}/read_by_rows
@@ -46,6 +48,49 @@ for deck in "$out"/decks/*.yaml; do
   done
 done
 
+# the log's entry counts against the files' own (a symmetric file's off-diagonal entries
+# stored twice, as both triangles): the whole read on 1 rank (beam-grid-matrices with its
+# damped stage: K, M, R, Cq) and the read by rows on 2 ranks (its modal-only copy: K, M, Cq)
+n=$((n + 1))
+counts=$(/usr/bin/python3 - tests/decks/beam-grid-matrices <<'EOF'
+import sys
+
+
+def stored(path):
+    """entries of a Matrix Market coordinate file once both triangles of a symmetric one are kept"""
+    symmetric, size_line, count = False, True, 0
+    for line in open(path):
+        if line.startswith("%%"):
+            symmetric = "symmetric" in line.lower()
+        elif line.startswith("%") or not line.strip():
+            continue
+        elif size_line:
+            size_line = False
+        else:
+            i, j = line.split()[:2]
+            count += 1 if not symmetric or i == j else 2
+    return count
+
+
+print(" ".join(str(stored(f"{sys.argv[1]}/{m}.mtx")) for m in ("K", "M", "R", "Cq")))
+EOF
+)
+read -r ck cm cr cc <<EOF
+$counts
+EOF
+if run tests/decks/beam-grid-matrices.yaml 1 "$out/counts.np1"; then
+  grep -q "; K $ck, M $cm, R $cr, Cq $cc entries (read in" "$out/counts.np1.log" \
+    || fail "entry counts, 1 rank: wanted K $ck, M $cm, R $cr, Cq $cc; the log: $(grep '^matrices' "$out/counts.np1.log")"
+else
+  fail "entry counts: 1 rank: exit $?"
+fi
+if run "$out/decks/beam-grid-matrices.yaml" 2 "$out/counts.np2"; then
+  grep -q "; K $ck, M $cm, Cq $cc entries (read by rows on 2 ranks" "$out/counts.np2.log" \
+    || fail "entry counts, 2 ranks: wanted K $ck, M $cm, Cq $cc; the log: $(grep '^matrices' "$out/counts.np2.log")"
+else
+  fail "entry counts: 2 ranks: exit $?"
+fi
+
 # the long chain: every rank parses a share of K.mtx (3.7 MB); the closed form
 n=$((n + 1))
 if run "$out/decks/long_chain.yaml" 2 "$out/long_chain.np2"; then
@@ -77,5 +122,5 @@ for rank in 0 1; do
   grep -q "out of memory" "$out/fault$rank.log" && [ $st = 7 ] \
     || fail "rowdist fault on rank $rank: exit $st, wanted 7 and 'out of memory'"
 done
-echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank, the closed form, the same errors, exit 7 on a failed allocation"
+echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank, the closed form, the same errors, exit 7 on a failed allocation, the files' entry counts in the log"
 [ $fails -eq 0 ]
