@@ -187,15 +187,15 @@ static int read_by_rows (run *r)
          && shift_invert_by_rows (r->comm);
 }
 
-/* "K a, M b, R c, Cq d entries" into buf (R and Cq only when present), for the log. */
-static void entry_counts (char *buf, size_t len, const spm *K, const spm *M, const spm *R,
-                          const spm *Cq)
+/* "K k, M m, R r, Cq c entries" into buf for the log; r or c < 0: that matrix is absent
+   and left out. */
+static void entry_counts (char *buf, size_t len, long k, long m, long r, long c)
 {
-  int used = snprintf (buf, len, "K %ld, M %ld", K->nnz, M->nnz);
-  if (R && used >= 0 && (size_t) used < len)
-    used += snprintf (buf + used, len - (size_t) used, ", R %ld", R->nnz);
-  if (Cq && used >= 0 && (size_t) used < len)
-    snprintf (buf + used, len - (size_t) used, ", Cq %ld", Cq->nnz);
+  int used = snprintf (buf, len, "K %ld, M %ld", k, m);
+  if (r >= 0 && used >= 0 && (size_t) used < len)
+    used += snprintf (buf + used, len - (size_t) used, ", R %ld", r);
+  if (c >= 0 && used >= 0 && (size_t) used < len)
+    snprintf (buf + used, len - (size_t) used, ", Cq %ld", c);
 }
 
 /* Collective. Matrix deck: the files read onto rank 0 (large ones by every rank at once);
@@ -211,13 +211,13 @@ static int setup_matrices (run *r, mb_err *err)
     r->by_rows = 1;
     long nz[3] = { r->parts.K.L.nnz, r->parts.M.L.nnz, r->parts.Cq.L.nnz }, all[3];
     MPI_Reduce (nz, all, 3, MPI_LONG, MPI_SUM, 0, r->comm);
-    char cq[40] = "";
-    if (r->m > 0) snprintf (cq, sizeof cq, ", Cq %ld", all[2]);
+    char counts[128];
+    entry_counts (counts, sizeof counts, all[0], all[1], -1, r->m > 0 ? all[2] : -1);
     if (r->log)
-      fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; K %ld, M %ld%s entries "
-               "(read by rows on %d ranks in %.2f s: parse %.2f, to the rows' ranks %.2f, "
-               "symmetry and norms %.2f)\n", r->n, r->m, all[0], all[1], cq, r->nranks,
-               MPI_Wtime () - t, times[0], times[1], times[2]);
+      fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; %s entries (read by rows "
+               "on %d ranks in %.2f s: parse %.2f, to the rows' ranks %.2f, symmetry and "
+               "norms %.2f)\n", r->n, r->m, counts, r->nranks, MPI_Wtime () - t, times[0],
+               times[1], times[2]);
     return 0;
   }
   rc = load_system (r->comm, &r->d, &r->K, &r->M, &r->R, &r->Cq, err);
@@ -226,7 +226,8 @@ static int setup_matrices (run *r, mb_err *err)
       shape[0] = r->K->nrows;
       shape[1] = r->Cq ? r->Cq->nrows : 0;
       char counts[128];
-      entry_counts (counts, sizeof counts, r->K, r->M, r->R, r->Cq);
+      entry_counts (counts, sizeof counts, r->K->nnz, r->M->nnz, r->R ? r->R->nnz : -1,
+                    r->Cq ? r->Cq->nnz : -1);
       if (r->log)
         fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; %s entries "
                  "(read in %.2f s)\n", shape[0], shape[1], counts, MPI_Wtime () - t);
@@ -266,7 +267,8 @@ static int setup_model (run *r, mb_err *err)
                "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
                mdl->njoints, mdl->nforces);
       char counts[128];
-      entry_counts (counts, sizeof counts, a->K, a->M, a->R, a->Cq);
+      entry_counts (counts, sizeof counts, a->K->nnz, a->M->nnz, a->R ? a->R->nnz : -1,
+                    a->Cq ? a->Cq->nnz : -1);
       fprintf (log, "assembled: n = %d DOFs, m = %d constraint rows; %s entries (%.2f s)\n",
                a->n, a->m, counts, MPI_Wtime () - t);
       if (skipped)
