@@ -317,6 +317,19 @@ static int take_real_pencil (stage *st, spm *A)
   return 0;
 }
 
+/* The stage takes this rank's rows of its pencil (st->Ap, built into it; NULL rows: out of
+   memory) as the triplets it factors (distributed input): the rows of the entries in
+   st->Arow. Returns 0 or MB_ENOMEM. */
+static int take_pencil_rows (stage *st, int rc)
+{
+  if (rc < 0 || !(st->Arow = spm_part_rows (&st->Ap))) return MB_ENOMEM;
+  st->nnz = st->Ap.L.nnz;
+  st->row = st->Arow;
+  st->col = st->Ap.L.col;
+  st->val = st->Ap.L.val;
+  return 0;
+}
+
 /* Rank 0. Symmetry decides LDL^T; Cq scaled to K's size. */
 static void modal_scaling (stage *st)
 {
@@ -336,14 +349,8 @@ static int modal_pencil (stage *st)
     return take_real_pencil (st, pencil_undamped (st->sys, creal (st->sigma), st->s,
                                                   st->symmetric));
   }
-  if (pencil_undamped_part (st->parts, creal (st->sigma), st->s, st->symmetric, &st->Ap) < 0
-      || !(st->Arow = spm_part_rows (&st->Ap)))
-    return MB_ENOMEM;
-  st->nnz = st->Ap.L.nnz;
-  st->row = st->Arow;
-  st->col = st->Ap.L.col;
-  st->val = st->Ap.L.val;
-  return 0;
+  return take_pencil_rows (st, pencil_undamped_part (st->parts, creal (st->sigma), st->s,
+                                                    st->symmetric, &st->Ap));
 }
 
 static void modal_pencil_clear (stage *st)
@@ -615,20 +622,32 @@ static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *
 
 /* ---- damped stage: GEP (31), balanced, reduced to order n + m ------------------------- */
 
-/* Rank 0. The balanced pencil's scaling (w near a typical omega, Cq^T's block beside K / w:
-   s = c / w) and the matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0] of
-   order n + m (pencil_damped_reduced, c = s w, Cq scaled to K's size), symmetric (LDL^T,
-   lower triangle) when K, R and M are symmetric, else LU; real (st->A,
-   pencil_damped_reduced_real) at a real shift, where the stage runs in real arithmetic,
-   complex (st->t) at a complex one. */
-static int complex_pencil_as (stage *st, int real)
+/* Rank 0. The balanced pencil's scaling: w near a typical omega, Cq^T's block beside K / w
+   (s = c / w, c = s w bringing Cq to K's size), and symmetry (K, R and M symmetric: LDL^T). */
+static void complex_scaling (stage *st)
 {
   const gep_system *sys = st->sys;
   st->w = pencil_omega_scale (sys);
   st->s = pencil_cq_scale (sys) / st->w;
   st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
+}
+
+/* Rank 0 (with st->parts every rank, after complex_scaling on rank 0 and its broadcast: a
+   real shift only). The matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0]
+   of order n + m (pencil_damped_reduced), the lower triangle only for LDL^T; real (st->A,
+   pencil_damped_reduced_real; by rows, this rank's rows in st->Ap,
+   pencil_damped_reduced_part) at a real shift, where the stage runs in real arithmetic,
+   complex (st->t) at a complex one. */
+static int complex_pencil_as (stage *st, int real)
+{
+  const gep_system *sys = st->sys;
   st->Nf = sys->n + sys->m;
+  if (st->parts)
+    return take_pencil_rows (st, pencil_damped_reduced_part (st->parts, creal (st->sigma),
+                                                             st->s * st->w, st->symmetric,
+                                                             &st->Ap));
+  complex_scaling (st);
   if (real) {  /* real shift: a real matrix, for DMUMPS */
     return take_real_pencil (st, pencil_damped_reduced_real (sys, creal (st->sigma),
                                                              st->s * st->w, st->symmetric));
@@ -641,17 +660,15 @@ static int complex_pencil_as (stage *st, int real)
   return 0;
 }
 
-/* Rank 0: real at a real shift (complex_ops), complex always (complex_ops_z). */
+/* Rank 0 (by rows: every rank): real at a real shift (complex_ops), complex always
+   (complex_ops_z). */
 static int complex_pencil (stage *st) { return complex_pencil_as (st, cimag (st->sigma) == 0.0); }
 static int complex_pencil_z (stage *st) { return complex_pencil_as (st, 0); }
 
 static void complex_pencil_clear (stage *st)
 {
-  st->A = spm_free (st->A);
+  modal_pencil_clear (st);
   ztrip_clear (&st->t);
-  st->nnz = 0;
-  st->row = st->col = NULL;
-  st->val = NULL;
 }
 
 /* Both members of a conjugate pair are eigenvalues of the complex operator. */
@@ -704,7 +721,8 @@ static double complex_retry_shift (const stage *st)
 
 static const stage_ops complex_ops = {
   .kind = STAGE_COMPLEX, .label = "complex", .gep = "GEP (31)", .unit = "1/s",
-  .complex_arith = 1, .pencil = complex_pencil, .pencil_clear = complex_pencil_clear,
+  .complex_arith = 1, .scaling = complex_scaling, .pencil = complex_pencil,
+  .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift
 };

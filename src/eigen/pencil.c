@@ -46,45 +46,63 @@ void pencil_matvec_complex (const spm *A, const double complex *x, double comple
   spm_matvec_complex (A, x, y);
 }
 
-/* The rows of GEP (18)'s matrices that one pencil build reads: rows k0 .. k0 + nk - 1 of K
-   and M and, for the same rows, of Cq^T (columns: constraint rows) when the upper block is
-   wanted, then rows c0 .. c0 + nc - 1 of Cq (pencil rows n + c0 ..), each a CSR matrix
-   whose row 0 is that first row (the whole matrices: k0 = c0 = 0; a rank's part: its rows),
-   columns global. */
+/* The rows of a pencil's matrices that one build reads: rows k0 .. k0 + nk - 1 of K, R (NULL
+   for GEP (18), or a damped system without damping) and M and, for the same rows, of Cq^T
+   (columns: constraint rows) when the upper block is wanted, then rows c0 .. c0 + nc - 1 of
+   Cq (pencil rows n + c0 ..), each a CSR matrix whose row 0 is that first row (the whole
+   matrices: k0 = c0 = 0; a rank's part: its rows), columns global. The DOF block is
+   K + rcoef R + mcoef M: K - sigma M for GEP (18), P(sigma) = K + sigma R + sigma^2 M for
+   the reduced matrix of GEP (31). */
 typedef struct pencil_rows {
-  int n;                     /* DOFs: pencil row n + r is Cq's row r */
-  const spm *K, *M, *Ct, *C; /* Ct, C NULL when not read */
+  int n;                         /* DOFs: pencil row n + r is Cq's row r */
+  const spm *K, *R, *M, *Ct, *C; /* R, Ct, C NULL when not read */
   int k0, nk, c0, nc;
+  double rcoef, mcoef;
 } pencil_rows;
 
-/* One pass of a pencil build: the entries of A - sigma B in compressed order (rows
+/* The next column of row li of A (from *a up to its end, or only columns <= i when
+   lower_only: the rows are sorted), n past the end; a NULL A has none. *end: the row's end. */
+static int row_start (const spm *A, int li, int i, int lower_only, int n, int *a, int *end)
+{
+  if (!A) { *a = *end = 0; return n; }
+  *a = A->rowptr[li];
+  *end = A->rowptr[li + 1];
+  if (lower_only) while (*end > *a && A->col[*end - 1] > i) (*end)--;
+  return *a < *end ? A->col[*a] : n;
+}
+
+/* One pass of a pencil build: the entries of the pencil in compressed order (rows
    ascending, columns ascending in each row), written into A (row, col, val, and its row
-   starts rp, from 0 at the first row built) when A is given, else only counted. Returns
-   the number of entries. */
-static long merge_pass (const pencil_rows *src, double sigma, double s, int lower_only,
-                        spm *A, int *rp)
+   starts rp, from 0 at the first row built) when A is given, else only counted. A column in
+   several of K, R, M gets K + rcoef R + mcoef M summed in that order, the sum spm_compress
+   forms from the triplets added in that order. Cq's blocks are scaled by s. Returns the
+   number of entries. */
+static long merge_pass (const pencil_rows *src, double s, int lower_only, spm *A, int *rp)
 {
   int n = src->n;
-  const spm *K = src->K, *M = src->M, *Ct = src->Ct, *C = src->C;
+  const spm *K = src->K, *R = src->R, *M = src->M, *Ct = src->Ct, *C = src->C;
   long out = 0;
   for (int li = 0; li < src->nk; li++) {
-    int i = src->k0 + li;
-    int a = K->rowptr[li], ae = K->rowptr[li + 1], b = M->rowptr[li], be = M->rowptr[li + 1];
-    if (lower_only) {  /* columns <= i only: the rows are sorted */
-      while (ae > a && K->col[ae - 1] > i) ae--;
-      while (be > b && M->col[be - 1] > i) be--;
-    }
-    while (a < ae || b < be) {
-      int ja = a < ae ? K->col[a] : n, jb = b < be ? M->col[b] : n;
-      int j = ja < jb ? ja : jb;
+    int i = src->k0 + li, a, ae, r, re, b, be;
+    int ja = row_start (K, li, i, lower_only, n, &a, &ae);
+    int jr = row_start (R, li, i, lower_only, n, &r, &re);
+    int jb = row_start (M, li, i, lower_only, n, &b, &be);
+    while (ja < n || jr < n || jb < n) {
+      int j = ja < jr ? ja : jr;
+      if (jb < j) j = jb;
       if (A) {
+        double v = 0.0;
+        int has = 0;
+        if (ja == j) v = K->val[a], has = 1;
+        if (jr == j) v = has ? v + src->rcoef * R->val[r] : src->rcoef * R->val[r], has = 1;
+        if (jb == j) v = has ? v + src->mcoef * M->val[b] : src->mcoef * M->val[b];
         A->row[out] = i;
         A->col[out] = j;
-        A->val[out] = ja < jb ? K->val[a] : jb < ja ? -sigma * M->val[b]
-                    : K->val[a] + -sigma * M->val[b];
+        A->val[out] = v;
       }
-      if (ja == j) a++;
-      if (jb == j) b++;
+      if (ja == j) ja = ++a < ae ? K->col[a] : n;
+      if (jr == j) jr = ++r < re ? R->col[r] : n;
+      if (jb == j) jb = ++b < be ? M->col[b] : n;
       out++;
     }
     if (Ct)
@@ -109,28 +127,30 @@ static long merge_pass (const pencil_rows *src, double sigma, double s, int lowe
   return out;
 }
 
-/* pencil_undamped straight into compressed form when K, M and Cq are compressed: row by
-   row, the (lower parts of the) sorted rows of K and M merged, then s Cq^T's entries of the
-   row (from Cq's transpose, sorted), and the rows of s Cq. A column in both K and M gets
-   K + (-sigma M), the sum spm_compress forms from pencil_undamped's triplets (K's first),
-   and stored zeros stay: the same matrix bit for bit, without the triplets and their
-   sort. A counting pass first, so that the arrays have exactly the entries' size.
-   Returns a new compressed matrix (caller frees) or NULL when out of memory. */
-static spm *pencil_undamped_merge (const gep_system *sys, double sigma, double s, int lower_only)
+/* A pencil straight into compressed form when K, R, M and Cq are compressed: row by row,
+   the (lower parts of the) sorted rows of K, R and M merged (K + rcoef R + mcoef M), then
+   s Cq^T's entries of the row (from Cq's transpose, sorted), and the rows of s Cq. A column
+   in several of them gets the sum spm_compress forms from the triplets added K, R, M in
+   that order, and stored zeros stay: the same matrix bit for bit as the triplet build
+   (pencil_undamped's, pencil_damped_reduced_real's), without the triplets and their sort.
+   A counting pass first, so that the arrays have exactly the entries' size. Returns a new
+   compressed matrix (caller frees) or NULL when out of memory. */
+static spm *pencil_merge (const gep_system *sys, const spm *R, double rcoef, double mcoef,
+                          double s, int lower_only)
 {
   int n = sys->n, m = sys->m;
   const spm *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
   spm *Ct = C && !lower_only ? spm_transpose (C) : NULL;  /* n x m, rows sorted */
   if (C && !lower_only && !Ct) return NULL;
-  pencil_rows src = { n, sys->K, sys->M, Ct, C, 0, n, 0, C ? m : 0 };
-  long nnz = merge_pass (&src, sigma, s, lower_only, NULL, NULL);
+  pencil_rows src = { n, sys->K, R, sys->M, Ct, C, 0, n, 0, C ? m : 0, rcoef, mcoef };
+  long nnz = merge_pass (&src, s, lower_only, NULL, NULL);
   spm *A = nnz <= INT_MAX ? spm_create (n + m, n + m, nnz) : NULL;
   int *rp = mb_calloc ((size_t) (n + m) + 1, sizeof *rp);
   if (!A || !rp) {
     spm_free (Ct); free (rp);
     return spm_free (A);
   }
-  A->nnz = merge_pass (&src, sigma, s, lower_only, A, rp);
+  A->nnz = merge_pass (&src, s, lower_only, A, rp);
   for (int r = C ? m : 0; r < m; r++) rp[n + r + 1] = (int) A->nnz;  /* no Cq: empty rows */
   A->rowptr = rp;
   A->compressed = 1;
@@ -138,15 +158,22 @@ static spm *pencil_undamped_merge (const gep_system *sys, double sigma, double s
   return A;
 }
 
+/* 1 when K, M (R when given) and Cq are compressed and of n rows: pencil_merge takes them. */
+static int mergeable (const gep_system *sys, const spm *R)
+{
+  int n = sys->n;
+  return sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
+         && sys->K->nrows == n && sys->M->nrows == n
+         && (!R || (R->compressed && R->nrows == n));
+}
+
 /* A - sigma B = [K - sigma M, s Cq^T; s Cq, 0] as real triplets; only the lower triangle
    when lower_only (for LDL^T). Returns a new matrix (caller frees) or NULL. Compressed K, M
-   and Cq (as the stages have them): pencil_undamped_merge; otherwise triplets compressed. */
+   and Cq (as the stages have them): pencil_merge; otherwise triplets compressed. */
 spm *pencil_undamped (const gep_system *sys, double sigma, double s, int lower_only)
 {
   int n = sys->n, m = sys->m;
-  if (sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
-      && sys->K->nrows == n && sys->M->nrows == n)
-    return pencil_undamped_merge (sys, sigma, s, lower_only);
+  if (mergeable (sys, NULL)) return pencil_merge (sys, NULL, 0.0, -sigma, s, lower_only);
   long cq_nnz = sys->Cq ? sys->Cq->nnz : 0;
   spm *A = spm_create (n + m, n + m, sys->K->nnz + sys->M->nnz + 2 * cq_nnz);
   if (!A) return NULL;
@@ -256,10 +283,12 @@ int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c
 }
 
 /* [P(sigma), c Cq^T; c Cq, 0] for a real sigma (see pencil.h): K + sigma R + sigma^2 M
-   summed from the same triplets as pencil_damped_reduced's real part. */
+   summed from the same triplets as pencil_damped_reduced's real part; merged row by row
+   (pencil_merge, the same matrix bit for bit) when the matrices are compressed. */
 spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only)
 {
   int n = sys->n, m = sys->m, rc = 0;
+  if (mergeable (sys, sys->R)) return pencil_merge (sys, sys->R, sigma, sigma * sigma, c, lower_only);
   long cap = sys->K->nnz + sys->M->nnz + (sys->R ? sys->R->nnz : 0)
            + 2 * (sys->Cq ? sys->Cq->nnz : 0);
   spm *A = spm_create (n + m, n + m, cap);
@@ -508,6 +537,7 @@ double pencil_residual_damped (const gep_system *sys, double complex lambda,
 void gep_parts_clear (gep_parts *P)
 {
   spm_part_clear (&P->K);
+  spm_part_clear (&P->R);
   spm_part_clear (&P->M);
   spm_part_clear (&P->Cq);
   spm_part_clear (&P->CqT);
@@ -551,15 +581,19 @@ static int route_cq_transpose (MPI_Comm comm, gep_parts *P, int k0, int k1, mb_e
 
 /* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
    rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
-int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err)
+int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, int with_r, gep_parts *P,
+                       mb_err *err)
 {
   int rank, rc = 0, k0, k1, c0, c1;
   MPI_Comm_rank (comm, &rank);
   parts_layout (comm, sys->n, sys->m, P, &k0, &k1, &c0, &c1);
-  int has_cq = rank == 0 && sys->Cq && sys->Cq->nnz > 0;
-  MPI_Bcast (&has_cq, 1, MPI_INT, 0, comm);
+  int has[2] = { rank == 0 && sys->Cq && sys->Cq->nnz > 0, rank == 0 && with_r && sys->R };
+  MPI_Bcast (has, 2, MPI_INT, 0, comm);
+  int has_cq = has[0];
   if ((rc = spm_part_scatter (comm, rank == 0 ? sys->K : NULL, k0, k1 - k0, &P->K, err)) < 0
-      || (rc = spm_part_scatter (comm, rank == 0 ? sys->M : NULL, k0, k1 - k0, &P->M, err)) < 0)
+      || (rc = spm_part_scatter (comm, rank == 0 ? sys->M : NULL, k0, k1 - k0, &P->M, err)) < 0
+      || (has[1] && (rc = spm_part_scatter (comm, rank == 0 ? sys->R : NULL, k0, k1 - k0,
+                                            &P->R, err)) < 0))
     goto fail;
   if (has_cq
       && ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err)) < 0
@@ -617,16 +651,14 @@ int gep_parts_gather (MPI_Comm comm, const gep_parts *P, spm **K, spm **M, spm *
   return 0;
 }
 
-int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
-                          spm_part *A)
+/* This rank's rows of a pencil from its parts (src: the parts' rows and the DOF block's
+   coefficients), built as merge_pass builds the whole: a counting pass, then the entries
+   into a part of an N x N matrix (first = row0). Returns 0 or MB_ENOMEM (A empty then). */
+static int pencil_part_build (const gep_parts *P, const pencil_rows *src, double s,
+                              int lower_only, spm_part *A)
 {
   memset (A, 0, sizeof *A);
-  int has_cq = P->Cq.L.rowptr != NULL;
-  pencil_rows src = { P->n, &P->K.L, &P->M.L, has_cq && !lower_only ? &P->CqT.L : NULL,
-                      has_cq ? &P->Cq.L : NULL, P->K.L.nrows > 0 ? P->K.first : 0,
-                      P->K.L.nrows, P->Cq.L.nrows > 0 ? P->Cq.first : 0,
-                      has_cq ? P->Cq.L.nrows : 0 };
-  long nnz = merge_pass (&src, sigma, s, lower_only, NULL, NULL);
+  long nnz = merge_pass (src, s, lower_only, NULL, NULL);
   spm T = { 0 };  /* merge_pass writes rows too: a scratch row array */
   int nl = P->nloc;
   T.row = nnz <= INT_MAX ? mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *T.row) : NULL;
@@ -637,9 +669,9 @@ int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_
     free (T.row); free (T.col); free (T.val); free (rp);
     return MB_ENOMEM;
   }
-  long got = merge_pass (&src, sigma, s, lower_only, &T, rp);
+  long got = merge_pass (src, s, lower_only, &T, rp);
   /* rows of the layout with nothing built (constraint rows without Cq) stay empty */
-  for (int r = src.nk + src.nc; r < nl; r++) rp[r + 1] = (int) got;
+  for (int r = src->nk + src->nc; r < nl; r++) rp[r + 1] = (int) got;
   free (T.row);
   A->first = P->row0;
   A->L.nrows = nl;
@@ -650,6 +682,33 @@ int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_
   A->L.rowptr = rp;
   A->L.compressed = 1;
   return 0;
+}
+
+/* The rows of P that a pencil build reads, with R when with_r (and P has it). */
+static pencil_rows parts_rows (const gep_parts *P, int with_r, int lower_only, double rcoef,
+                               double mcoef)
+{
+  int has_cq = P->Cq.L.rowptr != NULL;
+  pencil_rows src = { P->n, &P->K.L, with_r && P->R.L.rowptr ? &P->R.L : NULL, &P->M.L,
+                      has_cq && !lower_only ? &P->CqT.L : NULL, has_cq ? &P->Cq.L : NULL,
+                      P->K.L.nrows > 0 ? P->K.first : 0, P->K.L.nrows,
+                      P->Cq.L.nrows > 0 ? P->Cq.first : 0, has_cq ? P->Cq.L.nrows : 0,
+                      rcoef, mcoef };
+  return src;
+}
+
+int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
+                          spm_part *A)
+{
+  pencil_rows src = parts_rows (P, 0, lower_only, 0.0, -sigma);
+  return pencil_part_build (P, &src, s, lower_only, A);
+}
+
+int pencil_damped_reduced_part (const gep_parts *P, double sigma, double c, int lower_only,
+                                spm_part *A)
+{
+  pencil_rows src = parts_rows (P, 1, lower_only, sigma, sigma * sigma);
+  return pencil_part_build (P, &src, c, lower_only, A);
 }
 
 /* Largest |value| and largest row sum of |values| of a part's rows (0, 0 when empty). */

@@ -1,6 +1,7 @@
 /* pencil.h: the constrained pencils A - sigma B of the two eigen stages (seed 001: GEP (18)
    undamped, GEP (31) damped and balanced), their scaling, B x, norms and the residuals of
-   eigenpairs on the unscaled problem. Rank 0 only: the matrices live there. */
+   eigenpairs on the unscaled problem: on rank 0 from the whole matrices, or every rank its
+   rows from its parts of the system (gep_parts). */
 #ifndef MB_PENCIL_H
 #define MB_PENCIL_H
 
@@ -28,13 +29,16 @@ void ztrip_clear (ztrip *t);
 typedef struct gep_parts {
   int n, m, N, row0, nloc;
   spm_part K, M, Cq, CqT;
+  spm_part R;   /* the damped stage's R, like M (empty, L.rowptr NULL: not handed out) */
 } gep_parts;
 
 /* Collective. The parts of sys (rank 0's matrices, compressed; n and m on every rank) by
-   spm_part_scatter (rank 0's own rows borrowed: sys must outlive P on rank 0), and Cq^T's
-   rows by routing each rank's Cq entries to the owners of their columns (spm_part_route).
-   Returns 0 or an error, the same on every rank (P empty then). */
-int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, gep_parts *P, mb_err *err);
+   spm_part_scatter (rank 0's own rows borrowed: sys must outlive P on rank 0), R's too when
+   with_r (the damped stage) and rank 0 has R, and Cq^T's rows by routing each rank's Cq
+   entries to the owners of their columns (spm_part_route). Returns 0 or an error, the same
+   on every rank (P empty then). */
+int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, int with_r, gep_parts *P,
+                       mb_err *err);
 
 /* Collective. The parts of the undamped system given as triplets spread over the ranks in
    any way (K and M n x n, Cq m x n on every rank (NULL when m = 0); any order, duplicates
@@ -69,6 +73,14 @@ void gep_parts_clear (gep_parts *P);
    Returns 0 or MB_ENOMEM (A empty then). */
 int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_only,
                           spm_part *A);
+
+/* This rank's rows of the reduced matrix of GEP (31) at a real sigma from its parts (R's
+   when P has them): the rows row0 .. row0 + nloc - 1 of pencil_damped_reduced_real's matrix
+   [K + sigma R + sigma^2 M, c Cq^T; c Cq, 0] (the same entries, values and order row by
+   row) as a part of an N x N matrix (first = row0); only the lower triangle when
+   lower_only. Not collective. Returns 0 or MB_ENOMEM (A empty then). */
+int pencil_damped_reduced_part (const gep_parts *P, double sigma, double c, int lower_only,
+                                spm_part *A);
 
 /* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
    near max|K| / max|Cq| (1 without Cq), so scaling and scaling back are exact. */

@@ -37,7 +37,9 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
       ks_dist_init (&si->rdist, comm, nr);
       lay = &si->rdist;
     }
-    si->mrows = parts && !damped
+    /* from the parts when the system is by rows: their layout (order n + m) is the
+       Krylov layout of GEP (18) and the reduced layout of GEP (31) */
+    si->mrows = parts
                 ? spm_rows_from_part (comm, &parts->M, sys->n, lay->n, lay->row0, lay->nloc, err)
                 : spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
                                     lay->nloc, err);
@@ -45,8 +47,11 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
     int has_r = rank == 0 && sys->R != NULL;
     MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
     if (damped && has_r) {
-      si->rrows = spm_rows_scatter (comm, rank == 0 ? sys->R : NULL, lay->n, lay->row0,
-                                    lay->nloc, err);
+      si->rrows = parts
+                  ? spm_rows_from_part (comm, &parts->R, sys->n, lay->n, lay->row0, lay->nloc,
+                                        err)
+                  : spm_rows_scatter (comm, rank == 0 ? sys->R : NULL, lay->n, lay->row0,
+                                      lay->nloc, err);
       if (!si->rrows) return err->code ? err->code : MB_ENOMEM;
     }
     return 0;

@@ -56,9 +56,9 @@ typedef struct shift_invert {
    by_rows = 1 (real arithmetic only: GEP (18), or GEP (31) at a real shift; every rank the
    same) and more than one rank, the operator works by rows instead (see
    shift_invert_by_rows): M's rows (and R's for GEP (31), in the reduced layout of order
-   n + m) are scattered from rank 0 (spm_rows_scatter), or for GEP (18) taken from parts
-   (the system by rows in the layout of order N, NULL: none; spm_rows_from_part), and rank 0
-   holds no whole vector; on one rank by_rows changes nothing.
+   n + m) are scattered from rank 0 (spm_rows_scatter), or taken from parts (the system by
+   rows in the layout of order n + m, NULL: none; spm_rows_from_part; R's from parts->R), and
+   rank 0 holds no whole vector; on one rank by_rows changes nothing.
    Fault site "krylov". Returns 0 or an error (MB_ENOMEM), the same on every rank; clear si
    in both cases. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,

@@ -250,9 +250,10 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
     free (rows);
     return MB_ESOLVE;
   }
-  /* the same at sigma2 = sigma + 0.618 max(1, |sigma|) (and + 0.3 i in the damped stage) */
+  /* the same at sigma2 = sigma + 0.618 max(1, |sigma|) (and + 0.3 i in the damped stage
+     built on rank 0; by rows its pencil is real, and so is sigma2) */
   double complex sigma = st->sigma, step = 0.6180339887498949 * fmax (1.0, cabs (sigma));
-  st->sigma = sigma + (ops->complex_arith ? step * (1.0 + 0.3 * I) : step);
+  st->sigma = sigma + (ops->complex_arith && !dist ? step * (1.0 + 0.3 * I) : step);
   int fail = 0;
   if (st->rank == 0 || dist) {
     ops->pencil_clear (st);
@@ -653,15 +654,19 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                st.nranks);
     return solve_at_shifts (ops, &st, err);
   }
+  /* the damped stage by rows only at a real shift (its pencil by rows is real; the
+     retry shifts are real too) */
   gep_parts parts;
-  int by_parts = ops->scaling && st.nranks > 1;
+  int by_parts = ops->scaling && st.nranks > 1 && !complex_at (ops, &st);
   if (by_parts && st.rank == 0)
     by_parts = sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
-               && sys->K->nrows == sys->n && sys->M->nrows == sys->n;
+               && sys->K->nrows == sys->n && sys->M->nrows == sys->n
+               && (!ops->complex_arith || !sys->R
+                   || (sys->R->compressed && sys->R->nrows == sys->n));
   MPI_Bcast (&by_parts, 1, MPI_INT, 0, comm);
   if (by_parts && shift_invert_by_rows (comm)) {
     double t0 = now ();
-    rc = gep_parts_scatter (comm, sys, &parts, err);   /* agreed */
+    rc = gep_parts_scatter (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
     if (rc < 0) {
       memset (out, 0, sizeof *out);
       return rc;

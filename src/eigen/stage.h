@@ -32,9 +32,10 @@ typedef struct stage_ops {
      the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
      Returns 0 or MB_ENOMEM (the skeleton says what failed). */
   int (*pencil) (stage *st);
-  /* Rank 0: the scaling that pencil sets (st->symmetric, st->s), for a pencil built by
-     rows: with st->parts, the skeleton calls it and broadcasts its results, then calls
-     pencil on every rank for its rows. NULL: the stage's pencil is built on rank 0 only. */
+  /* Rank 0: the scaling that pencil sets (st->symmetric, st->s, st->w), for a pencil built
+     by rows: with st->parts, the skeleton calls it and broadcasts its results, then calls
+     pencil on every rank for its rows (the damped stage: at a real shift only). NULL: the
+     stage's pencil is built on rank 0 only. */
   void (*scaling) (stage *st);
   /* Every rank: frees what pencil built (called once the factors exist). */
   void (*pencil_clear) (stage *st);
@@ -91,8 +92,9 @@ struct stage {
    opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
    there (out cleared first); when the true residuals are still above the tolerance, once
    more with a tighter Krylov-Schur tolerance (refine_at_shift in stage.c). With
-   ops->scaling, on more than one rank with the operator by rows and compressed matrices,
-   the system is handed out by rows once (gep_parts_scatter) for all of these runs: the
+   ops->scaling, on more than one rank with the operator by rows and compressed matrices
+   (and, for the damped stage, a real shift), the system is handed out by rows once
+   (gep_parts_scatter; R's rows too for the damped stage) for all of these runs: the
    pencil is then built by rows and factored from distributed input. Fills *out (on rank
    0; the other ranks hold convergence data only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
    MB_ENOMEM, identically on every rank. */

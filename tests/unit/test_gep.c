@@ -2036,39 +2036,59 @@ static void test_pencil_build (void)
   spm_free (Kt); spm_free (Mt); spm_free (Ct);
 }
 
+/* Rank 0: a copy of the compressed A as triplets (not compressed), so that the pencil
+   builds take their triplet path. */
+static spm *triplets_of (const spm *A)
+{
+  spm *T = spm_create (A->nrows, A->ncols, A->nnz > 0 ? A->nnz : 1);
+  for (long k = 0; k < A->nnz; k++) spm_add (T, A->row[k], A->col[k], A->val[k]);
+  return T;
+}
+
 /* Collective. The pencil built by rows from each rank's parts (gep_parts_scatter,
-   pencil_undamped_part), gathered in rank order, is pencil_undamped's matrix bit for bit
-   (entries, order, values), lower triangle and whole, for a system with a constraint row
-   that has no entry, one without constraints, and more ranks than constraint rows. */
+   pencil_undamped_part; with R, pencil_damped_reduced_part), gathered in rank order, is
+   the whole build's matrix bit for bit (entries, order, values), lower triangle and whole:
+   pencil_undamped's, or pencil_damped_reduced_real's both from the compressed matrices
+   (merged row by row) and from triplets (summed by spm_compress), for a system with a
+   constraint row that has no entry, one without constraints, and more ranks than
+   constraint rows. R overlaps K and M in some entries, not in others, and has a stored
+   zero. */
 static void test_pencil_parts (void)
 {
-  for (int kase = 0; kase < 2; kase++) {
-    int n = 11, m = kase == 0 ? 4 : 0, N = n + m;
+  for (int kase = 0; kase < 4; kase++) {
+    int damped = kase >= 2;
+    int n = 11, m = kase % 2 == 0 ? 4 : 0, N = n + m;
     double sigma = 0.61, s = 2.0;
     rng_seed (83);   /* the same system on every rank, used on rank 0 only */
     spm *K = spm_create (n, n, 8), *M = spm_create (n, n, 8), *C = spm_create (m, n, 8);
+    spm *R = spm_create (n, n, 8);
     for (int t = 0; t < 40; t++) {
       int i = (int) (urand () * n), j = (int) (urand () * n);
       double v = t % 7 == 0 ? 0.0 : urange (-2.0, 2.0);
       spm_add (K, i, j, v);
       spm_add (K, j, i, v);
       if (t % 3 == 0) { spm_add (M, i, j, 0.1 * v); spm_add (M, j, i, 0.1 * v); }
+      if (t % 4 == 1) { spm_add (R, i, j, 0.3 * v); spm_add (R, j, i, 0.3 * v); }
     }
     for (int i = 0; i < n; i++) spm_add (M, i, i, 1.0 + i);
+    spm_add (R, n - 1, 0, 0.0);
+    spm_add (R, 0, n - 1, 0.0);
     for (int r = 0; r < m; r++)
       if (r != 2) {   /* constraint row 2 has no entry */
         spm_add (C, r, (3 * r + 1) % n, 1.0 + r);
         spm_add (C, r, (5 * r + 4) % n, -0.5);
       }
-    spm_compress (K); spm_compress (M); spm_compress (C);
-    gep_system sys = { .n = n, .m = m, .K = K, .M = M, .Cq = m > 0 ? C : NULL };
+    spm_compress (K); spm_compress (M); spm_compress (C); spm_compress (R);
+    gep_system sys = { .n = n, .m = m, .K = K, .M = M, .Cq = m > 0 ? C : NULL,
+                       .R = damped ? R : NULL };
     gep_parts P;
     mb_err err;
     mb_err_init (&err);
-    int rc = gep_parts_scatter (MPI_COMM_WORLD, &sys, &P, &err);
+    int rc = gep_parts_scatter (MPI_COMM_WORLD, &sys, damped, &P, &err);
     for (int lower = 0; lower < 2 && rc == 0; lower++) {
       spm_part A;
-      int fail = pencil_undamped_part (&P, sigma, s, lower, &A) != 0;
+      int fail = (damped ? pencil_damped_reduced_part (&P, sigma, s, lower, &A)
+                         : pencil_undamped_part (&P, sigma, s, lower, &A)) != 0;
       int *rows = fail ? NULL : spm_part_rows (&A);
       int cnt = fail ? 0 : (int) A.L.nnz, *counts = xcalloc ((size_t) nranks, sizeof *counts);
       int *displs = xcalloc ((size_t) nranks, sizeof *displs);
@@ -2085,23 +2105,30 @@ static void test_pencil_parts (void)
       int ok = !fail && A.first == P.row0 && A.L.nrows == P.nloc && A.L.ncols == N;
       int all;
       MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-      if (rank == 0) {
-        spm *B = pencil_undamped (&sys, sigma, s, lower);
+      for (int trip = 0; rank == 0 && trip < 1 + damped; trip++) {
+        gep_system ts = sys;   /* trip: the same matrices as triplets */
+        spm *TK = trip ? triplets_of (K) : NULL, *TM = trip ? triplets_of (M) : NULL;
+        spm *TR = trip ? triplets_of (R) : NULL, *TC = trip && m > 0 ? triplets_of (C) : NULL;
+        if (trip) ts.K = TK, ts.M = TM, ts.R = TR, ts.Cq = TC;
+        spm *B = damped ? pencil_damped_reduced_real (&ts, sigma, s, lower)
+                        : pencil_undamped (&sys, sigma, s, lower);
         int same = all && B && B->nnz == total;
         for (long k = 0; same && k < total; k++)
           same = B->row[k] == gr[k] && B->col[k] == gc[k]
                  && memcmp (&B->val[k], &gv[k], sizeof gv[k]) == 0;
-        CHECK0 (same, "pencil by rows (%s, lower %d, %d ranks): the gathered parts differ "
-               "from pencil_undamped", m ? "4 constraints, one empty" : "no constraints",
-               lower, nranks);
+        CHECK0 (same, "pencil by rows (%s, %s, lower %d, %d ranks): the gathered parts differ "
+               "from the whole build%s", damped ? "damped, reduced" : "undamped",
+               m ? "4 constraints, one empty" : "no constraints", lower, nranks,
+               trip ? " from triplets" : "");
         spm_free (B);
+        spm_free (TK); spm_free (TM); spm_free (TR); spm_free (TC);
       }
       free (rows); free (counts); free (displs); free (gr); free (gc); free (gv);
       spm_part_clear (&A);
     }
     CHECK0 (rc == 0, "gep_parts_scatter failed: %.300s", err.msg);
     gep_parts_clear (&P);
-    spm_free (K); spm_free (M); spm_free (C);
+    spm_free (K); spm_free (M); spm_free (C); spm_free (R);
   }
 }
 
@@ -2160,7 +2187,7 @@ static void test_parts_route (void)
     mb_err_init (&err);
     int rc = gep_parts_route (MPI_COMM_WORLD, n, m, share[0], share[1], m > 0 ? share[2] : NULL,
                               &P, &err);
-    int rc2 = gep_parts_scatter (MPI_COMM_WORLD, &sys, &Q, &err);
+    int rc2 = gep_parts_scatter (MPI_COMM_WORLD, &sys, 0, &Q, &err);
     int rc3 = rc == 0 ? gep_measure_parts (MPI_COMM_WORLD, &P, 0, &ms, &err) : -1;
     int same = rc == 0 && rc2 == 0 && same_part (&P.K, &Q.K) && same_part (&P.M, &Q.M)
                && same_part (&P.Cq, &Q.Cq) && same_part (&P.CqT, &Q.CqT)
