@@ -671,18 +671,30 @@ static void complex_pencil_clear (stage *st)
   ztrip_clear (&st->t);
 }
 
-/* Both members of a conjugate pair are eigenvalues of the complex operator. */
+/* Both members of a conjugate pair are eigenvalues of the complex operator. By rows (real
+   arithmetic on several ranks), the Ritz vectors stay by rows as real columns. */
 static void complex_krylov_opts (const stage *st, ks_opts *o)
 {
   o->nev = 2 * st->opts->modes;
   o->seed = 2;
+  o->real_vectors = st->parts && st->nranks > 1 && cimag (st->sigma) == 0.0;
   stage_log (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
 }
 
-/* Rank 0. Candidates (positions scaled back by w) -> one mode per conjugate pair. */
+/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows). Candidates (positions
+   scaled back by w) -> one mode per conjugate pair. */
 static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 {
+  if (ks->rows) {
+    ks_dist d;
+    ks_dist_init (&d, st->comm, st->N);
+    stage_log (st, "complex: modes from the Ritz vectors by rows on %d ranks (%s)\n",
+               st->nranks, st->opts->keep_vectors ? "each mode's vector then gathered on "
+               "rank 0" : "no vector gathered");
+    return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
+                              st->opts->keep_vectors, st->out, err);
+  }
   candidate *cand = NULL;
   int ncand = 0;
   int rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,

@@ -79,6 +79,26 @@ static int damped_is_rigid (double complex lambda, double rho, double floor_roun
   return l <= floor_round || l <= d || l * l <= d * fmax (1.0, l);
 }
 
+/* The root nearest `near` of a lambda^2 + b lambda + c = 0 (c / b when a = 0; `near` when
+   a = b = 0 or the root is not finite), without cancellation. */
+static double complex quadratic_root_near (double complex a, double complex b, double complex c,
+                                           double complex near)
+{
+  double complex r1, r2;
+  if (a == 0.0) {
+    if (b == 0.0) return near;
+    r1 = r2 = -c / b;
+  } else {
+    double complex sq = csqrt (b * b - 4.0 * a * c);
+    if (creal (conj (b) * sq) < 0.0) sq = -sq;  /* no cancellation in b + sq */
+    double complex q = -0.5 * (b + sq);
+    r1 = q / a;
+    r2 = q != 0.0 ? c / q : r1;
+  }
+  double complex r = cabs (r1 - near) <= cabs (r2 - near) ? r1 : r2;
+  return isfinite (creal (r)) && isfinite (cimag (r)) ? r : near;
+}
+
 /* Damped: the eigenvalue refined from the position part u of a mode of GEP (31): the root
    nearest `near` of the quadratic Rayleigh quotient
        u^T (lambda^2 M + lambda R + K) u = 0
@@ -100,19 +120,7 @@ static double complex damped_rayleigh (const gep_system *sys, const double compl
   }
   pencil_matvec_complex (sys->K, u, work);
   for (int k = 0; k < n; k++) c += u[k] * work[k];
-  double complex r1, r2;
-  if (a == 0.0) {
-    if (b == 0.0) return near;
-    r1 = r2 = -c / b;
-  } else {
-    double complex sq = csqrt (b * b - 4.0 * a * c);
-    if (creal (conj (b) * sq) < 0.0) sq = -sq;  /* no cancellation in b + sq */
-    double complex q = -0.5 * (b + sq);
-    r1 = q / a;
-    r2 = q != 0.0 ? c / q : r1;
-  }
-  double complex r = cabs (r1 - near) <= cabs (r2 - near) ? r1 : r2;
-  return isfinite (creal (r)) && isfinite (cimag (r)) ? r : near;
+  return quadratic_root_near (a, b, c, near);
 }
 
 static double inf_norm_c (int len, const double complex *x)
@@ -961,5 +969,391 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
   spm_free (A0);  /* after arows, which borrows its values on rank 0 */
   spm_part_clear (&A0p);  /* and from this part with parts */
   free (r.X); free (r.cache); free (proj);
+  return rc;
+}
+
+/* ---- the damped stage by rows: real arithmetic, several ranks ------------------------- */
+
+/* What the damped post-processing by rows shares (all owned by it): the Krylov layout d
+   (order N = 2n + m: positions u, velocities v, multipliers xi), this rank's rows of the
+   unscaled GEP (31) in that layout,
+       A = [0 I 0; -K -R -Cq^T; -Cq 0 0],   B = diag (I, M, 0),
+   and of S = [0 0 0; I 0 0; 0 0 0], which moves the position rows to the velocity rows
+   (S [u; 0; 0] = [0; u; 0]), with their halo plans; the norms ||A||, ||B|| and the rigid
+   floor, and work columns of ld = max (nloc, 1) rows. A vector of GEP (31) is complex: two
+   real columns, re and im. */
+typedef struct drows_ctx {
+  const ks_dist *d;
+  int n, m;
+  spm_part Ap, Bp, Sp;
+  spm_rows *A, *B, *S;
+  double anorm, bnorm, floor_round;
+  size_t ld;
+  double *W;        /* 20 columns: drows_candidate's (drows_residual uses the first 6) */
+  mb_err *err;
+} drows_ctx;
+
+/* One candidate mode by rows: its eigenvalue and its own copy of its vector's rows. */
+typedef struct dcand {
+  double complex lambda;
+  double dist;      /* |lambda - sigma| */
+  double *re, *im;  /* this rank's rows of x = re + i im (ld each) */
+} dcand;
+
+static int by_dcand_dist (const void *a, const void *b)
+{
+  const dcand *x = a, *y = b;
+  return (x->dist > y->dist) - (x->dist < y->dist);
+}
+
+/* Every rank: the triplets of its parts' rows as rows of A, B and S (global indices of order
+   2n + m): K's row i gives A(n + i, j) = -K(i, j), R's A(n + i, n + j) = -R(i, j), Cq^T's
+   A(n + i, 2n + r) = -Cq(r, i), Cq's row r A(2n + r, j) = -Cq(r, j); M's B(n + i, n + j);
+   every DOF row i of the parts' layout A(i, n + i) = 1, B(i, i) = 1, S(n + i, i) = 1. Then
+   each routed to the rows' owners in d (spm_part_route). Returns 0 or an agreed error. */
+static int drows_build (drows_ctx *c, const gep_parts *P)
+{
+  int n = c->n, m = c->m, N = 2 * n + m;
+  const spm *K = &P->K.L, *R = P->R.L.rowptr ? &P->R.L : NULL, *M = &P->M.L;
+  const spm *Ct = P->CqT.L.rowptr ? &P->CqT.L : NULL, *C = P->Cq.L.rowptr ? &P->Cq.L : NULL;
+  int d0 = P->row0 < n ? P->row0 : n, d1 = P->row0 + P->nloc < n ? P->row0 + P->nloc : n;
+  long na = K->nnz + (R ? R->nnz : 0) + (Ct ? Ct->nnz : 0) + (C ? C->nnz : 0) + (d1 - d0);
+  long nb = M->nnz + (d1 - d0);
+  int *ar = mb_calloc ((size_t) na + 1, sizeof *ar), *ac = mb_calloc ((size_t) na + 1, sizeof *ac);
+  int *br = mb_calloc ((size_t) nb + 1, sizeof *br), *bc = mb_calloc ((size_t) nb + 1, sizeof *bc);
+  int *sr = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sr);
+  int *sc = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sc);
+  double *av = mb_calloc ((size_t) na + 1, sizeof *av), *bv = mb_calloc ((size_t) nb + 1, sizeof *bv);
+  double *sv = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sv);
+  int fail = !ar || !ac || !br || !bc || !sr || !sc || !av || !bv || !sv;
+  int rc = mb_agree (c->d->comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for the "
+                     "damped modes by rows") : 0, c->err);
+  long ka = 0, kb = 0, ks = 0;
+  for (int li = 0; rc == 0 && li < K->nrows; li++) {
+    int i = P->K.first + li;
+    for (int e = K->rowptr[li]; e < K->rowptr[li + 1]; e++, ka++)
+      ar[ka] = n + i, ac[ka] = K->col[e], av[ka] = -K->val[e];
+    for (int e = R ? R->rowptr[li] : 0; R && e < R->rowptr[li + 1]; e++, ka++)
+      ar[ka] = n + i, ac[ka] = n + R->col[e], av[ka] = -R->val[e];
+    for (int e = Ct ? Ct->rowptr[li] : 0; Ct && e < Ct->rowptr[li + 1]; e++, ka++)
+      ar[ka] = n + i, ac[ka] = 2 * n + Ct->col[e], av[ka] = -Ct->val[e];
+    for (int e = M->rowptr[li]; e < M->rowptr[li + 1]; e++, kb++)
+      br[kb] = n + i, bc[kb] = n + M->col[e], bv[kb] = M->val[e];
+  }
+  for (int lr = 0; rc == 0 && C && lr < C->nrows; lr++)
+    for (int e = C->rowptr[lr]; e < C->rowptr[lr + 1]; e++, ka++)
+      ar[ka] = 2 * n + P->Cq.first + lr, ac[ka] = C->col[e], av[ka] = -C->val[e];
+  for (int i = d0; rc == 0 && i < d1; i++, ka++, kb++, ks++) {
+    ar[ka] = i, ac[ka] = n + i, av[ka] = 1.0;
+    br[kb] = i, bc[kb] = i, bv[kb] = 1.0;
+    sr[ks] = n + i, sc[ks] = i, sv[ks] = 1.0;
+  }
+  const ks_dist *d = c->d;
+  if (rc == 0)
+    rc = spm_part_route (d->comm, N, N, ka, ar, ac, av, d->row0, d->nloc, &c->Ap, c->err);
+  if (rc == 0)
+    rc = spm_part_route (d->comm, N, N, kb, br, bc, bv, d->row0, d->nloc, &c->Bp, c->err);
+  if (rc == 0)
+    rc = spm_part_route (d->comm, N, N, ks, sr, sc, sv, d->row0, d->nloc, &c->Sp, c->err);
+  free (ar); free (ac); free (av); free (br); free (bc); free (bv); free (sr); free (sc); free (sv);
+  if (rc == 0 && !(c->A = spm_rows_from_part (d->comm, &c->Ap, N, N, d->row0, d->nloc, c->err)))
+    rc = c->err->code ? c->err->code : MB_ENOMEM;
+  if (rc == 0 && !(c->B = spm_rows_from_part (d->comm, &c->Bp, N, N, d->row0, d->nloc, c->err)))
+    rc = c->err->code ? c->err->code : MB_ENOMEM;
+  if (rc == 0 && !(c->S = spm_rows_from_part (d->comm, &c->Sp, N, N, d->row0, d->nloc, c->err)))
+    rc = c->err->code ? c->err->code : MB_ENOMEM;
+  return rc;
+}
+
+/* Collective. The norms and the rigid floor from the rows: ||A||, ||B|| the largest row
+   sums of |A|, |B| (pencil_norms' values, summed in another order), and
+   modes_rigid_threshold's floor from max|K| and max|M| over the parts. */
+static void drows_measures (drows_ctx *c, const gep_parts *P)
+{
+  double loc[4] = { 1.0, 1.0, 0.0, 0.0 };  /* anorm, bnorm (at least 1: the identities), kmax, mmax */
+  const spm *L[2] = { &c->Ap.L, &c->Bp.L };
+  for (int t = 0; t < 2; t++)
+    for (int i = 0; i < L[t]->nrows; i++) {
+      double sum = 0.0;
+      for (int e = L[t]->rowptr[i]; e < L[t]->rowptr[i + 1]; e++) sum += fabs (L[t]->val[e]);
+      loc[t] = fmax (loc[t], sum);
+    }
+  for (long e = 0; e < P->K.L.nnz; e++) loc[2] = fmax (loc[2], fabs (P->K.L.val[e]));
+  for (long e = 0; e < P->M.L.nnz; e++) loc[3] = fmax (loc[3], fabs (P->M.L.val[e]));
+  MPI_Allreduce (MPI_IN_PLACE, loc, 4, MPI_DOUBLE, MPI_MAX, c->d->comm);
+  c->anorm = loc[0];
+  c->bnorm = loc[1];
+  double ratio = loc[3] > 0.0 ? loc[2] / loc[3] : loc[2];
+  c->floor_round = sqrt (RIGID_RTOL * ratio);
+}
+
+/* Collective. The true residual of (lambda, x = re + i im) on the unscaled GEP (31), as
+   pencil_residual_damped: ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||[u; v]||),
+   infinity norms (im NULL: a real vector). One halo exchange for A and one for B. */
+static int drows_residual (drows_ctx *c, double complex lambda, const double *re,
+                           const double *im, double *rho)
+{
+  int nl = c->d->nloc, row0 = c->d->row0, n = c->n;
+  size_t ld = c->ld;
+  double *X = c->W, *AX = c->W + 2 * ld, *BX = c->W + 4 * ld;
+  memcpy (X, re, (size_t) nl * sizeof *X);
+  if (im) memcpy (X + ld, im, (size_t) nl * sizeof *X);
+  else memset (X + ld, 0, (size_t) nl * sizeof *X);
+  int rc = spm_rows_matmat (c->A, 2, X, (int) ld, AX, (int) ld, c->err);
+  if (rc == 0) rc = spm_rows_matmat (c->B, 2, X, (int) ld, BX, (int) ld, c->err);
+  if (rc < 0) return rc;
+  double ext[2] = { 0.0, 0.0 };  /* ||r||, ||[u; v]|| */
+  for (int k = 0; k < nl; k++) {
+    double complex r = CMPLX (AX[k], AX[ld + k]) - lambda * CMPLX (BX[k], BX[ld + k]);
+    ext[0] = fmax (ext[0], cabs (r));
+    if (row0 + k < 2 * n) ext[1] = fmax (ext[1], cabs (CMPLX (X[k], X[ld + k])));
+  }
+  MPI_Allreduce (MPI_IN_PLACE, ext, 2, MPI_DOUBLE, MPI_MAX, c->d->comm);
+  *rho = ext[0] / ((c->anorm + cabs (lambda) * c->bnorm) * (ext[1] > 0.0 ? ext[1] : 1.0));
+  return 0;
+}
+
+/* Collective. One Ritz value's candidate (columns re, im of this rank's rows, im NULL for
+   a real one) as modes_damped prepares it, into c's own columns (from store: 2 ld doubles):
+   u scaled back by w, the multipliers by s; then the eigenvalue refined by the quadratic
+   Rayleigh quotient (damped_rayleigh) and kept, with the velocity part v = lambda u, when
+   that lowers the true residual. With x = [u; v; xi] split into X1 = [u; 0; 0],
+   X3 = [0; 0; xi], Xv = [0; v; 0] and X2 = S X1 = [0; u; 0] (complex: re and im columns):
+       u^T M u, u^T R u, u^T K u = the velocity rows of X2 . B X2, -X2 . A X2, -X2 . A X1
+   (unconjugated), and, as B X1 = X1 and B X3 = 0, the residuals of (lambda, x) and of
+   (lr, [u; lr u; xi]) are those of
+       A x = A X1 + A Xv + A X3,  B x = X1 + B Xv;  A X1 + lr A X2 + A X3,  X1 + lr B X2.
+   Three halo exchanges (S; A on 8 columns; B on 4) and two reductions. */
+static int drows_candidate (drows_ctx *c, const double *re, const double *im,
+                            double complex lambda, double w, double s, double *store, dcand *out)
+{
+  int nl = c->d->nloc, row0 = c->d->row0, n = c->n;
+  size_t ld = c->ld;
+  out->re = store;
+  out->im = store + ld;
+  for (int k = 0; k < nl; k++) {  /* as modes_candidates and modes_damped: u / w, xi s */
+    int g = row0 + k;
+    double x = re[k], y = im ? im[k] : 0.0;
+    out->re[k] = g < n ? x / w : g >= 2 * n ? x * s : x;
+    out->im[k] = g < n ? y / w : g >= 2 * n ? y * s : y;
+  }
+  out->lambda = lambda;
+  /* W: X1, X3, X2, Xv (A's 8 columns; B's are X2, Xv), then A of them, then B of X2, Xv */
+  double *X1 = c->W, *X3 = X1 + 2 * ld, *X2 = X1 + 4 * ld, *Xv = X1 + 6 * ld;
+  double *A1 = X1 + 8 * ld, *A3 = A1 + 2 * ld, *A2 = A1 + 4 * ld, *Av = A1 + 6 * ld;
+  double *B2 = X1 + 16 * ld, *Bv = B2 + 2 * ld;
+  for (int k = 0; k < nl; k++) {
+    int g = row0 + k, pos = g < n, vel = g >= n && g < 2 * n, mul = g >= 2 * n;
+    for (int t = 0; t < 2; t++) {
+      double x = (t ? out->im : out->re)[k];
+      X1[t * ld + k] = pos ? x : 0.0;
+      X3[t * ld + k] = mul ? x : 0.0;
+      Xv[t * ld + k] = vel ? x : 0.0;
+    }
+  }
+  int rc = spm_rows_matmat (c->S, 2, X1, (int) ld, X2, (int) ld, c->err);
+  if (rc == 0) rc = spm_rows_matmat (c->A, 8, X1, (int) ld, A1, (int) ld, c->err);
+  if (rc == 0) rc = spm_rows_matmat (c->B, 4, X2, (int) ld, B2, (int) ld, c->err);
+  if (rc < 0) return rc;
+  double complex qa = 0.0, qb = 0.0, qc = 0.0;
+  for (int k = 0; k < nl; k++)
+    if (row0 + k >= n && row0 + k < 2 * n) {
+      double complex u = CMPLX (X2[k], X2[ld + k]);
+      qa += u * CMPLX (B2[k], B2[ld + k]);
+      qb -= u * CMPLX (A2[k], A2[ld + k]);
+      qc -= u * CMPLX (A1[k], A1[ld + k]);
+    }
+  double sums[6] = { creal (qa), cimag (qa), creal (qb), cimag (qb), creal (qc), cimag (qc) };
+  MPI_Allreduce (MPI_IN_PLACE, sums, 6, MPI_DOUBLE, MPI_SUM, c->d->comm);
+  double complex lr = quadratic_root_near (CMPLX (sums[0], sums[1]), CMPLX (sums[2], sums[3]),
+                                           CMPLX (sums[4], sums[5]), lambda);
+  if (lr == lambda) return 0;
+  double ext[4] = { 0.0, 0.0, 0.0, 0.0 };  /* ||r||, ||[u; v]|| at lambda, then at lr */
+  for (int k = 0; k < nl; k++) {
+    double complex a1 = CMPLX (A1[k], A1[ld + k]), a3 = CMPLX (A3[k], A3[ld + k]);
+    double complex x1 = CMPLX (X1[k], X1[ld + k]), x = CMPLX (out->re[k], out->im[k]);
+    double complex r = a1 + CMPLX (Av[k], Av[ld + k]) + a3
+                     - lambda * (x1 + CMPLX (Bv[k], Bv[ld + k]));
+    double complex r2 = a1 + lr * CMPLX (A2[k], A2[ld + k]) + a3
+                      - lr * (x1 + lr * CMPLX (B2[k], B2[ld + k]));
+    ext[0] = fmax (ext[0], cabs (r));
+    ext[2] = fmax (ext[2], cabs (r2));
+    if (row0 + k < 2 * n) {
+      ext[1] = fmax (ext[1], cabs (x));
+      ext[3] = fmax (ext[3], row0 + k < n ? cabs (x) : cabs (lr * CMPLX (X2[k], X2[ld + k])));
+    }
+  }
+  MPI_Allreduce (MPI_IN_PLACE, ext, 4, MPI_DOUBLE, MPI_MAX, c->d->comm);
+  double rho = ext[0] / ((c->anorm + cabs (lambda) * c->bnorm) * (ext[1] > 0.0 ? ext[1] : 1.0));
+  double rho_r = ext[2] / ((c->anorm + cabs (lr) * c->bnorm) * (ext[3] > 0.0 ? ext[3] : 1.0));
+  if (!(rho_r <= rho || !isfinite (rho))) return 0;
+  out->lambda = lr;
+  for (int k = 0; k < nl; k++)
+    if (row0 + k >= n && row0 + k < 2 * n) {
+      double complex v = lr * CMPLX (X2[k], X2[ld + k]);
+      out->re[k] = creal (v);
+      out->im[k] = cimag (v);
+    }
+  return 0;
+}
+
+/* Collective. The selected candidates as modes, as modes_damped finishes them: the largest
+   position entry over all ranks (the first within 1e-8 of the largest modulus: one MAX and
+   one MINLOC reduction for all, its value from its owner by a sum) made 1, the residual
+   of the scaled vector, the fields and kind; with keep_vectors each mode's u and xi
+   gathered on rank 0. Every rank fills out->modes the same way. */
+static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
+                         eigen_result *out)
+{
+  int nl = c->d->nloc, row0 = c->d->row0, n = c->n, m = c->m, N = 2 * n + m, rank, size;
+  MPI_Comm comm = c->d->comm;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  double *big = mb_calloc ((size_t) 2 * nsel + 2, sizeof *big);
+  int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
+  int *counts = mb_calloc ((size_t) size, sizeof *counts);
+  int *displs = mb_calloc ((size_t) size, sizeof *displs);
+  double *col = rank == 0 && keep_vectors ? mb_calloc ((size_t) 2 * N, sizeof *col) : NULL;
+  int fail = !big || !first || !counts || !displs || (rank == 0 && keep_vectors && !col);
+  int rc = mb_agree (comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for modes") : 0,
+                     c->err);
+  if (rc < 0) goto done;
+  for (int i = 0; i < nsel; i++)
+    for (int k = 0; k < nl && row0 + k < n; k++)
+      big[i] = fmax (big[i], cabs (CMPLX (cand[i].re[k], cand[i].im[k])));
+  MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
+  for (int i = 0; i < nsel; i++) {  /* (global row, rank), MPI_2INT */
+    first[2 * i] = N;
+    first[2 * i + 1] = rank;
+    for (int k = 0; k < nl && row0 + k < n; k++)
+      if (cabs (CMPLX (cand[i].re[k], cand[i].im[k])) >= big[i] * (1.0 - 1e-8)) {
+        first[2 * i] = row0 + k;
+        break;
+      }
+  }
+  MPI_Allreduce (MPI_IN_PLACE, first, nsel, MPI_2INT, MPI_MINLOC, comm);
+  for (int i = 0; i < nsel; i++) {  /* the entry's value, from the rank that holds it */
+    int g = first[2 * i], k = g - row0;
+    big[2 * i] = big[2 * i + 1] = 0.0;
+    if (g < N && k >= 0 && k < nl) big[2 * i] = cand[i].re[k], big[2 * i + 1] = cand[i].im[k];
+  }
+  MPI_Allreduce (MPI_IN_PLACE, big, 2 * nsel, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+  MPI_Gather (&row0, 1, MPI_INT, displs, 1, MPI_INT, 0, comm);
+  for (int i = 0; i < nsel && rc == 0; i++) {
+    double complex scale = CMPLX (big[2 * i], big[2 * i + 1]);
+    if (scale == 0.0) scale = 1.0;
+    for (int k = 0; k < nl; k++) {
+      double complex x = CMPLX (cand[i].re[k], cand[i].im[k]) / scale;
+      cand[i].re[k] = creal (x);
+      cand[i].im[k] = cimag (x);
+    }
+    mode *md = &out->modes[out->nmodes];
+    double complex l = cand[i].lambda;
+    double rho;
+    rc = drows_residual (c, l, cand[i].re, cand[i].im, &rho);
+    if (rc < 0) break;
+    md->lambda = l;
+    md->freq_hz = cabs (l) / TWO_PI;
+    md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
+    md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
+    md->residual = isfinite (rho) ? rho : INFINITY;
+    md->kind = damped_is_rigid (l, md->residual, c->floor_round, c->anorm, c->bnorm) ? MODE_RIGID
+             : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
+             : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+    if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
+    out->max_residual = fmax (out->max_residual, md->residual);
+    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+    out->nmodes++;
+    if (!keep_vectors) continue;
+    MPI_Gatherv (cand[i].re, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
+    MPI_Gatherv (cand[i].im, nl, MPI_DOUBLE, col ? col + N : NULL, counts, displs, MPI_DOUBLE,
+                 0, comm);
+    fail = 0;
+    if (rank == 0) {
+      md->x = mb_calloc ((size_t) n, sizeof *md->x);
+      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+      fail = !md->x || (m > 0 && !md->xi);
+      for (int k = 0; k < n && !fail; k++) md->x[k] = CMPLX (col[k], col[N + k]);
+      for (int k = 0; k < m && !fail; k++) md->xi[k] = CMPLX (col[2 * n + k], col[N + 2 * n + k]);
+    }
+    rc = mb_agree (comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for modes") : 0,
+                   c->err);
+  }
+done:
+  free (big); free (first); free (counts); free (displs); free (col);
+  return rc;
+}
+
+int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
+                       double complex sigma, double w, double s, int want, int keep_vectors,
+                       eigen_result *out, mb_err *err)
+{
+  drows_ctx c = { .d = d, .n = parts->n, .m = parts->m, .err = err };
+  c.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
+  int nconv = ks->nconv, ld = (int) c.ld;
+  dcand *cand = NULL;
+  double *store = NULL;
+  int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
+  if (rc == 0) {
+    c.W = mb_calloc (20 * c.ld, sizeof *c.W);
+    /* a pair whose eigenvalue is real to rounding gives two candidates */
+    cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
+    store = mb_calloc ((size_t) 2 * c.ld * (nconv + 1), sizeof *store);
+    if (!c.W || !cand || !store) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
+  rc = mb_agree (d->comm, rc, err);
+  if (rc == 0) rc = drows_build (&c, parts);
+  if (rc == 0) drows_measures (&c, parts);
+  if (rc == 0) MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, d->comm);  /* rank 0's, everywhere */
+  double mu_max = 0.0;
+  for (int i = 0; rc == 0 && i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  int nc = 0;
+  for (int j = 0; rc == 0 && j < nconv; j++) {
+    int pair = cimag (ks->mu[j]) != 0.0 && j + 1 < nconv;  /* (j, j+1): x_j = re + i im */
+    if (cabs (ks->mu[j]) <= INFINITE_MU_RTOL * mu_max) {
+      out->n_infinite += 1 + pair;
+      j += pair;
+      continue;
+    }
+    const double *re = ks->xr + (size_t) j * ld, *im = pair ? re + ld : NULL;
+    dcand *x = &cand[nc];
+    rc = drows_candidate (&c, re, im, sigma + 1.0 / ks->mu[j], w, s,
+                          store + (size_t) 2 * c.ld * nc, x);
+    if (rc < 0) break;
+    nc++;
+    if (pair) {  /* the pair folded onto Im lambda >= 0, as modes_damped folds it */
+      double tol = 1e-8 * fmax (cabs (x->lambda), c.floor_round);
+      if (cimag (x->lambda) < -tol) {       /* report the partner: conj (x) */
+        x->lambda = conj (x->lambda);
+        for (int k = 0; k < d->nloc; k++) x->im[k] = 0.0 - x->im[k];
+      } else if (fabs (cimag (x->lambda)) <= tol) {  /* real: both members, as on one rank */
+        x->lambda = creal (x->lambda);
+        dcand *y = &cand[nc];
+        y->re = store + (size_t) 2 * c.ld * nc;
+        y->im = y->re + c.ld;
+        memcpy (y->re, x->re, (size_t) d->nloc * sizeof *y->re);
+        for (int k = 0; k < d->nloc; k++) y->im[k] = 0.0 - x->im[k];
+        y->lambda = x->lambda;
+        nc++;
+      }
+      j++;
+    } else if (fabs (cimag (x->lambda)) <= 1e-8 * fmax (cabs (x->lambda), c.floor_round)) {
+      x->lambda = creal (x->lambda);
+    }
+  }
+  for (int i = 0; i < nc; i++) cand[i].dist = cabs (cand[i].lambda - sigma);
+  int nsel = nc < want ? nc : want;
+  if (rc == 0) {
+    qsort (cand, (size_t) nc, sizeof *cand, by_dcand_dist);
+    out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
+    rc = mb_agree (d->comm, out->modes ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for "
+                   "modes"), err);
+  }
+  if (rc == 0) rc = drows_finish (&c, cand, nsel, keep_vectors, out);
+  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
+  spm_rows_free (c.A); spm_rows_free (c.B); spm_rows_free (c.S);
+  spm_part_clear (&c.Ap); spm_part_clear (&c.Bp); spm_part_clear (&c.Sp);
+  free (c.W); free (cand); free (store);
   return rc;
 }

@@ -78,4 +78,20 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
 int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
                   int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err);
 
+/* Collective (the ranks of d, the Krylov layout of order 2n + m). modes_damped for the
+   damped stage in real arithmetic on several ranks with the Ritz vectors left by rows
+   (ks->rows: real columns, a conjugate pair (j, j+1) as x_j = xr_j + i xr_{j+1}): the same
+   steps on each rank's rows (u scaled back by w, the multipliers by s, the eigenvalue
+   refined by the quadratic Rayleigh quotient, each pair folded onto Im lambda >= 0, the
+   `want` nearest sigma, largest position entry 1, residual, kind), with the rows of the
+   unscaled GEP (31)'s A and B built from the system's parts (layout of order n + m) and one
+   reduction per step for the dot products and norms, so that no rank holds a whole vector
+   or matrix; when keep_vectors, each selected mode's vector is gathered on rank 0 into the
+   mode. ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
+   fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
+   "modes"); out->modes is then the caller's to clear. */
+int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
+                       double complex sigma, double w, double s, int want, int keep_vectors,
+                       eigen_result *out, mb_err *err);
+
 #endif
