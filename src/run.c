@@ -153,38 +153,45 @@ static int load_share (MPI_Comm comm, const deck *d, const char *what, const cha
    verdict), the entries go to the ranks that own their rows of the pencil layout
    (gep_parts_route), and what the stage needs of the whole is measured over the ranks
    (gep_measure_parts). No rank holds a whole matrix; the stage gathers them only when it
-   cannot go by rows (an unsymmetric pencil). times: parse, route, measure [s]. */
+   cannot go by rows (an unsymmetric undamped pencil, the damped stage in complex
+   arithmetic). times: parse, route, measure [s]. */
 static int load_system_by_rows (run *r, double times[3], mb_err *err)
 {
   double t0 = MPI_Wtime ();
   const deck *d = &r->d;
   const deck_matrices *dm = &d->matrices;
-  spm *K = NULL, *M = NULL, *Cq = NULL;
-  int ksym = 0, msym = 0;  /* symmetric by the files' banners */
+  spm *K = NULL, *M = NULL, *R = NULL, *Cq = NULL;
+  int ksym = 0, msym = 0, rsym = 1;  /* symmetric by the files' banners */
   int rc = load_share (r->comm, d, "K", dm->K, dm->line_K, dm->col_K, &K, &ksym, err);
   if (rc == 0) rc = load_share (r->comm, d, "M", dm->M, dm->line_M, dm->col_M, &M, &msym, err);
+  if (rc == 0 && dm->R && d->damped.enabled)  /* R serves the damped stage only */
+    rc = load_share (r->comm, d, "R", dm->R, dm->line_R, dm->col_R, &R, &rsym, err);
   if (rc == 0 && dm->Cq)
     rc = load_share (r->comm, d, "Cq", dm->Cq, dm->line_Cq, dm->col_Cq, &Cq, NULL, err);
-  if (rc == 0) rc = mb_agree (r->comm, check_shapes (d, K, M, NULL, Cq, err), err);
+  if (rc == 0) rc = mb_agree (r->comm, check_shapes (d, K, M, R, Cq, err), err);
   double t1 = MPI_Wtime ();
   if (rc == 0) {
     r->n = K->nrows;
     r->m = Cq ? Cq->nrows : 0;
-    rc = gep_parts_route (r->comm, r->n, r->m, K, M, Cq, &r->parts, err);
+    rc = gep_parts_route (r->comm, r->n, r->m, K, M, R, Cq, &r->parts, err);
   }
-  spm_free (K); spm_free (M); spm_free (Cq);
+  spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
   double t2 = MPI_Wtime ();
-  if (rc == 0) rc = gep_measure_parts (r->comm, &r->parts, ksym && msym, &r->measures, err);
+  if (rc == 0)
+    rc = gep_measure_parts (r->comm, &r->parts, ksym && msym && rsym, &r->measures, err);
   times[0] = t1 - t0, times[1] = t2 - t1, times[2] = MPI_Wtime () - t2;
   return rc;
 }
 
 /* Collective. 1 when a matrix deck is read by rows: more than one rank, the operator by
-   rows, and the undamped stage only (the damped stage takes the system whole). */
+   rows, an eigen stage, and the damped stage, when it runs, at a real shift (at a complex
+   one it takes the system whole). */
 static int read_by_rows (run *r)
 {
-  return r->nranks > 1 && r->d.modal.enabled && !r->d.damped.enabled
-         && shift_invert_by_rows (r->comm);
+  const deck_stage *dd = &r->d.damped;
+  int damped_real = !dd->has_target && (!dd->has_shift || dd->shift_im == 0.0);
+  return r->nranks > 1 && (r->d.modal.enabled || r->d.damped.enabled)
+         && (!r->d.damped.enabled || damped_real) && shift_invert_by_rows (r->comm);
 }
 
 /* "K k, M m, R r, Cq c entries" into buf for the log; r or c < 0: that matrix is absent
@@ -209,10 +216,12 @@ static int setup_matrices (run *r, mb_err *err)
     rc = load_system_by_rows (r, times, err);
     if (rc < 0) return rc;
     r->by_rows = 1;
-    long nz[3] = { r->parts.K.L.nnz, r->parts.M.L.nnz, r->parts.Cq.L.nnz }, all[3];
-    MPI_Reduce (nz, all, 3, MPI_LONG, MPI_SUM, 0, r->comm);
+    long nz[4] = { r->parts.K.L.nnz, r->parts.M.L.nnz, r->parts.Cq.L.nnz, r->parts.R.L.nnz };
+    long all[4];
+    MPI_Reduce (nz, all, 4, MPI_LONG, MPI_SUM, 0, r->comm);
     char counts[128];
-    entry_counts (counts, sizeof counts, all[0], all[1], -1, r->m > 0 ? all[2] : -1);
+    entry_counts (counts, sizeof counts, all[0], all[1], r->measures.has_r ? all[3] : -1,
+                  r->m > 0 ? all[2] : -1);
     if (r->log)
       fprintf (r->log, "matrices: n = %d DOFs, m = %d constraints; %s entries (read by rows "
                "on %d ranks in %.2f s: parse %.2f, to the rows' ranks %.2f, symmetry and "

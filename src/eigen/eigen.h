@@ -20,14 +20,20 @@ typedef struct gep_measures {
   double kmax, mmax, cmax; /* largest |entry| of K, M, Cq (0 when empty) */
   double anorm, bnorm;     /* infinity norms of GEP (18)'s A and B (pencil_norms) */
   long mass_dofs;          /* DOFs with a nonzero in their row of M */
+  /* with R (the damped stage; has_r = 0 and the rest 0 without it) */
+  int has_r;               /* R given (its parts handed out) */
+  int damped_symmetric;    /* K, M and R symmetric */
+  double rmax;             /* largest |entry| of R */
+  long damped_dofs;        /* DOFs whose row of M is zero and of R is not */
 } gep_measures;
 
 /* The linearized system M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0. Either whole on
    rank 0: all matrices set there (R and Cq may be NULL), on the other ranks only n and m
    matter; or by rows (parts set on every rank, with measures): every rank holds its rows
-   of K, M and Cq in the pencil layout and no rank the matrices (K, M, R, Cq NULL
-   everywhere); only the undamped stage on more than one rank, operator by rows
-   (shift_invert_by_rows), takes it. Borrowed: the caller owns the matrices. */
+   of K, M, Cq (and R) in the pencil layout and no rank the matrices (K, M, R, Cq NULL
+   everywhere); the stages take it on more than one rank with the operator by rows
+   (shift_invert_by_rows): the undamped stage for a symmetric pencil, the damped one at a
+   real shift; otherwise they gather it whole. Borrowed: the caller owns the matrices. */
 typedef struct gep_system {
   int n, m;                /* DOFs, constraint rows (Cq is m x n) */
   const spm *K, *M, *R, *Cq;

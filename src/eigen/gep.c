@@ -19,8 +19,8 @@
 static int mass_dofs (const gep_system *sys, int *with_damping)
 {
   int n = sys->n, count = 0;
-  if (sys->measures) {  /* by rows (undamped only): counted over the ranks */
-    if (with_damping) *with_damping = 0;
+  if (sys->measures) {  /* by rows: counted over the ranks */
+    if (with_damping) *with_damping = (int) sys->measures->damped_dofs;
     return (int) sys->measures->mass_dofs;
   }
   char *has = mb_calloc ((size_t) n + 1, 1);
@@ -166,17 +166,23 @@ static int bordered_nullity (MPI_Comm comm, const gep_system *sys, int with_r, i
   *k = -1;
   *psd = 0;
   spm *A = NULL;
-  if (dist) {  /* by rows (undamped only): each rank its rows of M and Cq, as triplets */
+  if (dist) {  /* by rows: each rank its rows of M (and R) and Cq, as triplets */
     const gep_parts *P = sys->parts;
     const spm *Ml = &P->M.L, *Cl = &P->Cq.L;
+    const spm *Rl = with_r && P->R.L.rowptr ? &P->R.L : NULL;
     const gep_measures *ms = sys->measures;
-    double c = ms->mmax > 0.0 && ms->cmax > 0.0
-             ? ldexp (1.0, (int) lround (log2 (ms->mmax / ms->cmax))) : 1.0;
-    A = spm_create (n + m, n + m, Ml->nnz + Cl->nnz > 0 ? Ml->nnz + Cl->nnz : 1);
+    double pmax = with_r ? fmax (ms->mmax, ms->rmax) : ms->mmax;
+    double c = pmax > 0.0 && ms->cmax > 0.0
+             ? ldexp (1.0, (int) lround (log2 (pmax / ms->cmax))) : 1.0;
+    long cap = Ml->nnz + Cl->nnz + (Rl ? Rl->nnz : 0);
+    A = spm_create (n + m, n + m, cap > 0 ? cap : 1);
     int r = A ? 0 : MB_ENOMEM;
     for (int i = 0; i < Ml->nrows && r == 0; i++)
       for (int e = Ml->rowptr[i]; e < Ml->rowptr[i + 1] && r == 0; e++)
         if (P->M.first + i >= Ml->col[e]) r = spm_add (A, P->M.first + i, Ml->col[e], Ml->val[e]);
+    for (int i = 0; Rl && i < Rl->nrows && r == 0; i++)
+      for (int e = Rl->rowptr[i]; e < Rl->rowptr[i + 1] && r == 0; e++)
+        if (P->R.first + i >= Rl->col[e]) r = spm_add (A, P->R.first + i, Rl->col[e], Rl->val[e]);
     for (int i = 0; i < Cl->nrows && r == 0; i++)
       for (int e = Cl->rowptr[i]; e < Cl->rowptr[i + 1] && r == 0; e++)
         r = spm_add (A, n + P->Cq.first + i, Cl->col[e], c * Cl->val[e]);
@@ -236,9 +242,10 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
   int rank, go = 0, found = 0;
   MPI_Comm_rank (comm, &rank);
   const char *label = damped ? "complex" : "modal";
-  int pairs = 0, has_r = rank == 0 && damped && sys->R;  /* matrices on rank 0 only */
+  int pairs = 0, has_r = rank == 0 && damped && (sys->measures ? sys->measures->has_r
+                                                                : sys->R != NULL);
   if (rank == 0 && out->nmodes < asked) {
-    go = sys->measures ? sys->measures->symmetric
+    go = sys->measures ? (damped ? sys->measures->damped_symmetric : sys->measures->symmetric)
        : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
          && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
     for (int i = 0; i < out->nmodes; i++) {
@@ -549,10 +556,10 @@ static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts 
   return mb_agree (comm, MB_ENOCONV, err);
 }
 
-/* Collective. A system by rows that a stage cannot take as it is (the damped stage; an
-   unsymmetric pencil, whose modes are complex and found on rank 0; the operator not by
-   rows) gathered whole on rank 0: *whole is sys with K, M, Cq (new, freed by
-   whole_clear) and no parts. A system not by rows is copied as it is. Returns 0 or
+/* Collective. A system by rows that a stage cannot take as it is (the damped stage at a
+   complex shift or in complex arithmetic; an unsymmetric undamped pencil, whose modes are
+   complex and found on rank 0; the operator not by rows) gathered whole on rank 0: *whole
+   is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by rows is copied as it is. Returns 0 or
    MB_ENOMEM, the same on every rank. */
 static int whole_system (MPI_Comm comm, const gep_system *sys, gep_system *whole,
                          FILE *log, mb_err *err)
@@ -561,11 +568,11 @@ static int whole_system (MPI_Comm comm, const gep_system *sys, gep_system *whole
   if (!sys->parts) return 0;
   int rank;
   MPI_Comm_rank (comm, &rank);
-  spm *K = NULL, *M = NULL, *Cq = NULL;
+  spm *K = NULL, *M = NULL, *Cq = NULL, *R = NULL;
   double t = MPI_Wtime ();
-  int rc = gep_parts_gather (comm, sys->parts, &K, &M, &Cq, err);
+  int rc = gep_parts_gather (comm, sys->parts, &K, &M, &Cq, &R, err);
   if (rc < 0) return rc;
-  whole->K = K, whole->M = M, whole->Cq = Cq;
+  whole->K = K, whole->M = M, whole->Cq = Cq, whole->R = R;
   whole->parts = NULL, whole->measures = NULL;
   if (log && rank == 0)
     fprintf (log, "eigen: the system read by rows gathered on rank 0 (%.2f s): this stage "
@@ -579,6 +586,7 @@ static void whole_clear (const gep_system *sys, gep_system *whole)
     spm_free ((spm *) whole->K);
     spm_free ((spm *) whole->M);
     spm_free ((spm *) whole->Cq);
+    spm_free ((spm *) whole->R);
   }
 }
 
@@ -629,7 +637,8 @@ static void complex_scaling (stage *st)
   const gep_system *sys = st->sys;
   st->w = pencil_omega_scale (sys);
   st->s = pencil_cq_scale (sys) / st->w;
-  st->symmetric = spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+  st->symmetric = sys->measures ? sys->measures->damped_symmetric
+                : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
 }
 
@@ -695,14 +704,23 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
     return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
                               st->opts->keep_vectors, st->out, err);
   }
+  /* a system by rows whose Ritz vectors came whole to rank 0 (the dense path of a small
+     problem): the system gathered there too */
+  gep_system whole;
+  int rc = whole_system (st->comm, st->sys, &whole, st->log, err);
+  if (rc < 0 || st->rank != 0) {
+    whole_clear (st->sys, &whole);
+    return rc;
+  }
   candidate *cand = NULL;
   int ncand = 0;
-  int rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
-                             st->out, err);
+  rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
+                         st->out, err);
   if (rc == 0)
-    rc = modes_damped (st->sys, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors, cand,
+    rc = modes_damped (&whole, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors, cand,
                        ncand, st->out, err);
   free (cand);
+  whole_clear (st->sys, &whole);
   return rc;
 }
 
@@ -766,10 +784,21 @@ static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
 static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                           eigen_result *out, mb_err *err);
 
+/* The damped stage's first shift: given, or eps + i 2 pi f_c for a target frequency, or
+   just right of zero. */
+static double complex complex_shift (const eigen_opts *opts)
+{
+  return opts->has_shift ? opts->shift
+       : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;
+}
+
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
 {
-  gep_system whole;  /* the damped stage takes the system whole */
+  /* a system by rows stays so at a real shift (its pencil by rows is real) */
+  if (sys->parts && cimag (complex_shift (opts)) == 0.0 && shift_invert_by_rows (comm))
+    return complex_stage (comm, sys, opts, out, err);
+  gep_system whole;
   int rc = whole_system (comm, sys, &whole, opts->log, err);
   if (rc == 0) rc = complex_stage (comm, &whole, opts, out, err);
   else memset (out, 0, sizeof *out);
@@ -777,12 +806,12 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   return rc;
 }
 
-/* gep_complex on a whole system. */
+/* gep_complex on a system that it takes as it is (whole, or by rows at a real shift; the
+   rerun in complex arithmetic takes it whole). */
 static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                           eigen_result *out, mb_err *err)
 {
-  double complex sigma = opts->has_shift ? opts->shift
-                       : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;
+  double complex sigma = complex_shift (opts);
   eigen_opts o = *opts;
   int bound = finite_bound (comm, sys, 1);
   if (cap_modes (comm, sys, 1, bound, &o, err) < 0) {
@@ -796,7 +825,12 @@ static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts
                "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n");
     eigen_result_clear (out);
     mb_err_init (err);
-    rc = stage_solve (&complex_ops_z, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+    gep_system whole;  /* complex arithmetic takes the system whole */
+    rc = whole_system (comm, sys, &whole, opts->log, err);
+    if (rc == 0)
+      rc = stage_solve (&complex_ops_z, comm, &whole, &o, sigma, 2 * sys->n + sys->m, out, err);
+    else memset (out, 0, sizeof *out);
+    whole_clear (sys, &whole);
   }
   record_bound (comm, &o, opts->modes, bound, out);
   if (rc == 0) count_finite (comm, sys, 1, opts->modes, &o, out);

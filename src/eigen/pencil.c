@@ -383,7 +383,8 @@ void pencil_damped_expand (const gep_system *sys, double complex sigma, double w
 /* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
 double pencil_omega_scale (const gep_system *sys)
 {
-  double kmax = spm_max_abs (sys->K), mmax = spm_max_abs (sys->M);
+  const gep_measures *ms = sys->measures;  /* by rows: measured over the ranks */
+  double kmax = ms ? ms->kmax : spm_max_abs (sys->K), mmax = ms ? ms->mmax : spm_max_abs (sys->M);
   if (!(kmax > 0.0) || !(mmax > 0.0)) return 1.0;
   return ldexp (1.0, (int) lround (0.5 * log2 (kmax / mmax)));
 }
@@ -605,17 +606,21 @@ fail:
   return rc;
 }
 
-int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, const spm *Cq,
-                     gep_parts *P, mb_err *err)
+int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, const spm *R,
+                     const spm *Cq, gep_parts *P, mb_err *err)
 {
-  int rc = 0, k0, k1, c0, c1;
+  int rc = 0, k0, k1, c0, c1, has_r = R != NULL, any_r = 0;
   parts_layout (comm, n, m, P, &k0, &k1, &c0, &c1);
   long cq_nnz = Cq ? Cq->nnz : 0, cq_all = 0;
   MPI_Allreduce (&cq_nnz, &cq_all, 1, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce (&has_r, &any_r, 1, MPI_INT, MPI_MAX, comm);
   if ((rc = spm_part_route (comm, n, n, K->nnz, K->row, K->col, K->val, k0, k1 - k0, &P->K,
                             err)) < 0
       || (rc = spm_part_route (comm, n, n, M->nnz, M->row, M->col, M->val, k0, k1 - k0,
-                               &P->M, err)) < 0)
+                               &P->M, err)) < 0
+      || (any_r && (rc = spm_part_route (comm, n, n, R ? R->nnz : 0, R ? R->row : NULL,
+                                         R ? R->col : NULL, R ? R->val : NULL, k0, k1 - k0,
+                                         &P->R, err)) < 0))
     goto fail;
   if (cq_all > 0
       && ((rc = spm_part_route (comm, m, n, cq_nnz, Cq ? Cq->row : NULL, Cq ? Cq->col : NULL,
@@ -629,14 +634,16 @@ fail:
 }
 
 int gep_parts_gather (MPI_Comm comm, const gep_parts *P, spm **K, spm **M, spm **Cq,
-                      mb_err *err)
+                      spm **R, mb_err *err)
 {
-  int rank, rc, has_cq = P->Cq.L.rowptr != NULL, any = 0;
+  int rank, rc, has[2] = { P->Cq.L.rowptr != NULL, R && P->R.L.rowptr != NULL }, any2[2];
   MPI_Comm_rank (comm, &rank);
-  MPI_Allreduce (&has_cq, &any, 1, MPI_INT, MPI_MAX, comm);
-  spm *k = NULL, *mm = NULL, *c = NULL;
+  MPI_Allreduce (has, any2, 2, MPI_INT, MPI_MAX, comm);
+  int any = any2[0];
+  spm *k = NULL, *mm = NULL, *c = NULL, *r = NULL;
   rc = spm_part_gather (comm, &P->K, P->n, P->n, &k, err);
   if (rc == 0) rc = spm_part_gather (comm, &P->M, P->n, P->n, &mm, err);
+  if (rc == 0 && any2[1]) rc = spm_part_gather (comm, &P->R, P->n, P->n, &r, err);
   if (rc == 0 && any) rc = spm_part_gather (comm, &P->Cq, P->m, P->n, &c, err);
   if (rc == 0 && !any && P->m > 0 && rank == 0 && !(c = spm_create (P->m, P->n, 1)))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for Cq");
@@ -644,10 +651,13 @@ int gep_parts_gather (MPI_Comm comm, const gep_parts *P, spm **K, spm **M, spm *
     rc = mb_fail (err, MB_ENOMEM, "out of memory for Cq");
   rc = mb_agree (comm, rc, err);
   if (rc < 0) {
-    spm_free (k); spm_free (mm); spm_free (c);
+    spm_free (k); spm_free (mm); spm_free (c); spm_free (r);
     return rc;
   }
-  if (rank == 0) *K = k, *M = mm, *Cq = c;
+  if (rank == 0) {
+    *K = k, *M = mm, *Cq = c;
+    if (R) *R = r;
+  }
   return 0;
 }
 
@@ -747,23 +757,37 @@ int gep_measure_parts (MPI_Comm comm, const gep_parts *P, int symmetric, gep_mea
       s += fabs (T->val[k]);
     loc[3] = fmax (loc[3], s);
   }
-  long mass = 0;
+  long dofs[2] = { 0, 0 }, dofs_all[2];  /* with mass; massless with damping */
+  const spm *R = P->R.L.rowptr ? &P->R.L : NULL;
+  double rmax = 0.0, rmax_all;
+  for (long k = 0; R && k < R->nnz; k++) rmax = fmax (rmax, fabs (R->val[k]));
   for (int i = 0; i < P->M.L.nrows; i++) {
-    int has = 0;
+    int has = 0, damp = 0;
     for (int k = P->M.L.rowptr[i]; k < P->M.L.rowptr[i + 1]; k++) has |= P->M.L.val[k] != 0.0;
-    mass += has;
+    for (int k = R ? R->rowptr[i] : 0; R && k < R->rowptr[i + 1]; k++) damp |= R->val[k] != 0.0;
+    dofs[0] += has;
+    dofs[1] += !has && damp;
   }
   double all[5];
+  int has_r = R != NULL;
   MPI_Allreduce (loc, all, 5, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce (&mass, &ms->mass_dofs, 1, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce (dofs, dofs_all, 2, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce (&rmax, &rmax_all, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce (&has_r, &ms->has_r, 1, MPI_INT, MPI_MAX, comm);
+  ms->mass_dofs = dofs_all[0];
+  ms->damped_dofs = dofs_all[1];
+  ms->rmax = rmax_all;
   ms->kmax = all[0];
   ms->mmax = all[1];
   ms->cmax = all[2];
   ms->anorm = all[3] > 0.0 ? all[3] : 1.0;
   ms->bnorm = all[4] > 0.0 ? all[4] : 1.0;
-  int ksym = 1, msym = 1, rc = 0;
+  int ksym = 1, msym = 1, rsym = 1, rc = 0;
   if (!symmetric) rc = spm_part_is_symmetric (comm, &P->K, P->n, 1e-12, &ksym, err);
   if (rc == 0 && !symmetric) rc = spm_part_is_symmetric (comm, &P->M, P->n, 1e-12, &msym, err);
+  if (rc == 0 && !symmetric && ms->has_r)
+    rc = spm_part_is_symmetric (comm, &P->R, P->n, 1e-12, &rsym, err);
   ms->symmetric = ksym && msym;
+  ms->damped_symmetric = ksym && msym && rsym;
   return rc;
 }

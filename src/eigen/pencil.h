@@ -40,26 +40,28 @@ typedef struct gep_parts {
 int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, int with_r, gep_parts *P,
                        mb_err *err);
 
-/* Collective. The parts of the undamped system given as triplets spread over the ranks in
-   any way (K and M n x n, Cq m x n on every rank (NULL when m = 0); any order, duplicates
-   summed: the ranks' triplets in rank order are the matrices' entries in their order), each
-   sent to the rank that owns its row of the pencil layout (spm_part_route), Cq^T's rows
-   routed from the Cq parts: the parts gep_parts_scatter gives for the compressed matrices
-   of the same triplets. No rank ever holds a whole matrix. Returns 0 or an error, the same
-   on every rank (P empty then). */
-int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, const spm *Cq,
-                     gep_parts *P, mb_err *err);
+/* Collective. The parts of the system given as triplets spread over the ranks in any way
+   (K, M and R n x n, Cq m x n on every rank (Cq NULL when m = 0, R NULL on every rank
+   without R); any order, duplicates summed: the ranks' triplets in rank order are the
+   matrices' entries in their order), each sent to the rank that owns its row of the pencil
+   layout (spm_part_route), Cq^T's rows routed from the Cq parts: the parts
+   gep_parts_scatter gives for the compressed matrices of the same triplets. No rank ever
+   holds a whole matrix. Returns 0 or an error, the same on every rank (P empty then). */
+int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, const spm *R,
+                     const spm *Cq, gep_parts *P, mb_err *err);
 
-/* Collective. The whole K, M and Cq (NULL when m = 0) of P on rank 0, new compressed
-   matrices (caller frees; untouched on the other ranks), for a path that needs them whole.
-   Returns 0 or MB_ENOMEM, the same on every rank. */
+/* Collective. The whole K, M, Cq (NULL when m = 0) and, when R is not NULL, R (NULL when P
+   has no R) of P on rank 0, new compressed matrices (caller frees; untouched on the other
+   ranks), for a path that needs them whole. Returns 0 or MB_ENOMEM, the same on every
+   rank. */
 int gep_parts_gather (MPI_Comm comm, const gep_parts *P, spm **K, spm **M, spm **Cq,
-                      mb_err *err);
+                      spm **R, mb_err *err);
 
 /* Collective. The measures of the whole system whose parts the ranks hold (see
    gep_measures): the values rank 0 would compute from the whole matrices (the same maxima;
-   the same row sums, summed in the same order). symmetric = 1 (the same on every rank): K and
-   M are known to be exactly symmetric (read from symmetric files), not tested again.
+   the same row sums, summed in the same order), and R's when P has it. symmetric = 1 (the
+   same on every rank): K and M (and R) are known to be exactly symmetric (read from
+   symmetric files), not tested again.
    Returns 0 or an error, the same on every rank. */
 int gep_measure_parts (MPI_Comm comm, const gep_parts *P, int symmetric, gep_measures *ms,
                        mb_err *err);

@@ -44,8 +44,9 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
                 : spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
                                     lay->nloc, err);
     if (!si->mrows) return err->code ? err->code : MB_ENOMEM;  /* agreed by the scatter */
-    int has_r = rank == 0 && sys->R != NULL;
-    MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
+    int has_r = parts ? parts->R.L.rowptr != NULL : rank == 0 && sys->R != NULL, any_r;
+    MPI_Allreduce (&has_r, &any_r, 1, MPI_INT, MPI_MAX, comm);
+    has_r = any_r;
     if (damped && has_r) {
       si->rrows = parts
                   ? spm_rows_from_part (comm, &parts->R, sys->n, lay->n, lay->row0, lay->nloc,

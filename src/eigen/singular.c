@@ -94,7 +94,7 @@ static void mark_part (const spm_part *P, unsigned char *used)
       if (L->val[k] != 0.0) used[P->first + i] = used[L->col[k]] = 1;
 }
 
-int singular_structure_parts (MPI_Comm comm, const gep_system *sys, mb_err *err)
+int singular_structure_parts (MPI_Comm comm, const gep_system *sys, int damped, mb_err *err)
 {
   int rank, n = sys->n, m = sys->m;
   MPI_Comm_rank (comm, &rank);
@@ -106,12 +106,13 @@ int singular_structure_parts (MPI_Comm comm, const gep_system *sys, mb_err *err)
   if ((rc = mb_agree (comm, rc, err)) < 0) { free (dof); free (all); return rc; }
   mark_part (&P->K, dof);
   mark_part (&P->M, dof);
+  if (damped && P->R.L.rowptr) mark_part (&P->R, dof);
   const spm *C = &P->Cq.L;
   for (int j = 0; j < C->nrows; j++)
     for (int k = C->rowptr[j]; k < C->rowptr[j + 1]; k++)
       if (C->val[k] != 0.0) dof[C->col[k]] = con[P->Cq.first + j] = 1;
   MPI_Allreduce (dof, all, n + m, MPI_UNSIGNED_CHAR, MPI_MAX, comm);
-  rc = rank == 0 ? structure_verdict (sys, 0, all, all + n, err) : 0;
+  rc = rank == 0 ? structure_verdict (sys, damped, all, all + n, err) : 0;
   free (dof); free (all);
   return mb_agree (comm, rc, err);
 }

@@ -16,10 +16,10 @@
    the rows, or MB_ENOMEM. */
 int singular_structure (const gep_system *sys, int damped, mb_err *err);
 
-/* Collective. singular_structure of the undamped system by rows (sys->parts on every rank):
-   each rank marks what its rows touch, one reduction of n + m bytes, rank 0 names the rows.
-   Returns the same status on every rank (err set everywhere). */
-int singular_structure_parts (MPI_Comm comm, const gep_system *sys, mb_err *err);
+/* Collective. singular_structure of the system by rows (sys->parts on every rank; R's rows
+   count when damped): each rank marks what its rows touch, one reduction of n + m bytes,
+   rank 0 names the rows. Returns the same status on every rank (err set everywhere). */
+int singular_structure_parts (MPI_Comm comm, const gep_system *sys, int damped, mb_err *err);
 
 /* Rank 0. Writes into msg (len bytes) what the null pivots rows[0..count-1] point at: rows
    of the factored matrix of order n + m, DOFs q then constraint rows xi (the pencil of GEP

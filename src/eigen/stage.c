@@ -270,15 +270,17 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   if (rc == 0) mb_err_init (err);  /* the diagnosis replaces MUMPS's message */
   if (rc == 0 && count2 > 0) {
     gep_system whole = *st->sys;  /* a system by rows is gathered for the description */
-    spm *K = NULL, *M = NULL, *Cq = NULL;
-    if (st->sys->parts && gep_parts_gather (st->comm, st->sys->parts, &K, &M, &Cq, &e2) == 0) {
-      whole.K = K, whole.M = M, whole.Cq = Cq;
+    spm *K = NULL, *M = NULL, *Cq = NULL, *R = NULL;
+    if (st->sys->parts
+        && gep_parts_gather (st->comm, st->sys->parts, &K, &M, &Cq,
+                             ops->complex_arith ? &R : NULL, &e2) == 0) {
+      whole.K = K, whole.M = M, whole.Cq = Cq, whole.R = R;
       whole.parts = NULL, whole.measures = NULL;
     }
     if (st->rank == 0)
       singular_describe (whole.K ? &whole : st->sys, ops->complex_arith, count2, rows2, 0,
                          where, sizeof where);
-    spm_free (K); spm_free (M); spm_free (Cq);
+    spm_free (K); spm_free (M); spm_free (Cq); spm_free (R);
     rc = mb_fail (err, MB_EDECK, "%s stage: A - sigma B is singular at every shift (%d null "
                   "pivot%s at %s and at a second shift): %s. The model is at fault: give "
                   "those DOFs mass or stiffness, remove redundant constraint rows",
@@ -638,7 +640,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   st.out = out;
   /* a zero row of A - sigma B by structure: refused before any analysis */
   int rc;
-  if (sys->parts) rc = singular_structure_parts (comm, sys, err);
+  if (sys->parts) rc = singular_structure_parts (comm, sys, ops->complex_arith != 0, err);
   else rc = mb_agree (comm, st.rank == 0 ? singular_structure (sys, ops->complex_arith, err)
                                          : 0, err);
   if (rc < 0) {
@@ -647,7 +649,8 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   }
   /* the system by rows when the stage can build its pencil by rows (compressed matrices
      on rank 0) on more than one rank with the operator by rows */
-  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it) */
+  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it: the
+                        damped stage at a real shift) */
     st.parts = sys->parts;
     stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,

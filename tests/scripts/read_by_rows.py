@@ -4,8 +4,9 @@
 usage: read_by_rows.py OUTDIR DECK.yaml...
 Writes into OUTDIR:
   - for every matrix deck given, NAME.yaml: the same K, M and Cq (absolute paths) with its
-    modal section only (no R, no complex section), the decks that more than one rank reads
-    by rows;
+    modal section only (no R, no complex section), and, when it has a damped stage,
+    NAME.damped.yaml: K, M, R and Cq with the damped stage only, the decks that more than
+    one rank reads by rows;
   - long_chain.yaml and its files: a fixed-fixed chain of N = 40000 masses held at both
     ends by two constraint rows (as tests/decks/chain_constrained.yaml), whose K.mtx is
     above the 1 MiB from which every rank parses a share of a file, with its closed-form
@@ -49,6 +50,42 @@ def modal_only(src, dst):
         f.write("# %s with its modal stage only (written by tests/scripts/read_by_rows.py)\n"
                 % os.path.basename(src))
         f.writelines(lines)
+
+
+def damped_only(src, dst):
+    """Copies a matrix deck's title, K, M, R, Cq (absolute paths), complex and output
+    sections, with the modal stage off; False (nothing written) when the deck has no
+    complex section or turns it off."""
+    base = os.path.dirname(os.path.abspath(src))
+    keep, section, lines, has = True, None, [], False
+    with open(src) as f:
+        for line in f:
+            if line.strip() == "" or line.lstrip().startswith("#"):
+                continue
+            if not line.startswith(" "):
+                section = line.split(":")[0].strip()
+                keep = section in ("title", "matrices", "complex", "output")
+                has = has or section == "complex"
+                if keep:
+                    lines.append(line)
+                continue
+            if not keep:
+                continue
+            key = line.strip().split(":")[0]
+            if section == "complex" and key == "enabled" and "false" in line:
+                return False
+            if section == "matrices" and key in ("K", "M", "R", "Cq"):
+                path = line.split(":", 1)[1].split("#")[0].strip().strip('"')
+                line = "  %s: %s\n" % (key, os.path.join(base, path))
+            lines.append(line)
+    if not has:
+        return False
+    with open(dst, "w") as f:
+        f.write("# %s with its damped stage only (written by tests/scripts/read_by_rows.py)\n"
+                % os.path.basename(src))
+        f.writelines(lines)
+        f.write("modal:\n  enabled: false\n")
+    return True
 
 
 def mtx(path, n_rows, n_cols, entries):
@@ -111,6 +148,7 @@ def main():
                 continue
         decks.append(d)
         modal_only(d, os.path.join(out, os.path.basename(d)))
+        damped_only(d, os.path.join(out, os.path.basename(d)[:-5] + ".damped.yaml"))
     long_chain(out)
     bad_value(out, decks)
 

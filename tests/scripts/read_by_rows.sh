@@ -3,9 +3,10 @@
 # whose only stage is the undamped one is read by rows: every rank parses its share of each
 # file, the entries go to the ranks that own their rows, and no rank holds a whole matrix.
 # Checks, with the decks of tests/scripts/read_by_rows.py:
-#   - every matrix deck of decks/ and tests/decks/ (modal stage only) gives on 2 and 3 ranks
-#     the modes it gives on 1 (mbmodal compare: eigenvalues to 1e-9 relative, MAC 0.999999,
-#     as block_paths.sh), and the log says that it read by rows;
+#   - every matrix deck of decks/ and tests/decks/, with its modal stage only and (R read too)
+#     with its damped stage only, gives on 2 and 3 ranks the modes it gives on 1 (mbmodal
+#     compare: eigenvalues to 1e-9 relative, MAC 0.999999, as block_paths.sh), and the log
+#     says that it read by rows;
 #   - a chain of 40000 masses held by two constraint rows, whose K file each rank parses a
 #     share of, on 2 ranks against its closed form (1e-6: the lowest eigenvalue is known to
 #     eps lambda_max / lambda_1, about 1e-7);
@@ -13,7 +14,7 @@
 #   - an allocation failure while routing (MBMODAL_FAULT=RANK:rowdist) on rank 0, then on
 #     rank 1: exit 7 and "out of memory", never a hang;
 #   - the log's entry counts of K, M, R and Cq equal those of the files (a symmetric file's
-#     off-diagonal entries twice), read whole on 1 rank and by rows on 2.
+#     off-diagonal entries twice), read whole on 1 rank and by rows on 2 (with and without R).
 # usage: sh tests/scripts/read_by_rows.sh MBMODAL OUTDIR     (tests/run.sh calls it)
 bin=$1
 out=${2:-/tmp}/read_by_rows
@@ -35,8 +36,8 @@ for deck in "$out"/decks/*.yaml; do
   name=$(basename "$deck" .yaml)
   n=$((n + 1))
   if ! run "$deck" 1 "$out/$name.np1"; then fail "$name: 1 rank: exit $?"; continue; fi
-  report=$(ls "$out/$name.np1/"*.modal.yaml 2>/dev/null | head -n 1)
-  [ -n "$report" ] || { fail "$name: no modal report on 1 rank"; continue; }
+  report=$(ls "$out/$name.np1/"*.modal.yaml "$out/$name.np1/"*.complex.yaml 2>/dev/null | head -n 1)
+  [ -n "$report" ] || { fail "$name: no report on 1 rank"; continue; }
   for np in 2 3; do
     if ! run "$deck" $np "$out/$name.np$np"; then fail "$name: $np ranks: exit $?"; continue; fi
     grep -q "read by rows on $np ranks" "$out/$name.np$np.log" \
@@ -50,7 +51,8 @@ done
 
 # the log's entry counts against the files' own (a symmetric file's off-diagonal entries
 # stored twice, as both triangles): the whole read on 1 rank (beam-grid-matrices with its
-# damped stage: K, M, R, Cq) and the read by rows on 2 ranks (its modal-only copy: K, M, Cq)
+# damped stage: K, M, R, Cq) and the reads by rows on 2 ranks (the deck itself: K, M, R, Cq;
+# its modal-only copy: K, M, Cq)
 n=$((n + 1))
 counts=$(/usr/bin/python3 - tests/decks/beam-grid-matrices <<'EOF'
 import sys
@@ -83,6 +85,12 @@ if run tests/decks/beam-grid-matrices.yaml 1 "$out/counts.np1"; then
     || fail "entry counts, 1 rank: wanted K $ck, M $cm, R $cr, Cq $cc; the log: $(grep '^matrices' "$out/counts.np1.log")"
 else
   fail "entry counts: 1 rank: exit $?"
+fi
+if run tests/decks/beam-grid-matrices.yaml 2 "$out/counts.np2r"; then
+  grep -q "; K $ck, M $cm, R $cr, Cq $cc entries (read by rows on 2 ranks" "$out/counts.np2r.log" \
+    || fail "entry counts, 2 ranks with R: wanted K $ck, M $cm, R $cr, Cq $cc; the log: $(grep '^matrices' "$out/counts.np2r.log")"
+else
+  fail "entry counts: 2 ranks with R: exit $?"
 fi
 if run "$out/decks/beam-grid-matrices.yaml" 2 "$out/counts.np2"; then
   grep -q "; K $ck, M $cm, Cq $cc entries (read by rows on 2 ranks" "$out/counts.np2.log" \
@@ -122,5 +130,5 @@ for rank in 0 1; do
   grep -q "out of memory" "$out/fault$rank.log" && [ $st = 7 ] \
     || fail "rowdist fault on rank $rank: exit $st, wanted 7 and 'out of memory'"
 done
-echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank, the closed form, the same errors, exit 7 on a failed allocation, the files' entry counts in the log"
+echo "read_by_rows: $((n - fails)) of $n cases: matrix decks read by rows on 2 and 3 ranks give the modes of 1 rank (undamped and damped), the closed form, the same errors, exit 7 on a failed allocation, the files' entry counts in the log"
 [ $fails -eq 0 ]

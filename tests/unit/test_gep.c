@@ -367,17 +367,19 @@ static int run_stage (int damped, const problem *p, const eigen_opts *st, int ke
   o.log = getenv ("TEST_GEP_LOG") && rank == 0 ? stdout : NULL;
   mb_err_init (err);
   /* TEST_GEP_PARTS set (on every rank): the system by rows, as a matrix deck read by rows
-     gives it (rank 0's entries routed to their rows' ranks, no whole matrix; R is dropped,
-     as a deck without a damped stage does not read it): every modal check then runs on
-     the stage's by-rows path (and its gather for an unsymmetric pencil or one rank) */
+     gives it (rank 0's entries routed to their rows' ranks, no whole matrix; R only for
+     the damped stage, as a deck without a damped stage does not read it): every check
+     then runs on the stages' by-rows paths (and their gathers for an unsymmetric undamped
+     pencil, a complex shift or one rank) */
   gep_parts parts;
   gep_measures ms;
-  int by_rows = getenv ("TEST_GEP_PARTS") != NULL && !damped, rc = 0;
+  int by_rows = getenv ("TEST_GEP_PARTS") != NULL, rc = 0;
   if (by_rows) {
     spm *e = rank == 0 ? NULL : spm_create (p->n, p->n, 1), *ec = NULL;
     if (rank != 0 && p->m > 0) ec = spm_create (p->m, p->n, 1);
+    const spm *rr = damped && p->R ? (rank == 0 ? R : e) : NULL;
     rc = gep_parts_route (MPI_COMM_WORLD, p->n, p->m, rank == 0 ? K : e, rank == 0 ? M : e,
-                          rank == 0 ? Cq : ec, &parts, err);
+                          rr, rank == 0 ? Cq : ec, &parts, err);
     if (rc == 0) rc = gep_measure_parts (MPI_COMM_WORLD, &parts, 0, &ms, err);
     spm_free (e); spm_free (ec);
     spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
@@ -2150,13 +2152,21 @@ static int same_part (const spm_part *A, const spm_part *B)
    gep_parts_scatter gives for the compressed matrices, bit for bit; the measures of the
    parts are what rank 0 computes from the whole matrices (spm_is_symmetric, spm_max_abs,
    pencil_norms, the rows of M with a nonzero; a stored zero row of M has no mass), also
-   for an unsymmetric K; the gathered parts are the compressed matrices bit for bit. */
+   for an unsymmetric K; the gathered parts are the compressed matrices bit for bit. With R
+   (cases 0 and 2; case 2's R unsymmetric): R's parts too, its largest entry, symmetry and
+   the massless DOF with damping (row 5, whose R row is not zero). */
 static void test_parts_route (void)
 {
   for (int kase = 0; kase < 3; kase++) {
     int n = 13, m = kase == 1 ? 0 : 3;
     rng_seed (97 + kase);   /* the same triplets on every rank */
     spm *K = spm_create (n, n, 8), *M = spm_create (n, n, 8), *C = spm_create (m, n, 8);
+    spm *R = spm_create (n, n, 8);
+    int with_r = kase != 1;
+    spm_add (R, 5, 5, 0.75);
+    spm_add (R, 2, 4, 0.5);
+    spm_add (R, 4, 2, kase == 2 ? 0.5 + 1e-3 : 0.5);
+    spm_add (R, 2, 4, 0.0);   /* a duplicate zero */
     for (int t = 0; t < 50; t++) {
       int i = (int) (urand () * n), j = (int) (urand () * n);
       double v = t % 9 == 0 ? 0.0 : urange (-2.0, 2.0);
@@ -2171,32 +2181,34 @@ static void test_parts_route (void)
       spm_add (C, r, (3 * r + 1) % n, 0.25);   /* a duplicate */
     }
     /* this rank's contiguous block of each matrix's triplets */
-    spm *share[3] = { NULL, NULL, NULL };
-    spm *all[3] = { K, M, C };
-    for (int a = 0; a < 3; a++) {
+    spm *share[4] = { NULL, NULL, NULL, NULL };
+    spm *all[4] = { K, M, C, R };
+    for (int a = 0; a < 4; a++) {
       long lo = all[a]->nnz * rank / nranks, hi = all[a]->nnz * (rank + 1) / nranks;
       share[a] = spm_create (all[a]->nrows, n, hi - lo + 1);
       for (long k = lo; k < hi; k++) spm_add (share[a], all[a]->row[k], all[a]->col[k], all[a]->val[k]);
     }
-    spm *Kc = spm_copy (K), *Mc = spm_copy (M), *Cc = spm_copy (C);
-    spm_compress (Kc); spm_compress (Mc); spm_compress (Cc);
-    gep_system sys = { .n = n, .m = m, .K = Kc, .M = Mc, .Cq = m > 0 ? Cc : NULL };
+    spm *Kc = spm_copy (K), *Mc = spm_copy (M), *Cc = spm_copy (C), *Rc = spm_copy (R);
+    spm_compress (Kc); spm_compress (Mc); spm_compress (Cc); spm_compress (Rc);
+    gep_system sys = { .n = n, .m = m, .K = Kc, .M = Mc, .Cq = m > 0 ? Cc : NULL,
+                       .R = with_r ? Rc : NULL };
     gep_parts P, Q;
     gep_measures ms;
     mb_err err;
     mb_err_init (&err);
-    int rc = gep_parts_route (MPI_COMM_WORLD, n, m, share[0], share[1], m > 0 ? share[2] : NULL,
-                              &P, &err);
-    int rc2 = gep_parts_scatter (MPI_COMM_WORLD, &sys, 0, &Q, &err);
+    int rc = gep_parts_route (MPI_COMM_WORLD, n, m, share[0], share[1],
+                              with_r ? share[3] : NULL, m > 0 ? share[2] : NULL, &P, &err);
+    int rc2 = gep_parts_scatter (MPI_COMM_WORLD, &sys, with_r, &Q, &err);
     int rc3 = rc == 0 ? gep_measure_parts (MPI_COMM_WORLD, &P, 0, &ms, &err) : -1;
     int same = rc == 0 && rc2 == 0 && same_part (&P.K, &Q.K) && same_part (&P.M, &Q.M)
                && same_part (&P.Cq, &Q.Cq) && same_part (&P.CqT, &Q.CqT)
+               && (!with_r || same_part (&P.R, &Q.R))
                && P.row0 == Q.row0 && P.nloc == Q.nloc, all_same;
     MPI_Allreduce (&same, &all_same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     CHECK0 (all_same, "parts routed (case %d, %d ranks): differ from the scattered parts (rc %d, "
             "%d: %.200s)", kase, nranks, rc, rc2, err.msg);
-    spm *GK = NULL, *GM = NULL, *GC = NULL;
-    int rc4 = rc == 0 ? gep_parts_gather (MPI_COMM_WORLD, &P, &GK, &GM, &GC, &err) : -1;
+    spm *GK = NULL, *GM = NULL, *GC = NULL, *GR = NULL;
+    int rc4 = rc == 0 ? gep_parts_gather (MPI_COMM_WORLD, &P, &GK, &GM, &GC, &GR, &err) : -1;
     if (rank == 0) {
       CHECK0 (rc3 == 0, "measures by rows (case %d): failed: %.200s", kase, err.msg);
       double an = 0, bn = 0;
@@ -2221,12 +2233,22 @@ static void test_parts_route (void)
               && (m > 0 ? GC && same_bits (GC, Cc) : !GC),
               "parts gathered (case %d, %d ranks): differ from the compressed matrices", kase,
               nranks);
+      CHECK0 (rc4 == 0 && (with_r ? GR && same_bits (GR, Rc) : !GR),
+              "R's parts gathered (case %d, %d ranks): differ from the compressed R", kase,
+              nranks);
+      int rsym = !with_r || spm_is_symmetric (Rc, 1e-12);
+      CHECK0 (rc3 == 0 && ms.has_r == with_r && ms.rmax == (with_r ? spm_max_abs (Rc) : 0.0)
+              && ms.damped_dofs == (with_r ? 1 : 0) && ms.damped_symmetric == (sym && rsym)
+              && rsym == (kase != 2),
+              "measures of R by rows (case %d): has %d, max %g, %ld massless DOFs with damping, "
+              "symmetric %d", kase, ms.has_r, ms.rmax, ms.damped_dofs, ms.damped_symmetric);
     }
-    spm_free (GK); spm_free (GM); spm_free (GC);
+    spm_free (GK); spm_free (GM); spm_free (GC); spm_free (GR);
     if (rc == 0) gep_parts_clear (&P);
     if (rc2 == 0) gep_parts_clear (&Q);
-    for (int a = 0; a < 3; a++) spm_free (share[a]);
+    for (int a = 0; a < 4; a++) spm_free (share[a]);
     spm_free (K); spm_free (M); spm_free (C); spm_free (Kc); spm_free (Mc); spm_free (Cc);
+    spm_free (R); spm_free (Rc);
   }
 }
 
