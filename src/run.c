@@ -470,7 +470,9 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
                       .target_hz = st->target_hz, .tolerance = st->tolerance,
                       .max_restarts = st->max_restarts, .subspace = st->subspace,
-                      .keep_vectors = keep, .log = r->log };
+                      .keep_vectors = keep, .log = r->log,
+                      /* a matrix deck's vectors go to the report only: left by rows */
+                      .stream_vectors = vectors && mdl == NULL };
   eigen_result res;
   int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
                          : gep_modal (r->comm, sys, &opts, &res, err);
@@ -481,6 +483,10 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);
+  /* vectors left by rows: the other ranks serve rank 0's fetches while it writes */
+  int stream = r->rank == 0 && res.vrows != NULL;
+  MPI_Bcast (&stream, 1, MPI_INT, 0, r->comm);
+  if (stream && r->rank != 0) eigen_vector_serve (&res);
   if (r->rank == 0) {
     const char *label = complex_stage ? "complex" : "modal";
     printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
@@ -505,6 +511,7 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
         fprintf (r->log, "%s: mode shapes written to %s (ParaView)\n", label, path);
       free (path);
     }
+    if (stream) eigen_vector_end (&res);
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
     fflush (stdout);
   }

@@ -389,6 +389,13 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
              o->nev, want, extra);
 }
 
+/* keep_vectors for the modes by rows: none, gathered on rank 0 (1) or left by rows for the
+   report (MODES_KEEP_ROWS, eigen_opts.stream_vectors). */
+static int keep_rows (const stage *st)
+{
+  return !st->opts->keep_vectors ? 0 : st->opts->stream_vectors ? MODES_KEEP_ROWS : 1;
+}
+
 /* Collective. The candidates rank 0 took from Ritz vectors gathered whole (Krylov-Schur's
    dense path, a small problem) handed out by rows, for a system that is by rows only: their
    data broadcast (*cand, *ncand on every rank), each real vector's rows scattered into
@@ -435,15 +442,15 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     stage_log (st, "modal: modes from the Ritz vectors by rows on %d ranks (%s)\n",
-               st->nranks, st->opts->keep_vectors ? "each mode's vector then gathered on "
-               "rank 0" : "no vector gathered");
+               st->nranks, keep_rows (st) == 1 ? "each mode's vector then gathered on rank 0"
+               : keep_rows (st) ? "the vectors left by rows for the report" : "no vector kept");
     MPI_Bcast (ks->mu, 2 * ks->nconv, MPI_DOUBLE, 0, st->comm);
     rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sys->n, sigma, 0, 1, 1.0, &cand,
                            &ncand, st->out, err);
     rc = mb_agree (st->comm, rc, err);
     if (rc == 0)
-      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes,
-                                st->opts->keep_vectors, cand, ncand, st->out, err);
+      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
+                                cand, ncand, st->out, err);
   } else if (sys->parts) {  /* the dense path on a system by rows: the vectors by rows */
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
@@ -453,8 +460,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     rc = mb_agree (st->comm, rc, err);
     if (rc == 0) rc = candidates_to_rows (st, &d, &cand, &ncand, &rows, err);
     if (rc == 0)
-      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes,
-                                st->opts->keep_vectors, cand, ncand, st->out, err);
+      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
+                                cand, ncand, st->out, err);
     free (rows);
   } else {
     rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
@@ -699,10 +706,10 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     stage_log (st, "complex: modes from the Ritz vectors by rows on %d ranks (%s)\n",
-               st->nranks, st->opts->keep_vectors ? "each mode's vector then gathered on "
-               "rank 0" : "no vector gathered");
+               st->nranks, keep_rows (st) == 1 ? "each mode's vector then gathered on rank 0"
+               : keep_rows (st) ? "the vectors left by rows for the report" : "no vector kept");
     return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
-                              st->opts->keep_vectors, st->out, err);
+                              keep_rows (st), st->out, err);
   }
   /* a system by rows whose Ritz vectors came whole to rank 0 (the dense path of a small
      problem): the system gathered there too */

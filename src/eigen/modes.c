@@ -33,7 +33,61 @@ void eigen_result_clear (eigen_result *r)
   }
   free (r->modes);
   free (r->profile.memory_bytes);
+  free (r->vrows);
   memset (r, 0, sizeof *r);
+}
+
+/* Collective: column col of every rank's rows gathered on rank 0 into buf (vN doubles; two
+   columns, re and im, into buf and buf + vN when vcomplex). counts, displs: rank 0's,
+   size of the communicator. */
+static void vector_gather (const eigen_result *r, int col, double *buf, int *counts,
+                           int *displs)
+{
+  MPI_Gather (&r->vnloc, 1, MPI_INT, counts, 1, MPI_INT, 0, r->vcomm);
+  MPI_Gather (&r->vrow0, 1, MPI_INT, displs, 1, MPI_INT, 0, r->vcomm);
+  for (int t = 0; t <= r->vcomplex; t++)
+    MPI_Gatherv (r->vrows + (size_t) (r->vcomplex ? 2 * col + t : col) * r->vld, r->vnloc,
+                 MPI_DOUBLE, buf ? buf + (size_t) t * r->vN : NULL, counts, displs,
+                 MPI_DOUBLE, 0, r->vcomm);
+}
+
+int eigen_vector_fetch (const eigen_result *r, const mode *md, double complex *x,
+                        double complex *xi, mb_err *err)
+{
+  int size, n = r->n, m = r->m, N = r->vN;
+  MPI_Comm_size (r->vcomm, &size);
+  double *buf = mb_calloc ((size_t) (r->vcomplex + 1) * N + 1, sizeof *buf);
+  int *counts = mb_calloc ((size_t) size, sizeof *counts);
+  int *displs = mb_calloc ((size_t) size, sizeof *displs);
+  if (mb_fault ("vectors") || !buf || !counts || !displs) {
+    free (buf); free (counts); free (displs);
+    return mb_fail (err, MB_ENOMEM, "out of memory for mode %d's vector (order %d)",
+                    md->col + 1, N);
+  }
+  int col = md->col;
+  MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
+  vector_gather (r, col, buf, counts, displs);
+  const double *im = r->vcomplex ? buf + N : NULL;
+  for (int k = 0; k < n; k++) x[k] = CMPLX (buf[k], im ? im[k] : 0.0);
+  for (int k = 0; k < m; k++) xi[k] = CMPLX (buf[N - m + k], im ? im[N - m + k] : 0.0);
+  free (buf); free (counts); free (displs);
+  return 0;
+}
+
+void eigen_vector_end (const eigen_result *r)
+{
+  int col = -1;
+  MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
+}
+
+void eigen_vector_serve (const eigen_result *r)
+{
+  for (;;) {
+    int col;
+    MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
+    if (col < 0) return;
+    vector_gather (r, col, NULL, NULL, NULL);
+  }
 }
 
 /* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;
@@ -640,6 +694,17 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
 
 /* ---- the undamped stage by rows: symmetric pencil, several ranks ----------------------- */
 
+/* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
+   (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
+   which candidate first), and an all-reduce need not give every rank the same rounding. */
+static void sum_everywhere (MPI_Comm comm, double *buf, int count)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Reduce (rank == 0 ? MPI_IN_PLACE : buf, buf, count, MPI_DOUBLE, MPI_SUM, 0, comm);
+  MPI_Bcast (buf, count, MPI_DOUBLE, 0, comm);
+}
+
 /* What the by-rows post-processing shares between its steps (all owned by it): the rows
    of this rank (d), M's and A0 = [K, s Cq^T; s Cq, 0]'s rows with their halo plans (A0 is
    the pencil at sigma = 0, both triangles: x^T A0 x = phi^T K phi + 2 xi^T s Cq phi is the
@@ -689,7 +754,7 @@ static void rows_rayleigh (rows_ctx *r, candidate *const *c, int nb, int update)
     sums[2 * j] = q;
     sums[2 * j + 1] = num;
   }
-  MPI_Allreduce (MPI_IN_PLACE, sums, 2 * nb, MPI_DOUBLE, MPI_SUM, r->d->comm);
+  sum_everywhere (r->d->comm, sums, 2 * nb);
   for (int j = 0; j < nb; j++) {
     double q = sums[2 * j], num = sums[2 * j + 1];
     if (q > 0.0 && (update == 2 || (update == 1 && isfinite (num)))) c[j]->lambda = num / q;
@@ -738,7 +803,7 @@ static double rows_dot (const rows_ctx *r, const double *x, const double *y)
 {
   double s = 0.0;
   for (int k = 0; k < r->d->nloc; k++) s += x[k] * y[k];
-  MPI_Allreduce (MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, r->d->comm);
+  sum_everywhere (r->d->comm, &s, 1);
   return s;
 }
 
@@ -838,11 +903,18 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
   int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
   int *counts = mb_calloc ((size_t) size, sizeof *counts);
   int *displs = mb_calloc ((size_t) size, sizeof *displs);
-  double *col = rank == 0 && keep_vectors ? mb_calloc ((size_t) N, sizeof *col) : NULL;
-  int fail = !big || !first || !counts || !displs || (rank == 0 && keep_vectors && !col);
+  int gather = keep_vectors == 1, by_rows = keep_vectors == MODES_KEEP_ROWS;
+  double *col = rank == 0 && gather ? mb_calloc ((size_t) N, sizeof *col) : NULL;
+  if (by_rows) out->vrows = mb_calloc (r->ld * (size_t) (nsel > 0 ? nsel : 1), sizeof *out->vrows);
+  int fail = !big || !first || !counts || !displs || (rank == 0 && gather && !col)
+             || (by_rows && !out->vrows);
   int rc = mb_agree (comm, fail ? mb_fail (r->err, MB_ENOMEM, "out of memory for modes") : 0,
                      r->err);
   if (rc < 0) goto done;
+  if (by_rows) {
+    out->vld = (int) r->ld, out->vcomplex = 0, out->vrow0 = row0, out->vnloc = nl, out->vN = N;
+    out->vcomm = comm;
+  }
   for (int i = 0; i < nsel; i++)
     for (int k = 0; k < nl && row0 + k < n; k++) big[i] = fmax (big[i], fabs (c[i].xr[k]));
   MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
@@ -874,8 +946,12 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
              : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+    if (by_rows) {  /* left by rows: the report fetches it (eigen_vector_fetch) */
+      md->col = out->nmodes;
+      memcpy (out->vrows + (size_t) md->col * r->ld, x, (size_t) nl * sizeof *x);
+    }
     out->nmodes++;
-    if (!keep_vectors) continue;
+    if (!gather) continue;
     MPI_Gatherv (x, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
     fail = 0;
     if (rank == 0) {
@@ -1164,7 +1240,7 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
       qc -= u * CMPLX (A1[k], A1[ld + k]);
     }
   double sums[6] = { creal (qa), cimag (qa), creal (qb), cimag (qb), creal (qc), cimag (qc) };
-  MPI_Allreduce (MPI_IN_PLACE, sums, 6, MPI_DOUBLE, MPI_SUM, c->d->comm);
+  sum_everywhere (c->d->comm, sums, 6);
   double complex lr = quadratic_root_near (CMPLX (sums[0], sums[1]), CMPLX (sums[2], sums[3]),
                                            CMPLX (sums[4], sums[5]), lambda);
   if (lr == lambda) return 0;
@@ -1213,11 +1289,19 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
   int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
   int *counts = mb_calloc ((size_t) size, sizeof *counts);
   int *displs = mb_calloc ((size_t) size, sizeof *displs);
-  double *col = rank == 0 && keep_vectors ? mb_calloc ((size_t) 2 * N, sizeof *col) : NULL;
-  int fail = !big || !first || !counts || !displs || (rank == 0 && keep_vectors && !col);
+  int gather = keep_vectors == 1, by_rows = keep_vectors == MODES_KEEP_ROWS;
+  double *col = rank == 0 && gather ? mb_calloc ((size_t) 2 * N, sizeof *col) : NULL;
+  if (by_rows)
+    out->vrows = mb_calloc (c->ld * (size_t) (nsel > 0 ? 2 * nsel : 1), sizeof *out->vrows);
+  int fail = !big || !first || !counts || !displs || (rank == 0 && gather && !col)
+             || (by_rows && !out->vrows);
   int rc = mb_agree (comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for modes") : 0,
                      c->err);
   if (rc < 0) goto done;
+  if (by_rows) {
+    out->vld = (int) c->ld, out->vcomplex = 1, out->vrow0 = row0, out->vnloc = nl, out->vN = N;
+    out->vcomm = comm;
+  }
   for (int i = 0; i < nsel; i++)
     for (int k = 0; k < nl && row0 + k < n; k++)
       big[i] = fmax (big[i], cabs (CMPLX (cand[i].re[k], cand[i].im[k])));
@@ -1264,8 +1348,14 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+    if (by_rows) {  /* left by rows: the report fetches it (eigen_vector_fetch) */
+      md->col = out->nmodes;
+      memcpy (out->vrows + (size_t) 2 * md->col * c->ld, cand[i].re, (size_t) nl * sizeof (double));
+      memcpy (out->vrows + (size_t) (2 * md->col + 1) * c->ld, cand[i].im,
+              (size_t) nl * sizeof (double));
+    }
     out->nmodes++;
-    if (!keep_vectors) continue;
+    if (!gather) continue;
     MPI_Gatherv (cand[i].re, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
     MPI_Gatherv (cand[i].im, nl, MPI_DOUBLE, col ? col + N : NULL, counts, displs, MPI_DOUBLE,
                  0, comm);

@@ -11,6 +11,11 @@
 #include "krylov_schur.h"
 #include "pencil.h"
 
+/* keep_vectors of the by-rows post-processing: 1 gathers each selected mode's vector on
+   rank 0 into the mode; MODES_KEEP_ROWS leaves them by rows in eigen_result.vrows, each
+   mode's column in mode.col, for the report to fetch (eigen_vector_fetch); 0 keeps none. */
+#define MODES_KEEP_ROWS 2
+
 /* A Ritz pair turned into a candidate mode. */
 typedef struct candidate {
   double complex lambda;   /* eigenvalue of the pencil */

@@ -47,5 +47,23 @@ for spec in $SITES $(for s in $SITES_RANK0; do echo "$s@0"; done); do
     fi
   done
 done
-echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0; 2 ranks, fault on rank 0 then 1)"
+# a matrix deck's kept vectors stay by rows and rank 0 fetches each for its report (site
+# "vectors", rank 0 only): a fault there on rank 0 gives exit 7 while the other rank serves
+# the fetches; on rank 1 (which fetches nothing) the run ends normally
+VDECK=tests/decks/beam-grid-matrices.yaml   # eigenvectors: true, both stages
+for rank in 0 1; do
+  MBMODAL_FAULT=$rank:vectors timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$VDECK" \
+    -o "$out" > "$out/vectors.$rank.out" 2> "$out/vectors.$rank.err"
+  st=$?
+  want=7; [ $rank = 1 ] && want=0
+  if [ $st -eq $want ] && { [ $rank = 1 ] || grep -q "out of memory" "$out/vectors.$rank.err"; }; then
+    passed=$((passed + 1)); echo "  $rank:vectors: exit $st"
+  else
+    failed=$((failed + 1))
+    [ $st -eq 124 ] && what="hang (killed after 60 s)" || what="exit status $st"
+    echo "FAIL $rank:vectors: $what, wanted $want; stderr:"
+    head -c 600 "$out/vectors.$rank.err"
+  fi
+done
+echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0 vectors; 2 ranks, fault on rank 0 then 1)"
 [ "$failed" = 0 ]
