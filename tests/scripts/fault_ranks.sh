@@ -22,48 +22,35 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversub
 export OPENBLAS_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
 passed=0
 failed=0
+# one run: RANK SITE DECK WANT (7: exit 7 and "out of memory"; 0: runs to the end)
+run_fault() {
+  rank=$1 site=$2 deck=$3 want=$4
+  MBMODAL_FAULT=$rank:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$deck" \
+    -o "$out" > "$out/$site.$rank.out" 2> "$out/$site.$rank.err"
+  st=$?
+  if [ $st -eq "$want" ] && { [ "$want" = 0 ] || grep -q "out of memory" "$out/$site.$rank.err"; }; then
+    passed=$((passed + 1))
+    if [ "$want" = 0 ]; then echo "  $rank:$site: runs to the end"
+    else echo "  $rank:$site: exit 7, $(grep -m 1 'out of memory' "$out/$site.$rank.err")"; fi
+  else
+    failed=$((failed + 1))
+    [ $st -eq 124 ] && what="hang (killed after 60 s)" || what="exit status $st"
+    echo "FAIL $rank:$site: $what, wanted $want$([ "$want" = 7 ] && echo " and 'out of memory'"); stderr:"
+    head -c 600 "$out/$site.$rank.err"
+  fi
+}
 for spec in $SITES $(for s in $SITES_RANK0; do echo "$s@0"; done); do
   site=${spec%@0}
   for rank in 0 1; do
-    if [ "$spec" != "$site" ] && [ $rank = 1 ]; then   # rank 1 has nothing to fail there
-      MBMODAL_FAULT=1:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$DECK" \
-        -o "$out" > "$out/$site.1.out" 2> "$out/$site.1.err"
-      st=$?
-      if [ $st -eq 0 ]; then passed=$((passed + 1)); echo "  1:$site: runs to the end"
-      else failed=$((failed + 1)); echo "FAIL 1:$site: exit status $st, wanted 0"; fi
-      continue
-    fi
-    MBMODAL_FAULT=$rank:$site timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$DECK" \
-      -o "$out" > "$out/$site.$rank.out" 2> "$out/$site.$rank.err"
-    st=$?
-    if [ $st -eq 7 ] && grep -q "out of memory" "$out/$site.$rank.err"; then
-      passed=$((passed + 1))
-      echo "  $rank:$site: exit 7, $(grep -m 1 'out of memory' "$out/$site.$rank.err")"
-    else
-      failed=$((failed + 1))
-      [ $st -eq 124 ] && what="hang (killed after 60 s)" || what="exit status $st"
-      echo "FAIL $rank:$site: $what, wanted 7 and 'out of memory'; stderr:"
-      head -c 600 "$out/$site.$rank.err"
-    fi
+    want=7
+    [ "$spec" != "$site" ] && [ $rank = 1 ] && want=0   # rank 1 has nothing to fail there
+    run_fault $rank "$site" "$DECK" $want
   done
 done
 # a matrix deck's kept vectors stay by rows and rank 0 fetches each for its report (site
 # "vectors", rank 0 only): a fault there on rank 0 gives exit 7 while the other rank serves
 # the fetches; on rank 1 (which fetches nothing) the run ends normally
-VDECK=tests/decks/beam-grid-matrices.yaml   # eigenvectors: true, both stages
-for rank in 0 1; do
-  MBMODAL_FAULT=$rank:vectors timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$VDECK" \
-    -o "$out" > "$out/vectors.$rank.out" 2> "$out/vectors.$rank.err"
-  st=$?
-  want=7; [ $rank = 1 ] && want=0
-  if [ $st -eq $want ] && { [ $rank = 1 ] || grep -q "out of memory" "$out/vectors.$rank.err"; }; then
-    passed=$((passed + 1)); echo "  $rank:vectors: exit $st"
-  else
-    failed=$((failed + 1))
-    [ $st -eq 124 ] && what="hang (killed after 60 s)" || what="exit status $st"
-    echo "FAIL $rank:vectors: $what, wanted $want; stderr:"
-    head -c 600 "$out/vectors.$rank.err"
-  fi
-done
+run_fault 0 vectors tests/decks/beam-grid-matrices.yaml 7   # eigenvectors: true, both stages
+run_fault 1 vectors tests/decks/beam-grid-matrices.yaml 0
 echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0 vectors; 2 ranks, fault on rank 0 then 1)"
 [ "$failed" = 0 ]

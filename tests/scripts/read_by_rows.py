@@ -22,70 +22,59 @@ import os
 import sys
 
 
-def modal_only(src, dst):
-    """Copies a matrix deck's title, K, M, Cq (absolute paths) and modal section."""
+def copy_sections(src, sections, matrices, required=()):
+    """A matrix deck's lines of the given top-level sections, the matrices named in
+    `matrices` with absolute paths (the others left out); None when a kept section says
+    `enabled: false` or a `required` one is missing."""
     base = os.path.dirname(os.path.abspath(src))
-    keep, section, lines = True, None, []
+    keep, section, lines, seen = True, None, [], set()
     with open(src) as f:
         for line in f:
             if line.strip() == "" or line.lstrip().startswith("#"):
                 continue
             if not line.startswith(" "):
                 section = line.split(":")[0].strip()
-                keep = section in ("title", "matrices", "modal", "output")
+                keep = section in sections
                 if keep:
+                    seen.add(section)
                     lines.append(line)
                 continue
             if not keep:
                 continue
             key = line.strip().split(":")[0]
+            if key == "enabled" and "false" in line:
+                return None
             if section == "matrices":
-                if key == "R":
+                if key not in matrices:
                     continue
-                if key in ("K", "M", "Cq"):
-                    path = line.split(":", 1)[1].strip().strip('"')
-                    line = "  %s: %s\n" % (key, os.path.join(base, path))
+                path = line.split(":", 1)[1].split("#")[0].strip().strip('"')
+                line = "  %s: %s\n" % (key, os.path.join(base, path))
             lines.append(line)
+    return lines if set(required) <= seen else None
+
+
+def write_deck(src, dst, what, lines):
     with open(dst, "w") as f:
-        f.write("# %s with its modal stage only (written by tests/scripts/read_by_rows.py)\n"
-                % os.path.basename(src))
+        f.write("# %s with its %s only (written by tests/scripts/read_by_rows.py)\n"
+                % (os.path.basename(src), what))
         f.writelines(lines)
+
+
+def modal_only(src, dst):
+    """Copies a matrix deck's title, K, M, Cq (absolute paths) and modal section."""
+    lines = copy_sections(src, ("title", "matrices", "modal", "output"), ("K", "M", "Cq"))
+    if lines is not None:
+        write_deck(src, dst, "modal stage", lines)
 
 
 def damped_only(src, dst):
     """Copies a matrix deck's title, K, M, R, Cq (absolute paths), complex and output
-    sections, with the modal stage off; False (nothing written) when the deck has no
-    complex section or turns it off."""
-    base = os.path.dirname(os.path.abspath(src))
-    keep, section, lines, has = True, None, [], False
-    with open(src) as f:
-        for line in f:
-            if line.strip() == "" or line.lstrip().startswith("#"):
-                continue
-            if not line.startswith(" "):
-                section = line.split(":")[0].strip()
-                keep = section in ("title", "matrices", "complex", "output")
-                has = has or section == "complex"
-                if keep:
-                    lines.append(line)
-                continue
-            if not keep:
-                continue
-            key = line.strip().split(":")[0]
-            if section == "complex" and key == "enabled" and "false" in line:
-                return False
-            if section == "matrices" and key in ("K", "M", "R", "Cq"):
-                path = line.split(":", 1)[1].split("#")[0].strip().strip('"')
-                line = "  %s: %s\n" % (key, os.path.join(base, path))
-            lines.append(line)
-    if not has:
-        return False
-    with open(dst, "w") as f:
-        f.write("# %s with its damped stage only (written by tests/scripts/read_by_rows.py)\n"
-                % os.path.basename(src))
-        f.writelines(lines)
-        f.write("modal:\n  enabled: false\n")
-    return True
+    sections, with the modal stage off; nothing when the deck has no complex section or
+    turns it off."""
+    lines = copy_sections(src, ("title", "matrices", "complex", "output"), ("K", "M", "R", "Cq"),
+                          required=("complex",))
+    if lines is not None:
+        write_deck(src, dst, "damped stage", lines + ["modal:\n  enabled: false\n"])
 
 
 def mtx(path, n_rows, n_cols, entries):
