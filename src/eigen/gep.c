@@ -566,7 +566,8 @@ static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts 
 /* Collective. A system by rows that a stage cannot take as it is (the damped stage at a
    complex shift or in complex arithmetic; an unsymmetric undamped pencil, whose modes are
    complex and found on rank 0; the operator not by rows) gathered whole on rank 0: *whole
-   is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by rows is copied as it is. Returns 0 or
+   is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by
+   rows is copied as it is. Returns 0 or
    MB_ENOMEM, the same on every rank. */
 static int whole_system (MPI_Comm comm, const gep_system *sys, gep_system *whole,
                          FILE *log, mb_err *err)

@@ -1099,7 +1099,8 @@ static int drows_build (drows_ctx *c, const gep_parts *P)
   int *br = mb_calloc ((size_t) nb + 1, sizeof *br), *bc = mb_calloc ((size_t) nb + 1, sizeof *bc);
   int *sr = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sr);
   int *sc = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sc);
-  double *av = mb_calloc ((size_t) na + 1, sizeof *av), *bv = mb_calloc ((size_t) nb + 1, sizeof *bv);
+  double *av = mb_calloc ((size_t) na + 1, sizeof *av);
+  double *bv = mb_calloc ((size_t) nb + 1, sizeof *bv);
   double *sv = mb_calloc ((size_t) (d1 - d0) + 1, sizeof *sv);
   int fail = !ar || !ac || !br || !bc || !sr || !sc || !av || !bv || !sv;
   int rc = mb_agree (c->d->comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for the "
@@ -1146,7 +1147,8 @@ static int drows_build (drows_ctx *c, const gep_parts *P)
    modes_rigid_threshold's floor from max|K| and max|M| over the parts. */
 static void drows_measures (drows_ctx *c, const gep_parts *P)
 {
-  double loc[4] = { 1.0, 1.0, 0.0, 0.0 };  /* anorm, bnorm (at least 1: the identities), kmax, mmax */
+  /* anorm, bnorm (at least 1: the identities), kmax, mmax */
+  double loc[4] = { 1.0, 1.0, 0.0, 0.0 };
   const spm *L[2] = { &c->Ap.L, &c->Bp.L };
   for (int t = 0; t < 2; t++)
     for (int i = 0; i < L[t]->nrows; i++) {

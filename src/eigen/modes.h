@@ -65,8 +65,8 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
    products and one reduction per step for the dot products, so that no rank holds a
    whole vector; with parts (the system by rows in d's layout, NULL: none), M's rows are
    the parts' and A0's rows are built by each rank (pencil_undamped_part), so that no rank
-   builds or scatters them whole; when keep_vectors, each selected mode's vector is
-   gathered on rank 0 into the mode. sys: n and m on every rank, the matrices on rank 0;
+   builds or scatters them whole; keep_vectors 1 gathers each selected mode's vector on
+   rank 0 into the mode, MODES_KEEP_ROWS leaves them by rows in out->vrows. sys: n and m on every rank, the matrices on rank 0;
    s: rank 0's. Every rank fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
 int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
@@ -91,8 +91,8 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
    `want` nearest sigma, largest position entry 1, residual, kind), with the rows of the
    unscaled GEP (31)'s A and B built from the system's parts (layout of order n + m) and one
    reduction per step for the dot products and norms, so that no rank holds a whole vector
-   or matrix; when keep_vectors, each selected mode's vector is gathered on rank 0 into the
-   mode. ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
+   or matrix; keep_vectors as for modes_undamped_rows (1: gathered on rank 0 into the mode;
+   MODES_KEEP_ROWS: left by rows in out->vrows). ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
    fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
 int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,

@@ -288,7 +288,8 @@ int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c
 spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only)
 {
   int n = sys->n, m = sys->m, rc = 0;
-  if (mergeable (sys, sys->R)) return pencil_merge (sys, sys->R, sigma, sigma * sigma, c, lower_only);
+  if (mergeable (sys, sys->R))
+    return pencil_merge (sys, sys->R, sigma, sigma * sigma, c, lower_only);
   long cap = sys->K->nnz + sys->M->nnz + (sys->R ? sys->R->nnz : 0)
            + 2 * (sys->Cq ? sys->Cq->nnz : 0);
   spm *A = spm_create (n + m, n + m, cap);
