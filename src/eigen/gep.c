@@ -396,6 +396,16 @@ static int keep_rows (const stage *st)
   return !st->opts->keep_vectors ? 0 : st->opts->stream_vectors ? MODES_KEEP_ROWS : 1;
 }
 
+/* Rank 0's log: the modes are found by rows, and where their kept vectors go. */
+static void log_rows_modes (const stage *st)
+{
+  int keep = keep_rows (st);
+  stage_log (st, "%s: modes from the Ritz vectors by rows on %d ranks (%s)\n",
+             st->out->stage == STAGE_COMPLEX ? "complex" : "modal", st->nranks,
+             keep == 1 ? "each mode's vector then gathered on rank 0"
+             : keep ? "the vectors left by rows for the report" : "no vector kept");
+}
+
 /* Collective. The candidates rank 0 took from Ritz vectors gathered whole (Krylov-Schur's
    dense path, a small problem) handed out by rows, for a system that is by rows only: their
    data broadcast (*cand, *ncand on every rank), each real vector's rows scattered into
@@ -441,9 +451,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
   if (ks->rows) {
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
-    stage_log (st, "modal: modes from the Ritz vectors by rows on %d ranks (%s)\n",
-               st->nranks, keep_rows (st) == 1 ? "each mode's vector then gathered on rank 0"
-               : keep_rows (st) ? "the vectors left by rows for the report" : "no vector kept");
+    log_rows_modes (st);
     MPI_Bcast (ks->mu, 2 * ks->nconv, MPI_DOUBLE, 0, st->comm);
     rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sys->n, sigma, 0, 1, 1.0, &cand,
                            &ncand, st->out, err);
@@ -706,9 +714,7 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
   if (ks->rows) {
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
-    stage_log (st, "complex: modes from the Ritz vectors by rows on %d ranks (%s)\n",
-               st->nranks, keep_rows (st) == 1 ? "each mode's vector then gathered on rank 0"
-               : keep_rows (st) ? "the vectors left by rows for the report" : "no vector kept");
+    log_rows_modes (st);
     return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
                               keep_rows (st), st->out, err);
   }
