@@ -14,6 +14,7 @@
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_FINISH KS_SUFFIX (finish)
+#define KS_DIRS KS_SUFFIX (dirs)
 #define KS_CONJ KS_SUFFIX (KS_CONJ)
 #define KS_ROTATE KS_SUFFIX (rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
@@ -22,39 +23,96 @@
 #define KS_DENSE_EIG KS_SUFFIX (dense_eig)
 #define KS_MAX_ORDER KS_SUFFIX (KS_MAX_ORDER)
 
+/* Where new basis directions come from (owned by the solve): the random sequence (state),
+   and OP (op, ctx) with a scratch vector r of nloc entries that maps each random vector
+   into OP's range. A random vector has components along every eigenvector of OP, those of
+   OP's eigenvalue 0 included: B singular (constraints, massless DOFs) makes that eigenvalue
+   defective (Jordan chains y1, y2 with OP y2 = y1, OP y1 = 0), and a chain in the basis
+   gives Ritz values of size sqrt(eps) |OP| that pass for finite eigenvalues. OP r has no
+   component along y2, so its Ritz values there are of size eps |OP| and are filtered as
+   infinite (the start vector is made the same way). rc: the first failure of op here
+   (negative), for the caller to return; applies and the time counted into res. exhausted:
+   the column at which no new direction in OP's range was left (KS_PURGE_OR_STOP), 0 while
+   there is none. scale: the largest |OP v| of a unit v seen, OP's size for telling a new
+   direction from rounding. */
+typedef struct KS_DIRS {
+  unsigned long long state;
+  KS_APPLY op;
+  void *ctx;
+  KS_SCALAR *r;
+  double scale;
+  int rc, exhausted;
+  ks_result *res;
+} KS_DIRS;
+
+/* How KS_RANDOM_UNIT makes a direction: plain random (the start vectors, to which the
+   caller applies OP itself); OP r, or a plain random one when the basis already spans
+   OP's range (the block path: its Ritz values there are those of a defective zero, of size
+   sqrt(eps), and the blocks are only taken for large orders, where the range is never
+   spanned); OP r, or none when the basis spans OP's range (the single-vector path: the
+   decomposition is then exact and holds every eigenvalue of OP that is not zero). */
+#ifndef KS_PURGE_OR_STOP  /* once for both arithmetics */
+#define KS_PLAIN 0
+#define KS_PURGE_OR_PLAIN 1
+#define KS_PURGE_OR_STOP 2
+#endif
+
 /* Collective. V(:, j) = a random unit vector orthogonal to V(:, 0:j-1) (the start vector,
    and after a breakdown): two Gram-Schmidt passes. The random sequence runs over all n
-   rows on every rank, so the vector is the same whatever the number of ranks. h is
-   workspace of j entries, red of KS_DOUBLES j + 1 doubles. Returns 0, or -1 when no such
-   vector could be made (the basis spans the whole space). */
+   rows on every rank, so the vector is the same whatever the number of ranks. A purged
+   vector (how, above) is OP r for a random r orthogonal to the basis, in OP's range (see
+   KS_DIRS); OP's range is spanned when two tries leave less than 1e-8 of OP r or less than
+   1e-12 of OP's size (the breakdown test's rounding), while a plain vector is kept from
+   1e-8 of itself. h is workspace of j entries, red of KS_DOUBLES j + 1
+   doubles.
+   Returns 0, -1 when no vector could be made (the basis spans the whole space, or OP
+   failed: dirs->rc), -2 when OP's range is spanned (KS_PURGE_OR_STOP). */
 static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, double *red,
-                           unsigned long long *state)
+                           KS_DIRS *dirs, int how)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
+  int tries = how != KS_PLAIN && dirs->op && dirs->r ? 2 : 0, plain = how == KS_PURGE_OR_STOP ? 0 : 5;
   KS_SCALAR *v = V + (size_t) j * ld;
-  for (int attempt = 0; attempt < 5; attempt++) {
+  for (int attempt = 0; attempt < tries + plain; attempt++) {
+    int purge = attempt < tries;
+    KS_SCALAR *r = purge ? dirs->r : v;
     for (int i = 0; i < d->n; i++) {
-      double r = uniform (state);
-      if (i >= d->row0 && i < d->row0 + d->nloc) v[i - d->row0] = r;
+      double u = uniform (&dirs->state);
+      if (i >= d->row0 && i < d->row0 + d->nloc) r[i - d->row0] = u;
+    }
+    if (purge) {  /* r made orthogonal to the basis first: at a breakdown the basis is
+                     invariant, and OP r then has no part along its dominant directions
+                     that would leave only rounding after the projection below */
+      KS_GS_PASS (d, j, V, r, h, red);
+      KS_GS_PASS (d, j, V, r, h, red);
+      double t0 = MPI_Wtime ();
+      int rc = dirs->op (dirs->ctx, r, v);
+      dirs->res->applies++;
+      dirs->res->time_apply += MPI_Wtime () - t0;
+      if (rc < 0) {  /* the same on every rank: the operator's failures are agreed */
+        dirs->rc = rc;
+        return -1;
+      }
     }
     double before = sqrt (KS_GS_PASS (d, j, V, v, h, red));
     if (j > 0) KS_GS_PASS (d, j, V, v, h, red);
     double nv = KS_NRM2 (d, v);
-    if (nv > 1e-8 * before) {
+    if (nv > 1e-8 * before && (!purge || nv > 1e-12 * dirs->scale)) {
       for (int i = 0; i < d->nloc; i++) v[i] /= nv;
       return 0;
     }
   }
-  return -1;
+  return tries > 0 && plain == 0 ? -2 : -1;
 }
 
 /* Collective. Finishes the pending vector u = V(:, j) (j >= 1) explicitly: Gram-Schmidt
    against V(:, 0:j-1), a second pass when the DGKS criterion asks for it, coefficients
    added to H(0:j-1, j-1), H(j, j-1) = |u| and u normalized; a breakdown (|u| below 1e-12
    of |OP v_{j-1}|, whose square is gg + |u|^2 with gg = |H(0:j-1, j-1)|^2 of the first
-   pass) gets H(j, j-1) = 0 and a new random direction. h2 and red are workspace. */
+   pass) gets H(j, j-1) = 0 and a new direction in OP's range, or, when the basis spans it,
+   u = 0 and dirs->exhausted = j. h2 and red are workspace. */
 static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int ldh,
-                       KS_SCALAR *h2, double *red, double gg, unsigned long long *state,
+                       KS_SCALAR *h2, double *red, double gg, KS_DIRS *dirs,
                        ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
@@ -73,10 +131,13 @@ static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int 
   } else {
     beta = sqrt (s - hh);
   }
+  dirs->scale = fmax (dirs->scale, sqrt (gg + s));
   if (!(beta > 1e-12 * sqrt (gg + s)) || beta == 0.0) {
     h[j] = 0.0;
-    if (KS_RANDOM_UNIT (d, j, V, h2, red, state) < 0)    /* the basis spans the whole */
-      memset (u, 0, (size_t) d->nloc * sizeof *u);       /* space: the decomposition is exact */
+    int rc = KS_RANDOM_UNIT (d, j, V, h2, red, dirs, KS_PURGE_OR_STOP);
+    if (rc < 0)  /* the basis spans the whole space, or OP's range: the decomposition with */
+      memset (u, 0, (size_t) d->nloc * sizeof *u);       /* j columns is exact */
+    if (rc == -2) dirs->exhausted = j;
   } else {
     h[j] = beta;
     for (int i = 0; i < d->nloc; i++) u[i] /= beta;
@@ -103,10 +164,12 @@ static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int 
    second pass: then the implicit norm is not trusted) or a breakdown is near (r below
    1e-12 |OP v_{j-1}|), u is finished explicitly (KS_FINISH) and OP applied again to v_j.
    X, Hc and Y are workspace of 2 ldh, ldh and 2 ldh entries; h2 of ldh; red of
-   KS_DOUBLES 2 ldh + 2 doubles. Times and counts accumulate into res. */
+   KS_DOUBLES 2 ldh + 2 doubles. Times and counts accumulate into res. Returns 0, a
+   negative MB_E* when OP failed, or 1 when the basis V(:, 0:j-1) spans OP's range
+   (dirs->exhausted = j): OP V(:, 0:j-1) = V(:, 0:j-1) H(0:j-1, 0:j-1) exactly. */
 static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS_SCALAR *V,
                       KS_SCALAR *H, int ldh, KS_SCALAR *h2, KS_SCALAR *X, KS_SCALAR *Hc,
-                      KS_SCALAR *Y, double *red, unsigned long long *state, ks_result *res)
+                      KS_SCALAR *Y, double *red, KS_DIRS *dirs, ks_result *res)
 {
   int nl = d->nloc, ld = nl > 0 ? nl : 1, pending = 0;
   double gg = 0.0;  /* |g|^2 of the pending vector: |OP v_{j-1}|^2 = |g|^2 + |u|^2 */
@@ -162,7 +225,9 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
         continue;
       }
       /* the rare case: finish u explicitly, apply OP to v_j again */
-      KS_FINISH (d, j, V, H, ldh, h2, red, gg, state, res);
+      KS_FINISH (d, j, V, H, ldh, h2, red, gg, dirs, res);
+      if (dirs->rc < 0) return dirs->rc;
+      if (dirs->exhausted) return 1;
       t0 = MPI_Wtime ();
       rc = op (ctx, u, w);
       res->applies++;
@@ -179,10 +244,10 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
   }
   if (pending) {
     double t1 = MPI_Wtime ();
-    KS_FINISH (d, m, V, H, ldh, h2, red, gg, state, res);
+    KS_FINISH (d, m, V, H, ldh, h2, red, gg, dirs, res);
     res->time_orth += MPI_Wtime () - t1;
   }
-  return 0;
+  return dirs->rc < 0 ? dirs->rc : dirs->exhausted ? 1 : 0;
 }
 
 /* W(:, 0:q-1) = W(:, 0:mm-1) Z(:, 0:q-1) in place on the local rows (W has leading dimension
@@ -459,7 +524,7 @@ done:
    orthogonal to the basis (deflation), counted in res->deflated. h2, red workspace. */
 static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR *V,
                                       KS_SCALAR *h, double w0, KS_SCALAR *h2, double *red,
-                                      unsigned long long *state, ks_result *res)
+                                      KS_DIRS *dirs, ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
   KS_SCALAR *W = V + (size_t) q * ld, *w = W + (size_t) i * ld;
@@ -476,10 +541,11 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
     nw = KS_NRM2 (d, w);
     res->reorths++;
   }
+  dirs->scale = fmax (dirs->scale, w0);
   if (!(nw > 1e-12 * w0) || nw == 0.0) {
     h[q + i] = 0.0;
     res->deflated++;
-    if (KS_RANDOM_UNIT (d, q + i, V, h2, red, state) < 0)   /* the basis spans the space */
+    if (KS_RANDOM_UNIT (d, q + i, V, h2, red, dirs, KS_PURGE_OR_PLAIN) < 0)  /* the space */
       memset (w, 0, (size_t) d->nloc * sizeof *w);
   } else {
     h[q + i] = nw;
@@ -495,7 +561,7 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
 static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, KS_SCALAR *V,
                                         KS_SCALAR *H, int ldh, KS_SCALAR *C, double *nrm,
                                         const double *gg, KS_SCALAR *h2, double *red,
-                                        unsigned long long *state, ks_result *res)
+                                        KS_DIRS *dirs, ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
   KS_SCALAR *U = V + (size_t) q * ld;
@@ -509,7 +575,7 @@ static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, 
   for (int i = 0; i < nb; i++) {
     KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
     for (int t = q; t <= q + i; t++) h[t] = 0.0;
-    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (gg[i] + nrm[i]), h2, red, state, res);
+    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (gg[i] + nrm[i]), h2, red, dirs, res);
   }
 }
 
@@ -676,7 +742,7 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
                                      KS_APPLY_BLOCK opb, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
                                      double *red, KS_SCALAR *L, double *gg, int *lagp,
-                                     unsigned long long *state, ks_result *res)
+                                     KS_DIRS *dirs, ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1, pending = 0, lag = *lagp;
   for (int j = k; j < m; j += p) {
@@ -707,7 +773,7 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
                        this solve (the blocks of this operator are ill-conditioned) */
         res->lag_retries++;
         *lagp = lag = lag_next = 0;
-        KS_SUFFIX (finish_pending) (d, j, p, p, V, H, ldh, C, nrm, gg, h2, red, state, res);
+        KS_SUFFIX (finish_pending) (d, j, p, p, V, H, ldh, C, nrm, gg, h2, red, dirs, res);
         res->time_orth += MPI_Wtime () - t1;
         continue;
       }
@@ -716,7 +782,7 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
       lagged = 1;
       pending = 1;
       if (!lag_next) {  /* (lag_next was decided with lag on) */
-        KS_SUFFIX (finish_pending) (d, q, p, p, V, H, ldh, C, nrm, gg, h2, red, state, res);
+        KS_SUFFIX (finish_pending) (d, q, p, p, V, H, ldh, C, nrm, gg, h2, red, dirs, res);
         pending = 0;
       }
       res->time_orth += MPI_Wtime () - t1;
@@ -752,11 +818,12 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
       for (int t = q; t <= q + i; t++) h[t] = 0.0;
-      KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, state, res);
+      KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, dirs, res);
     }
     res->time_orth += MPI_Wtime () - t1;
+    if (dirs->rc < 0) return dirs->rc;
   }
-  return 0;
+  return dirs->rc;
 }
 
 /* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with the nb x mm
@@ -954,8 +1021,10 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   res->block = p;
   double t_start = MPI_Wtime ();
   int ldh = m + p, rc = 0;
-  unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + p), sizeof *V);
+  KS_SCALAR *rvec = mb_calloc ((size_t) ldv, sizeof *rvec);
+  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
+                   0.0, 0, 0, res };
   KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
   KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
   KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
@@ -975,8 +1044,8 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   int probing = early_stop (d);
   KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && Bm && h2 && C && L && gg && tmp && Y && rel && locked_rel && nrm
-           && red && (Hs || !probing), all_ok;
+  int ok = V && rvec && H && S && Z && Bm && h2 && C && L && gg && tmp && Y && rel && locked_rel
+           && nrm && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -988,7 +1057,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   for (int i = 0; i < p; i++) {
     KS_SCALAR *r = V + (size_t) (p + i) * ldv;
     for (int g = 0; g < d->n; g++) {
-      double u = uniform (&state);
+      double u = uniform (&dirs.state);
       if (g >= d->row0 && g < d->row0 + nl) r[g - d->row0] = u;
     }
   }
@@ -1007,8 +1076,9 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   if (rc < 0) goto done;
   KS_SUFFIX (block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
   for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
-    KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &state, res);
+    KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &dirs, res);
   memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
+  if ((rc = dirs.rc) < 0) goto done;
 
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
      j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
@@ -1032,7 +1102,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
         if (j + (long long) t * p < m) jj = j + t * p;
       }
       rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red, L, gg,
-                                     &lag, &state, res);
+                                     &lag, &dirs, res);
       if (rc < 0) goto done;
       j = jj;
       int probe = Hs && j < m && j >= next;
@@ -1082,7 +1152,8 @@ done:
                res->deflated, res->probes, res->early ? ", stopped early" : "", res->lagged,
                res->lag_retries);
   }
-  free (V); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp); free (Y);
+  free (V); free (rvec); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp);
+  free (Y);
   free (rel); free (locked_rel); free (nrm); free (red); free (Hs); free (L); free (gg);
   return rc < 0 ? rc : 0;
 }
@@ -1131,8 +1202,10 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   res->block = 1;
   double t_start = MPI_Wtime ();
   int ldh = m + 1, rc = 0;
-  unsigned long long state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed;
   KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
+  KS_SCALAR *rvec = mb_calloc ((size_t) ldv, sizeof *rvec);
+  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
+                   0.0, 0, 0, res };
   KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
   KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
   KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
@@ -1145,7 +1218,8 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
   KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
   if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red && xwork, all_ok;
+  int ok = V && rvec && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red && xwork,
+      all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -1155,19 +1229,34 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
   /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
      components along the infinite eigenvalues of a singular B) */
-  KS_RANDOM_UNIT (d, 1, V, h2, red, &state);
+  KS_RANDOM_UNIT (d, 1, V, h2, red, &dirs, KS_PLAIN);
   rc = op (ctx, V + ldv, V);
   res->applies++;
   if (rc < 0) goto done;
   double v0 = KS_NRM2 (d, V);
   if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
-  else KS_RANDOM_UNIT (d, 0, V, h2, red, &state);
+  else KS_RANDOM_UNIT (d, 0, V, h2, red, &dirs, KS_PLAIN);
 
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
     rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, xwork, xwork + 2 * ldh, xwork + 3 * ldh, red,
-                    &state, res);
+                    &dirs, res);
     if (rc < 0) goto done;
+    if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
+      int j = dirs.exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
+      if (opts->check_orthogonality) {
+        KS_SCALAR *G = mb_calloc ((size_t) j * j, sizeof *G);
+        ok = G != NULL;
+        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+        if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, j, V, G));
+        free (G);
+      }
+      rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, 1, restart, &k, &l, &V, H, ldh,
+                                S, Z, b, h2, tmp, Y, rel, locked_rel, NULL, NULL, res, err);
+      if (rc < 0) goto done;
+      res->converged = 1;
+      break;
+    }
     if (opts->check_orthogonality) {  /* the last column is zero when the basis is the space */
       int q = H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m;
       KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
@@ -1192,8 +1281,8 @@ done:
                "ncv %d\n", res->time_total, res->applies, res->time_apply, res->time_orth,
                res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
   }
-  free (V); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y); free (rel);
-  free (locked_rel); free (red); free (xwork);
+  free (V); free (rvec); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y);
+  free (rel); free (locked_rel); free (red); free (xwork);
   return rc < 0 ? rc : 0;
 }
 
@@ -1207,6 +1296,7 @@ done:
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
 #undef KS_FINISH
+#undef KS_DIRS
 #undef KS_CONJ
 #undef KS_ROTATE
 #undef KS_DOUBLES

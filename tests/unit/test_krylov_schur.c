@@ -712,6 +712,60 @@ static void test_lagged_gs (void)
   if (rank == 0) unsetenv ("MBMODAL_KS_EARLY");
 }
 
+/* An operator like (A - sigma B)^-1 B of a constrained pencil: two finite eigenvalues 0.11
+   and 0.013 and nj defective zeros (Jordan blocks of 2, OP y2 = 0.05 y1, OP y1 = 0), in a
+   random basis S (OP = S J S^-1, order 2 + 2 nj). Asking for 4 eigenvalues makes the
+   Krylov space break down after the 2 finite ones; each new direction must lie in OP's
+   range, or a Jordan chain enters the basis and gives Ritz values of size sqrt(eps) that
+   pass for finite ones (the 2-rank double pendulum of issue 22). Single-vector path with a
+   subspace larger than OP's range (nj = 10, ncv 19 of order 22: the range is spanned, the
+   solve ends there), and blocks of 3 (nj = 20, ncv 12). References from the construction:
+   the finite eigenvalues, and |mu| <= 1e-11 max |mu| for the rest (modes.c's filter of
+   infinite eigenvalues). */
+static void test_defective_zero (void)
+{
+  for (int blk = 1; blk <= 3; blk += 2) {
+    int nj = blk == 1 ? 10 : 20, n = 2 + 2 * nj;
+    double *J = calloc ((size_t) n * n, sizeof *J), *S = malloc ((size_t) n * n * sizeof *S);
+    double *SJ = malloc ((size_t) n * n * sizeof *SJ), *Si = malloc ((size_t) n * n * sizeof *Si);
+    int *piv = malloc ((size_t) n * sizeof *piv);
+    J[0] = 0.11;
+    J[1 + (size_t) n] = 0.013;
+    for (int b = 2; b + 1 < n; b += 2) J[b + (size_t) (b + 1) * n] = 0.05;
+    for (int i = 0; i < n * n; i++) S[i] = rnd ();
+    for (int i = 0; i < n; i++) S[i + (size_t) i * n] += 2.0;  /* well conditioned */
+    memcpy (Si, S, (size_t) n * n * sizeof *Si);
+    LAPACKE_dgetrf (LAPACK_COL_MAJOR, n, n, Si, n, piv);
+    LAPACKE_dgetri (LAPACK_COL_MAJOR, n, Si, n, piv);
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, S, n, J, n, 0.0, SJ, n);
+    dense d = { n, malloc ((size_t) n * n * sizeof (double)), NULL, { 0 }, NULL, NULL };
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, SJ, n, Si, n, 0.0, d.a,
+                 n);
+    dense_dist (&d);
+    double complex ref[2] = { 0.11, 0.013 };
+    ks_opts o = { .nev = 4, .ncv = blk == 1 ? 19 : 12, .tol = 1e-12, .max_restarts = 50,
+                  .seed = 1, .block = blk, .check_orthogonality = 1 };
+    ks_result r;
+    mb_err err;
+    mb_err_init (&err);
+    int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
+    int junk = 0;
+    for (int i = 0; rc == 0 && i < r.nconv; i++) {
+      int finite = cabs (r.mu[i] - 0.11) < 1e-9 || cabs (r.mu[i] - 0.013) < 1e-9;
+      if (!finite && cabs (r.mu[i]) > 1e-11 * 0.11) junk++;
+    }
+    if (rank == 0) printf ("  defective zero (block %d): %d Ritz values, %d neither finite nor "
+                           "below 1e-11 |mu|max, orth %.2e\n", blk, r.nconv, junk, r.orth_loss);
+    CHECK (blk == 1 ? "defective zero: the 2 finite eigenvalues, every other Ritz value ~ 0"
+                    : "defective zero, blocks of 3: the 2 finite eigenvalues, the rest ~ 0",
+           rc == 0 && r.converged && matches (2, ref, 2, &r, 1e-9) && junk == 0
+           && r.orth_loss < 1e-13);
+    ks_result_clear (&r);
+    dense_free (&d);
+    free (J); free (S); free (SJ); free (Si); free (piv);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -725,6 +779,7 @@ int main (int argc, char **argv)
   test_block ();
   test_early_stop ();
   test_lagged_gs ();
+  test_defective_zero ();
   int status = rank == 0 ? CHECK_DONE () : 0;
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize ();
