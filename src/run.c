@@ -249,10 +249,38 @@ static int setup_matrices (run *r, mb_err *err)
   return rc;
 }
 
+/* What an export's K, M, R, Cq are about (its deck.yaml's "# state:" line and the log). */
+#define STATE_DECK "the deck configuration (no statics section); the matrices the eigen " \
+  "stages used"
+#define STATE_EQUILIBRIUM "the static equilibrium of the statics section: K is the tangent " \
+  "there (material, geometric, load and reaction stiffness), M, R, Cq there; the " \
+  "matrices the eigen stages used"
+#define STATE_UNCONVERGED "the static stage's last state, NOT converged (allow_unconverged): " \
+  "K is the tangent there (material, geometric, load and reaction stiffness), M, R, Cq " \
+  "there; the matrices the eigen stages used"
+#define STATE_NO_EQUILIBRIUM "the deck configuration: the static stage did not reach an " \
+  "equilibrium and no eigen stage ran; NOT the tangent about an equilibrium"
+
+/* Rank 0, model deck: writes r->as's K, M, R, Cq, the row maps and a matrix deck to the
+   export folder when one is asked for (--export-matrices or output.export_matrices), with
+   state (STATE_*) in the deck and the log. Returns 0 or export_matrices' error. */
+static int export_system (run *r, const char *state, mb_err *err)
+{
+  const char *dir = r->opts->export_dir ? r->opts->export_dir : r->d.output.export_matrices;
+  if (!dir) return 0;
+  const assembly *a = &r->as;
+  MB_TRY (export_matrices (dir, &r->mdl, a->K, a->M, a->R, a->Cq, &r->d, state, err));
+  if (r->log)
+    fprintf (r->log, "matrices exported to %s (K, M%s%s .mtx, dofs.csv, constraints.csv, "
+             "deck.yaml): %s\n", dir, a->R ? ", R" : "", a->Cq ? ", Cq" : "", state);
+  return 0;
+}
+
 /* Collective. Model deck: every rank builds the model from the same deck text, so every
    rank meets the same deck error; rank 0 assembles M, K, R, Cq (owned by r->as), checks
-   that Cq has full row rank, and writes the matrices when asked (--export-matrices or
-   output.export_matrices). The shape reaches every rank. */
+   that Cq has full row rank, and, without a statics section, writes the matrices when
+   asked (export_system; with one, run_statics writes those about the equilibrium). The
+   shape reaches every rank. */
 static int setup_model (run *r, mb_err *err)
 {
   const deck *d = &r->d;
@@ -285,13 +313,8 @@ static int setup_model (run *r, mb_err *err)
                  "redundant joint there shows as a singular pencil\n", skipped,
                  skipped > 1 ? "s" : "");
     }
-    const char *dir = r->opts->export_dir ? r->opts->export_dir : d->output.export_matrices;
-    if (rc == 0 && dir) {
-      rc = export_matrices (dir, &r->mdl, a->K, a->M, a->R, a->Cq, d, err);
-      if (rc == 0 && log)
-        fprintf (log, "matrices exported to %s (K, M%s%s .mtx, dofs.csv, constraints.csv, "
-                 "deck.yaml)\n", dir, a->R ? ", R" : "", a->Cq ? ", Cq" : "");
-    }
+    if (rc == 0 && !d->statics.present)  /* with statics: exported about the equilibrium */
+      rc = export_system (r, STATE_DECK, err);
     if (rc == 0) {
       r->K = a->K, r->M = a->M, r->R = a->R, r->Cq = a->Cq;
       shape[0] = a->n;
@@ -382,8 +405,11 @@ static void place_model (model *mdl, const model_state *s)
    best state) and logs a summary. When it converged, or did not and the deck allows it
    (allow_unconverged), rank 0's r->as is replaced by the system at the equilibrium
    (q*, gamma*) for the eigen stages: K with the reactions' geometric stiffness, M, R, Cq,
-   and rank 0's model takes the equilibrium poses (place_model); *proceed = 1. Returns 0, MB_ENOCONV (*proceed says whether the eigen stages may still
-   run) or another error (*proceed = 0), the same on every rank. */
+   and rank 0's model takes the equilibrium poses (place_model); *proceed = 1. An export
+   asked for is written then (export_system): the equilibrium's matrices, or, when the
+   eigen stages will not run, the deck configuration's, said so. Returns 0, MB_ENOCONV
+   (*proceed says whether the eigen stages may still run) or another error (*proceed = 0),
+   the same on every rank. */
 static int run_statics (run *r, int *proceed, mb_err *err)
 {
   const deck *d = &r->d;
@@ -426,8 +452,9 @@ static int run_statics (run *r, int *proceed, mb_err *err)
         memset (&sm->a, 0, sizeof sm->a);
         r->K = r->as.K, r->M = r->as.M, r->R = r->as.R, r->Cq = r->as.Cq;
         place_model (&r->mdl, &sm->s);
+        wrc = export_system (r, rc == 0 ? STATE_EQUILIBRIUM : STATE_UNCONVERGED, &werr);
       }
-    }
+    } else if (wrc == 0) wrc = export_system (r, STATE_NO_EQUILIBRIUM, &werr);
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
   }
   if (rc == 0 || rc == MB_ENOCONV) {

@@ -109,9 +109,10 @@ static void put_stage (FILE *f, const char *name, const deck_stage *s, int compl
   fprintf (f, ", max_restarts: %d, subspace: %d}\n", s->max_restarts, s->subspace);
 }
 
-/* dir/deck.yaml: the matrices and d's stage settings; with_R: R.mtx was written. */
+/* dir/deck.yaml: the matrices and d's stage settings; with_R: R.mtx was written; state
+   (may be NULL): which configuration the matrices are about, as a comment line. */
 static int write_deck (const char *dir, const model *m, int with_R, int with_Cq,
-                       const deck *d, mb_err *err)
+                       const deck *d, const char *state, mb_err *err)
 {
   writer w;
   MB_TRY (open_in (&w, dir, "deck.yaml", "the matrix deck", err));
@@ -125,6 +126,11 @@ static int write_deck (const char *dir, const model *m, int with_R, int with_Cq,
            "m = %d constraint rows (constraints.csv).\n"
            "# Run: mbmodal deck.yaml (paths are relative to this folder).\n",
            6 * m->nnodes, m->nconstraints);
+  if (state) {
+    fputs ("# state: ", f);
+    writer_put_comment (f, state);
+    fputc ('\n', f);
+  }
   if (d && d->title) {
     fputs ("title: ", f);
     writer_put_quoted (f, d->title, " (exported matrices)");
@@ -166,7 +172,8 @@ static int write_matrix (const char *dir, const char *name, const spm *A, mb_err
 }
 
 int export_matrices (const char *dir, const model *mdl, const spm *K, const spm *M,
-                     const spm *R, const spm *Cq, const deck *d, mb_err *err)
+                     const spm *R, const spm *Cq, const deck *d, const char *state,
+                     mb_err *err)
 {
   if (!dir || !mdl || !K || !M)
     return mb_fail (err, MB_EIO, "export: no folder, model or matrices");
@@ -187,5 +194,5 @@ int export_matrices (const char *dir, const model *mdl, const spm *K, const spm 
   if (with_Cq) MB_TRY (write_matrix (dir, "Cq.mtx", Cq, err));
   MB_TRY (write_dofs (dir, mdl, err));
   MB_TRY (write_constraints (dir, mdl, err));
-  return write_deck (dir, mdl, with_R, with_Cq, d, err);
+  return write_deck (dir, mdl, with_R, with_Cq, d, state, err);
 }

@@ -23,13 +23,16 @@
                            the stage settings of d (modes, shift or target frequency,
                            tolerance, restarts, subspace, enabled) and output name
                            "<d's output name>-matrices", so `mbmodal DIR/deck.yaml` repeats
-                           the solve on the exported matrices.
+                           the solve on the exported matrices; state (may be NULL), the
+                           configuration K, M, R, Cq are about (the deck configuration, or
+                           a static equilibrium), as a "# state: ..." comment line.
    CSV fields holding ',', '"' or a line break are double-quoted (RFC 4180).
    Each file is written under a temporary name and renamed when complete (writer.c), and
    is refused (MB_EIO) when it would replace an input of the run (writer_protect).
    d may be NULL (defaults; no source line). K, M, R, Cq are borrowed (R, Cq may be NULL).
    Returns 0, MB_EIO naming the path that failed, MB_ENOMEM. Rank 0 only. */
 int export_matrices (const char *dir, const model *mdl, const spm *K, const spm *M,
-                     const spm *R, const spm *Cq, const deck *d, mb_err *err);
+                     const spm *R, const spm *Cq, const deck *d, const char *state,
+                     mb_err *err);
 
 #endif

@@ -86,7 +86,7 @@ static void test_full (model *m)
   make_deck (&d);
   mb_err err;
   mb_err_init (&err);
-  int rc = export_matrices (dir, m, K, M, R, Cq, &d, &err);
+  int rc = export_matrices (dir, m, K, M, R, Cq, &d, "the test state", &err);
   CHECK ("export written (folders created)", rc == 0);
   if (rc) printf ("  %s: %s\n", err.where, err.msg);
   CHECK ("K.mtx bit for bit", same_matrix (in_dir (dir, "K.mtx"), K));
@@ -139,10 +139,15 @@ static void test_full (model *m)
   CHECK ("deck.yaml names its source and sizes",
          t && strstr (t, "from decks/toy.yaml") && strstr (t, "n = 30 DOFs")
            && strstr (t, "m = 6 constraint rows"));
+  CHECK ("deck.yaml says which state the matrices are about",
+         t && strstr (t, "\n# state: the test state\n"));
   free (t);
 
-  /* exporting again into the same folder overwrites */
-  CHECK ("export again into an existing folder", export_matrices (dir, m, K, M, R, Cq, &d, &err) == 0);
+  /* exporting again into the same folder overwrites; without a state, no state line */
+  CHECK ("export again into an existing folder", export_matrices (dir, m, K, M, R, Cq, &d, NULL, &err) == 0);
+  t = slurp (in_dir (dir, "deck.yaml"));
+  CHECK ("no state given: no state line", t && !strstr (t, "# state:"));
+  free (t);
   spm_free (K);
   spm_free (M);
   spm_free (R);
@@ -160,7 +165,7 @@ static void test_variants (model *m)
   /* complex stage enabled on an undamped model: an all-zero R.mtx, so deck.yaml runs it */
   make_deck (&d);
   snprintf (dir, sizeof dir, "%s/undamped", tmpdir);
-  CHECK ("undamped export written", export_matrices (dir, m, K, M, NULL, NULL, &d, &err) == 0);
+  CHECK ("undamped export written", export_matrices (dir, m, K, M, NULL, NULL, &d, NULL, &err) == 0);
   spm *Z = spm_create (30, 30, 1);
   CHECK ("zero R.mtx (30 x 30, no entries)", same_matrix (in_dir (dir, "R.mtx"), Z));
   spm_free (Z);
@@ -173,7 +178,7 @@ static void test_variants (model *m)
   /* no deck: defaults; complex off and no R without R */
   d.damped.enabled = 0;
   snprintf (dir, sizeof dir, "%s/nodeck", tmpdir);
-  CHECK ("export without a deck", export_matrices (dir, m, K, M, NULL, NULL, NULL, &err) == 0);
+  CHECK ("export without a deck", export_matrices (dir, m, K, M, NULL, NULL, NULL, NULL, &err) == 0);
   CHECK ("no R.mtx without R and without a complex stage",
          access (in_dir (dir, "R.mtx"), F_OK) != 0);
   rc = parse_deck (dir, &e);
@@ -185,12 +190,12 @@ static void test_variants (model *m)
   /* a folder that cannot be made: its parent is a file */
   snprintf (dir, sizeof dir, "%s/nodeck/K.mtx/sub", tmpdir);
   mb_err_init (&err);
-  CHECK ("folder under a file: MB_EIO", export_matrices (dir, m, K, M, NULL, NULL, NULL, &err) == MB_EIO);
+  CHECK ("folder under a file: MB_EIO", export_matrices (dir, m, K, M, NULL, NULL, NULL, NULL, &err) == MB_EIO);
   CHECK ("error names the path", strstr (err.where, "K.mtx") != NULL);
   snprintf (dir, sizeof dir, "%s/nodeck/K.mtx", tmpdir);
   mb_err_init (&err);
   CHECK ("export folder is a file: MB_EIO",
-         export_matrices (dir, m, K, M, NULL, NULL, NULL, &err) == MB_EIO);
+         export_matrices (dir, m, K, M, NULL, NULL, NULL, NULL, &err) == MB_EIO);
   spm_free (K);
   spm_free (M);
 }
