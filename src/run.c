@@ -367,45 +367,14 @@ static void log_statics (FILE *log, const statics_result *res, const char *path,
   if (written) fprintf (log, "statics: report written to %s\n", path);
 }
 
-/* Rank 0: the model's nodes take the poses of state s (positions and orientations), so
-   that the eigen reports, their energy shares and the VTK mode shapes are drawn about
-   the equilibrium instead of the deck configuration. Body inertia follows the body:
-   J = R J_body R^T with R the rotation from the deck pose. */
-static void place_model (model *mdl, const model_state *s)
-{
-  for (int i = 0; i < mdl->nnodes; i++) {
-    model_node *nd = &mdl->nodes[i];
-    double Q[9];  /* rotation from the deck pose: Q = R_s R_deck^T */
-    for (int a = 0; a < 3; a++)
-      for (int b = 0; b < 3; b++) {
-        Q[3 * a + b] = 0;
-        for (int k = 0; k < 3; k++) Q[3 * a + b] += s->R[9 * i + 3 * a + k] * nd->R[3 * b + k];
-      }
-    memcpy (nd->x, s->x + 3 * (size_t) i, sizeof nd->x);
-    memcpy (nd->R, s->R + 9 * (size_t) i, sizeof nd->R);
-    if (nd->body >= 0) {  /* J <- Q J Q^T */
-      double *J = mdl->bodies[nd->body].J, T[9];
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) {
-          T[3 * a + b] = 0;
-          for (int k = 0; k < 3; k++) T[3 * a + b] += Q[3 * a + k] * J[3 * k + b];
-        }
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) {
-          J[3 * a + b] = 0;
-          for (int k = 0; k < 3; k++) J[3 * a + b] += T[3 * a + k] * Q[3 * b + k];
-        }
-    }
-  }
-}
-
 /* Collective. The static stage of a model deck (d.statics.present): rank 0 makes the model
    at its deck configuration a static problem, every rank runs the deck's method
    (statics_solve), rank 0 writes OUTDIR/NAME.static.yaml (also when not converged: the
    best state) and logs a summary. When it converged, or did not and the deck allows it
    (allow_unconverged), rank 0's r->as is replaced by the system at the equilibrium
    (q*, gamma*) for the eigen stages: K with the reactions' geometric stiffness, M, R, Cq,
-   and rank 0's model takes the equilibrium poses (place_model); *proceed = 1. An export
+   and rank 0's model takes the equilibrium poses (model_place: reports, energy shares
+   and VTK mode shapes about the equilibrium); *proceed = 1. An export
    asked for is written then (export_system): the equilibrium's matrices, or, when the
    eigen stages will not run, the deck configuration's, said so. Returns 0, MB_ENOCONV
    (*proceed says whether the eigen stages may still run) or another error (*proceed = 0),
@@ -451,8 +420,9 @@ static int run_statics (run *r, int *proceed, mb_err *err)
         r->as = sm->a;
         memset (&sm->a, 0, sizeof sm->a);
         r->K = r->as.K, r->M = r->as.M, r->R = r->as.R, r->Cq = r->as.Cq;
-        place_model (&r->mdl, &sm->s);
-        wrc = export_system (r, rc == 0 ? STATE_EQUILIBRIUM : STATE_UNCONVERGED, &werr);
+        wrc = model_place (&r->mdl, &sm->s, &werr);
+        if (wrc == 0)
+          wrc = export_system (r, rc == 0 ? STATE_EQUILIBRIUM : STATE_UNCONVERGED, &werr);
       }
     } else if (wrc == 0) wrc = export_system (r, STATE_NO_EQUILIBRIUM, &werr);
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */

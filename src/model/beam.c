@@ -209,10 +209,11 @@ static void corot_bt (const double *B, const double f[7], double y[12])
 }
 
 /* f_int = B^T k_def d, K = B^T k_def B + geometric part (central differences of
-   B^T f_def on the 12 increments, f_def fixed), M in the current frame. */
+   B^T f_def on the 12 increments, f_def fixed; left out when material), M in the current
+   frame. */
 static void beam_corotational (const model *m, const model_state *s, int na, int nb,
                                const double Lam0[9], double L0, const double kl[144],
-                               const double ml[144], elem *e)
+                               const double ml[144], int material, elem *e)
 {
   const double *x0[2] = { node_xs (m, s, na), node_xs (m, s, nb) };
   double dR[2][9], kd[49], fd[7], KB[7 * 12];
@@ -239,7 +240,7 @@ static void beam_corotational (const model *m, const model_state *s, int na, int
       for (int q = 0; q < 7; q++) t += c.B[12 * q + i] * KB[12 * q + j];
       e->K[12 * i + j] = t;
     }
-  for (int j = 0; j < 12; j++) {               /* geometric: d(B^T) f_def / dq_j */
+  for (int j = 0; j < 12 && !material; j++) {  /* geometric: d(B^T) f_def / dq_j */
     int nd = j / 6, comp = j % 6;
     double h = comp < 3 ? 1e-6 * L0 : 1e-6, yp[12], ym[12];
     for (int sg = -1; sg <= 1; sg += 2) {
@@ -273,7 +274,7 @@ static void beam_corotational (const model *m, const model_state *s, int na, int
    f_a = (m g / 2, c ta x g), f_b = (m g / 2, -c tb x g) (at the deck the fixed-end moments
    rho A g L0^2 / 12 of the cubic element) and K(a_r, a_r) = -c skew(g) skew(ta),
    K(b_r, b_r) = c skew(g) skew(tb): a conservative load, so K is symmetric at an
-   equilibrium. */
+   equilibrium. EVAL_MATERIAL: K = B^T k_def B alone (no geometric, no load stiffness). */
 void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e)
 {
   const model_beam *b = &m->beams[ib];
@@ -290,7 +291,7 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
     beam_rotate (Lam0, kl, e->K);
     beam_rotate (Lam0, ml, e->M);
   } else {
-    beam_corotational (m, s, na, nb, Lam0, L0, kl, ml, e);
+    beam_corotational (m, s, na, nb, Lam0, L0, kl, ml, (flags & EVAL_MATERIAL) != 0, e);
   }
   e->has_C = b->alpha > 0 || b->beta > 0;
   if (e->has_C)
@@ -307,6 +308,7 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
       e->f_ext[6 * nd + i] = 0.5 * mass * g[i];
       e->f_ext[6 * nd + 3 + i] = (nd ? -c : c) * mg[i];
     }
+    if (flags & EVAL_MATERIAL) continue;   /* the load stiffness is not material */
     mat_skew (t[nd], St);
     mat_mul (Sg, St, P);
     blk_add (e->K, 2 * nd + 1, 2 * nd + 1, nd ? c : -c, P);

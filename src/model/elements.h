@@ -26,8 +26,13 @@ typedef struct elem {
   double f_ext[12];    /* applied force (loads, gravity) */
 } elem;
 
-/* Evaluation flags: EVAL_GRAVITY adds mdl->gravity's loads (f_ext and load stiffness). */
-enum { EVAL_GRAVITY = 1 };
+/* Evaluation flags: EVAL_GRAVITY adds mdl->gravity's loads (f_ext and load stiffness);
+   EVAL_MATERIAL makes K the material stiffness alone, G^T D G with D the element's
+   constitutive matrix and G its deformation rate (x^T K x >= 0): the terms of the internal
+   forces, preloads and loads (the geometric and load stiffness) are left out of K (f_int,
+   f_ext and M are unchanged; a beam's Rayleigh C follows its K). Energy shares split K
+   into the two (energy.c). */
+enum { EVAL_GRAVITY = 1, EVAL_MATERIAL = 2 };
 
 /* ---- node poses at a state (s NULL: the deck configuration) ---- */
 
@@ -92,6 +97,10 @@ void rot_jinv (const double w[3], double J[9]);
    material + geometric, damping), point forces and torques (f_ext and load stiffness of
    offsets and followers). Absent matrices have has_* = 0. */
 void force_element (const model *m, const model_state *s, int f, elem *e);
+
+/* force_element with evaluation flags (EVAL_MATERIAL: the material stiffness alone: k n n^T
+   of a spring, k g g^T of a rotational spring, T^T K6 T of a bushing, none of a load). */
+void force_element_flags (const model *m, const model_state *s, int f, int flags, elem *e);
 
 /* Row k of joint j at state s: C value *c, coefficients of Cq on the DOFs of node a (ca)
    and node b (cb) (zero for ground), and when Kc is not NULL, Kc (12 x 12 row-major,

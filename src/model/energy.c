@@ -1,5 +1,7 @@
 /* energy.c: the parts of a model (bodies, beams, springs, bushings) and the kinetic and
-   strain energy shares of each part in a mode shape, at the deck configuration. */
+   strain energy shares of each part in a mode shape, the strain split into its material
+   and geometric (prestress, load, reaction) parts, about the configuration the eigen
+   stages linearized at (the deck, or the equilibrium a model was placed at). */
 #include "energy.h"
 
 #include <math.h>
@@ -57,82 +59,205 @@ int model_parts (const model *mdl, model_part **parts)
   return n;
 }
 
-/* Re(x^H M x) and Re(x^H K x) of every element, once: added to the totals *tk, *ts and,
-   when the element belongs to a requested part (pb, pm, pf: part index of each body, beam
-   and force, or -1), to that part's kin[] and str[]. */
-static void element_energies (const model *mdl, const model_state *st, const int *pb,
-                              const int *pm, const int *pf, const double complex *x,
-                              double *kin, double *str, double *tk, double *ts)
+/* The model at its deck poses (mdl->eq's copies) and the equilibrium state, for a model
+   placed at one: the element blocks assemble_at used there. */
+static const model *model_at_deck (const model *mdl, model *ref, const model_state **st)
 {
-  elem e;
+  *st = NULL;
+  if (!mdl->eq) return mdl;
+  *ref = *mdl;
+  ref->nodes = mdl->eq->nodes;
+  ref->bodies = mdl->eq->bodies;
+  ref->eq = NULL;
+  *st = mdl->eq->state;
+  return ref;
+}
+
+/* Every term of the strain energy: model_parts' parts, then every joint (PART_JOINT: the
+   stiffness of its reactions about an equilibrium), then the point forces and torques with
+   a stiffness block (PART_LOAD: their load stiffness). */
+int model_strain_terms (const model *placed, model_part **terms)
+{
+  model ref;
+  const model_state *st;
+  const model *mdl = model_at_deck (placed, &ref, &st);  /* a load's lever at the deck */
+  model_part *p = NULL;
+  int np = model_parts (mdl, &p);
+  if (np < 0) return np;
+  int n = np + mdl->njoints;
+  for (int f = 0; f < mdl->nforces; f++)
+    n += !is_part_force (&mdl->forces[f]) && force_has_stiffness (mdl, &mdl->forces[f]);
+  *terms = NULL;
+  if (n == 0) { free (p); return 0; }
+  model_part *t = mb_calloc ((size_t) n, sizeof *t);
+  if (!t || mb_fault ("model")) { free (t); free (p); return MB_ENOMEM; }
+  if (np > 0) memcpy (t, p, (size_t) np * sizeof *t);
+  free (p);
+  int k = np;
+  for (int j = 0; j < mdl->njoints; j++)
+    t[k++] = (model_part) { mdl->joints[j].name, PART_JOINT, j };
+  for (int f = 0; f < mdl->nforces; f++)
+    if (!is_part_force (&mdl->forces[f]) && force_has_stiffness (mdl, &mdl->forces[f]))
+      t[k++] = (model_part) { mdl->forces[f].name, PART_LOAD, f };
+  *terms = t;
+  return n;
+}
+
+/* Where the energies of the elements go: the term index of each body, beam, force and
+   joint (or -1: counted in the totals only), and the sums. */
+typedef struct energy_acc {
+  const int *pb, *pm, *pf, *pj;
+  double *kin, *mat, *geo;    /* per term */
+  double tk, ts;              /* Re(x^H M x), Re(x^H K x) over every element */
+} energy_acc;
+
+/* Re(x^H K x) of element e (tangent, as assembled) split: the material part from em (the
+   same element with EVAL_MATERIAL), the geometric part the rest; into term t (or none). */
+static void add_strain (energy_acc *acc, const elem *e, const elem *em,
+                        const double complex *x, int t)
+{
+  if (!e->has_K) return;
+  double k = elem_energy (e, e->K, x), m = elem_energy (em, em->K, x);
+  acc->ts += k;
+  if (t >= 0) { acc->mat[t] += m; acc->geo[t] += k - m; }
+}
+
+/* The element blocks of mdl at st with evaluation flags (EVAL_GRAVITY or 0), each once,
+   and with kc the joints' reaction stiffness Kc = sum_k gamma_k d(Cq_k^T)/dq (gamma of st):
+   the same blocks assemble_system (st NULL, flags 0, kc 0) or assemble_at (st, gravity,
+   Kc) add into K and M, so tk and ts are Re(x^H M x) and Re(x^H K x) of those matrices. */
+static void element_energies (const model *mdl, const model_state *st, int flags, int kc,
+                              const double complex *x, energy_acc *acc)
+{
+  elem e, em;
   for (int i = 0; i < mdl->nbodies; i++) {
-    body_element (mdl, st, i, 0, &e);
+    body_element (mdl, st, i, flags, &e);
     double k = elem_energy (&e, e.M, x);
-    *tk += k;
-    if (pb[i] >= 0) kin[pb[i]] += k;
+    acc->tk += k;
+    if (acc->pb[i] >= 0) acc->kin[acc->pb[i]] += k;
   }
   for (int ib = 0; ib < mdl->nbeams; ib++)
     for (int q = 0; q < mdl->beams[ib].nelements; q++) {
-      beam_element (mdl, st, ib, q, 0, &e);     /* no load stiffness */
-      double k = elem_energy (&e, e.M, x), st = elem_energy (&e, e.K, x);
-      *tk += k;
-      *ts += st;
-      if (pm[ib] >= 0) { kin[pm[ib]] += k; str[pm[ib]] += st; }
+      beam_element (mdl, st, ib, q, flags, &e);
+      beam_element (mdl, st, ib, q, flags | EVAL_MATERIAL, &em);
+      double k = elem_energy (&e, e.M, x);
+      acc->tk += k;
+      if (acc->pm[ib] >= 0) acc->kin[acc->pm[ib]] += k;
+      add_strain (acc, &e, &em, x, acc->pm[ib]);
     }
   for (int f = 0; f < mdl->nforces; f++) {
-    force_element (mdl, st, f, &e);
-    double st = e.has_K ? elem_energy (&e, e.K, x) : 0.0;
-    *ts += st;
-    if (pf[f] >= 0) str[pf[f]] += st;
+    force_element_flags (mdl, st, f, 0, &e);
+    force_element_flags (mdl, st, f, EVAL_MATERIAL, &em);
+    add_strain (acc, &e, &em, x, acc->pf[f]);
+  }
+  if (!kc || !st) return;
+  memset (&e, 0, sizeof e);
+  e.nnode = 2;
+  e.has_K = 1;
+  for (int jj = 0; jj < mdl->njoints; jj++) {  /* Kc as assemble_joints adds it */
+    const model_joint *j = &mdl->joints[jj];
+    double c, ca[6], cb[6];
+    memset (e.K, 0, sizeof e.K);
+    for (int q = 0; q < j->nrows; q++)
+      joint_row_eval (mdl, st, j, q, st->gamma[j->first_row + q], &c, ca, cb, e.K);
+    e.node[0] = j->a;
+    e.node[1] = j->b;
+    double k = elem_energy (&e, e.K, x);
+    acc->ts += k;
+    if (acc->pj[jj] >= 0) acc->geo[acc->pj[jj]] += k;  /* a reaction: no material part */
   }
 }
 
 /* share[i] = v[i] / total, or 0 when |total| < 1e-14 max |v|. */
-static void shares (const double *v, int n, double total, double *share)
+static void shares (const double *v, int n, double total, double vmax, double *share)
 {
-  double vmax = 0.0;
   for (int i = 0; i < n; i++) vmax = fmax (vmax, fabs (v[i]));
   int zero = !(fabs (total) >= 1e-14 * vmax) || total == 0.0;
   for (int i = 0; i < n; i++) share[i] = zero ? 0.0 : v[i] / total;
 }
 
-/* Per part and in total, Re(x^H A x) from element blocks recomputed on the fly (each
-   element once; a part listed twice gets its energy once, in its last entry). */
-int model_energy_shares (const model *mdl, const model_part *parts, int nparts,
-                         const double complex *x, double *kinetic, double *strain,
-                         mb_err *err)
-{
-  return model_energy_shares_at (mdl, NULL, parts, nparts, x, kinetic, strain, err);
-}
-
-/* As model_energy_shares with the element matrices at state st (NULL: the deck). */
-int model_energy_shares_at (const model *mdl, const model_state *st, const model_part *parts,
-                            int nparts, const double complex *x, double *kinetic,
-                            double *strain, mb_err *err)
+/* The shares of the terms (parts, joints, loads) at st with flags and kc (as
+   element_energies): kinetic kin_p / tk, material mat_p / ts, geometric geo_p / ts. */
+static int energy_core (const model *mdl, const model_state *st, int flags, int kc,
+                        const model_part *parts, int nparts, const double complex *x,
+                        double *kinetic, double *material, double *geometric, mb_err *err)
 {
   if (nparts <= 0) return 0;
+  energy_acc acc = { 0 };
   double *kin = mb_calloc ((size_t) nparts, sizeof *kin);
-  double *str = mb_calloc ((size_t) nparts, sizeof *str);
-  int *pb = mb_calloc ((size_t) mdl->nbodies, sizeof *pb);
-  int *pm = mb_calloc ((size_t) mdl->nbeams, sizeof *pm);
-  int *pf = mb_calloc ((size_t) mdl->nforces, sizeof *pf);
-  if (!kin || !str || !pb || !pm || !pf) {
-    free (kin); free (str); free (pb); free (pm); free (pf);
+  double *mat = mb_calloc ((size_t) nparts, sizeof *mat);
+  double *geo = mb_calloc ((size_t) nparts, sizeof *geo);
+  int *pb = mb_calloc ((size_t) mdl->nbodies + 1, sizeof *pb);
+  int *pm = mb_calloc ((size_t) mdl->nbeams + 1, sizeof *pm);
+  int *pf = mb_calloc ((size_t) mdl->nforces + 1, sizeof *pf);
+  int *pj = mb_calloc ((size_t) mdl->njoints + 1, sizeof *pj);
+  if (!kin || !mat || !geo || !pb || !pm || !pf || !pj) {
+    free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj);
     return mb_fail (err, MB_ENOMEM, "out of memory computing energy shares");
   }
   for (int i = 0; i < mdl->nbodies; i++) pb[i] = -1;
   for (int i = 0; i < mdl->nbeams; i++) pm[i] = -1;
   for (int i = 0; i < mdl->nforces; i++) pf[i] = -1;
+  for (int i = 0; i < mdl->njoints; i++) pj[i] = -1;
   for (int i = 0; i < nparts; i++) {
     int k = parts[i].index;
     if (parts[i].kind == PART_BODY && k >= 0 && k < mdl->nbodies) pb[k] = i;
     if (parts[i].kind == PART_BEAM && k >= 0 && k < mdl->nbeams) pm[k] = i;
-    if (parts[i].kind == PART_FORCE && k >= 0 && k < mdl->nforces) pf[k] = i;
+    if ((parts[i].kind == PART_FORCE || parts[i].kind == PART_LOAD) && k >= 0
+        && k < mdl->nforces) pf[k] = i;
+    if (parts[i].kind == PART_JOINT && k >= 0 && k < mdl->njoints) pj[k] = i;
   }
-  double tk = 0.0, ts = 0.0;
-  element_energies (mdl, st, pb, pm, pf, x, kin, str, &tk, &ts);
-  shares (kin, nparts, tk, kinetic);
-  shares (str, nparts, ts, strain);
-  free (kin); free (str); free (pb); free (pm); free (pf);
+  acc.pb = pb, acc.pm = pm, acc.pf = pf, acc.pj = pj;
+  acc.kin = kin, acc.mat = mat, acc.geo = geo;
+  element_energies (mdl, st, flags, kc, x, &acc);
+  shares (kin, nparts, acc.tk, 0.0, kinetic);
+  /* the material and geometric shares of a term are zero together (rigid-body modes) */
+  double vmax = 0.0;
+  for (int i = 0; i < nparts; i++) vmax = fmax (vmax, fmax (fabs (mat[i]), fabs (geo[i])));
+  shares (mat, nparts, acc.ts, vmax, material);
+  shares (geo, nparts, acc.ts, vmax, geometric);
+  free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj);
   return 0;
+}
+
+int model_energy_split (const model *mdl, const model_part *parts, int nparts,
+                        const double complex *x, double *kinetic, double *material,
+                        double *geometric, mb_err *err)
+{
+  model ref;
+  const model_state *st;
+  const model *m = model_at_deck (mdl, &ref, &st);
+  return energy_core (m, st, st ? EVAL_GRAVITY : 0, st != NULL, parts, nparts, x, kinetic,
+                      material, geometric, err);
+}
+
+/* Per part and in total, Re(x^H A x) from element blocks recomputed on the fly (each
+   element once; a part listed twice gets its energy once, in its last entry); the strain
+   share is the material plus the geometric share of model_energy_split. */
+int model_energy_shares (const model *mdl, const model_part *parts, int nparts,
+                         const double complex *x, double *kinetic, double *strain,
+                         mb_err *err)
+{
+  if (nparts <= 0) return 0;
+  double *geo = mb_calloc ((size_t) nparts, sizeof *geo);
+  if (!geo) return mb_fail (err, MB_ENOMEM, "out of memory computing energy shares");
+  int rc = model_energy_split (mdl, parts, nparts, x, kinetic, strain, geo, err);
+  for (int i = 0; i < nparts && rc == 0; i++) strain[i] += geo[i];
+  free (geo);
+  return rc;
+}
+
+/* As model_energy_shares with the element matrices at state st (NULL: the deck), without
+   gravity's load stiffness and the joints' reaction stiffness. */
+int model_energy_shares_at (const model *mdl, const model_state *st, const model_part *parts,
+                            int nparts, const double complex *x, double *kinetic,
+                            double *strain, mb_err *err)
+{
+  if (nparts <= 0) return 0;
+  double *geo = mb_calloc ((size_t) nparts, sizeof *geo);
+  if (!geo) return mb_fail (err, MB_ENOMEM, "out of memory computing energy shares");
+  int rc = energy_core (mdl, st, 0, 0, parts, nparts, x, kinetic, strain, geo, err);
+  for (int i = 0; i < nparts && rc == 0; i++) strain[i] += geo[i];
+  free (geo);
+  return rc;
 }

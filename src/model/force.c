@@ -181,9 +181,10 @@ static void add_lever_term (double *K, int bi, double s, const double f[3], cons
    T = k d). f_int = [-T, -ra x T] on a, [T, rb x T] on b. With G = [-H(ra), H(rb)],
    H(r) = [I, -skew(r)] (dd = G dq): K = G^T Ks G, Ks = k n n^T + (F/L)(I - n n^T)
    (zero-length: k I), plus the lever terms -skew(T) skew(ra) (a) and skew(T) skew(rb)
-   (b); C = G^T Cs G, Cs = c n n^T (zero-length: c I). */
+   (b); C = G^T Cs G, Cs = c n n^T (zero-length: c I). material: K = G^T (k n n^T) G
+   (zero-length: k I), without the tension's terms. */
 static void spring_element (const model *m, const model_state *s, const model_force *f,
-                            elem *e)
+                            int material, elem *e)
 {
   double ra[3], rb[3], pA[3], pB[3], d[3], d0[3], G[3 * 12] = { 0 };
   node_point (m, s, f->a, f->pa, ra, pA);
@@ -204,7 +205,7 @@ static void spring_element (const model *m, const model_state *s, const model_fo
     for (int i = 0; i < 3; i++) {
       T[i] = F * n[i];
       for (int j = 0; j < 3; j++) {
-        Ks[3 * i + j] = f->k * n[i] * n[j] + F / L * ((i == j) - n[i] * n[j]);
+        Ks[3 * i + j] = f->k * n[i] * n[j] + (material ? 0.0 : F / L * ((i == j) - n[i] * n[j]));
         Cs[3 * i + j] = f->c * n[i] * n[j];
       }
     }
@@ -223,8 +224,10 @@ static void spring_element (const model *m, const model_state *s, const model_fo
   congruence (G, 3, Ks, e->K);
   double fa[3], fb[3];
   for (int i = 0; i < 3; i++) { fa[i] = T[i]; fb[i] = -T[i]; }
-  add_lever_term (e->K, 0, -1.0, fa, ra);
-  add_lever_term (e->K, 1, -1.0, fb, rb);
+  if (!material) {
+    add_lever_term (e->K, 0, -1.0, fa, ra);
+    add_lever_term (e->K, 1, -1.0, fb, rb);
+  }
   vec_cross (ra, T, t);
   for (int i = 0; i < 3; i++) {
     e->f_int[i] = -T[i];
@@ -271,17 +274,19 @@ static double rot_angle (const model_force *f, const double dRa[9], const double
    model had a state. That preload term is not the derivative of any potential (a torque
    about an axis fixed in a, whatever b's rotation); the tangent of tau dphi/dq at the
    deck pose differs from it by the preload times (u w^T) terms (u, w the axis' normals),
-   so a state at the deck pose uses the consistent tangent. */
+   so a state at the deck pose uses the consistent tangent. material: K = k g g^T alone. */
 static void rotational_element (const model *m, const model_state *s, const model_force *f,
-                                elem *e)
+                                int material, elem *e)
 {
   double G[12] = { 0 }, k1 = f->k, c1 = f->c, S[9];
   if (!s) {
     for (int i = 0; i < 3; i++) { G[3 + i] = -f->axis[i]; G[9 + i] = f->axis[i]; }
     congruence (G, 1, &k1, e->K);
     mat_skew (f->axis, S);
-    blk_add (e->K, 3, 1, f->preload, S);
-    blk_add (e->K, 1, 1, -f->preload, S);
+    if (!material) {
+      blk_add (e->K, 3, 1, f->preload, S);
+      blk_add (e->K, 1, 1, -f->preload, S);
+    }
     for (int i = 0; i < 12; i++) e->f_int[i] = -f->preload * G[i];
   } else {
     double dR[2][9], ga[3];
@@ -291,7 +296,7 @@ static void rotational_element (const model *m, const model_state *s, const mode
     for (int i = 0; i < 3; i++) { G[3 + i] = -ga[i]; G[9 + i] = ga[i]; }
     congruence (G, 1, &k1, e->K);
     for (int i = 0; i < 12; i++) e->f_int[i] = tau * G[i];
-    for (int nd = 0; nd < 2; nd++)
+    for (int nd = 0; nd < 2 && !material; nd++)
       for (int comp = 0; comp < 3; comp++) {
         double gp[3], gm[3], h = 1e-6, X[9], Rs[9], w[3] = { 0, 0, 0 };
         for (int sg = -1; sg <= 1; sg += 2) {
@@ -403,9 +408,9 @@ static void bushing_deck_T (const model *m, const model_force *f, double T[72])
 /* Bushing: at the deck pose u = T q (bushing_deck_T), K = T^T K6 T, C = T^T C6 T,
    f_int = 0. At a state: u and Bm of bushing_kin, f_int = Bm^T K6 u,
    K = Bm^T K6 Bm + d(Bm^T)/dq (K6 u) (central differences, h = 1e-6 rad and
-   1e-6 (1 + |r|) m), C = Bm^T C6 Bm. */
+   1e-6 (1 + |r|) m; left out when material), C = Bm^T C6 Bm. */
 static void bushing_element (const model *m, const model_state *s, const model_force *f,
-                             elem *e)
+                             int material, elem *e)
 {
   e->has_K = 1;
   if (node_at_deck (m, s, f->a) && node_at_deck (m, s, f->b)) {
@@ -440,7 +445,7 @@ static void bushing_element (const model *m, const model_state *s, const model_f
     vec_sub (f->x, P[nd].x0, r0);
     scale = fmax (scale, vec_norm (r0));
   }
-  for (int col = 0; col < 12; col++) {
+  for (int col = 0; col < 12 && !material; col++) {
     int nd = col / 6, comp = col % 6;
     if ((nd ? f->b : f->a) < 0) continue;
     double h = comp < 3 ? 1e-6 * scale : 1e-6, yp[12], ym[12];
@@ -506,18 +511,28 @@ static void torque_element (const model *m, const model_state *s, const model_fo
 /* Dispatches on the force type; node[1] is MODEL_GROUND for one-node loads. */
 void force_element (const model *m, const model_state *s, int fi, elem *e)
 {
+  force_element_flags (m, s, fi, 0, e);
+}
+
+/* force_element; EVAL_MATERIAL: the material stiffness alone (a load's K is zero, its
+   pattern, has_K, kept). */
+void force_element_flags (const model *m, const model_state *s, int fi, int flags, elem *e)
+{
+  int material = (flags & EVAL_MATERIAL) != 0;
   const model_force *f = &m->forces[fi];
   memset (e, 0, sizeof *e);
   e->nnode = 2;
   e->node[0] = f->a;
   e->node[1] = f->b >= 0 ? f->b : MODEL_GROUND;
   switch (f->type) {
-  case FORCE_SPRING: spring_element (m, s, f, e); break;
-  case FORCE_ROTATIONAL_SPRING: rotational_element (m, s, f, e); break;
-  case FORCE_BUSHING: bushing_element (m, s, f, e); break;
+  case FORCE_SPRING: spring_element (m, s, f, material, e); break;
+  case FORCE_ROTATIONAL_SPRING: rotational_element (m, s, f, material, e); break;
+  case FORCE_BUSHING: bushing_element (m, s, f, material, e); break;
   case FORCE_POINT: point_force_element (m, s, f, e); break;
   case FORCE_TORQUE: torque_element (m, s, f, e); break;
   }
+  if (material && (f->type == FORCE_POINT || f->type == FORCE_TORQUE))
+    memset (e->K, 0, sizeof e->K);
 }
 
 /* Extension and force of spring f at s (model_spring_at in state.h). */

@@ -505,6 +505,13 @@ void model_clear (model *m)
     for (int i = 0; i < m->njoints; i++) free (m->joints[i].name);
   if (m->forces)
     for (int i = 0; i < m->nforces; i++) free (m->forces[i].name);
+  if (m->eq) {  /* names borrowed from the model's own */
+    free (m->eq->nodes);
+    free (m->eq->bodies);
+    model_state_clear (m->eq->state);
+    free (m->eq->state);
+    free (m->eq);
+  }
   free (m->nodes);
   free (m->aliases);
   free (m->bodies);

@@ -85,6 +85,18 @@ typedef struct model_force {
   deck_pos pos;
 } model_force;
 
+struct model_state;
+
+/* Where a model placed at an equilibrium came from (model_place): copies of its deck poses
+   and inertia, and the equilibrium, so that element matrices there (the tangent the eigen
+   stages use) can still be evaluated. Owned by the model (model_clear frees it); the names
+   in nodes and bodies are borrowed from the model's own. */
+typedef struct model_equilibrium {
+  struct model_node *nodes;     /* nnodes: the deck poses, as model_build made them */
+  struct model_body *bodies;    /* nbodies: the deck inertia */
+  struct model_state *state;    /* the equilibrium: node poses and joint reactions gamma */
+} model_equilibrium;
+
 typedef struct model {
   int nnodes;
   model_node *nodes;
@@ -97,6 +109,7 @@ typedef struct model {
   model_force *forces;
   int nconstraints;       /* m = sum of joint rows */
   double gravity[3];
+  model_equilibrium *eq;  /* NULL, or the equilibrium the nodes were placed at (model_place) */
 } model;
 
 /* Builds the model of deck d (d->model.present must be 1): meshes beams, names nodes,

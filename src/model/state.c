@@ -140,3 +140,63 @@ int model_state_node_at_deck (const model *mdl, const model_state *s, int i)
   return !memcmp (s->x + 3 * i, mdl->nodes[i].x, 3 * sizeof *s->x) &&
          !memcmp (s->R + 9 * i, mdl->nodes[i].R, 9 * sizeof *s->R);
 }
+
+/* mdl->eq made (deck poses and inertia copied) or kept, its state replaced by a copy of s;
+   then the poses and inertia of s (the rotation Q = R_s R_deck^T turns J). */
+int model_place (model *mdl, const model_state *s, mb_err *err)
+{
+  model_equilibrium *eq = mdl->eq;
+  model_state *copy = mb_calloc (1, sizeof *copy);
+  if (!copy || model_state_copy (s, copy, err) < 0) {
+    free (copy);
+    return mb_fail (err, MB_ENOMEM, "out of memory keeping the equilibrium");
+  }
+  if (!eq) {
+    size_t nn = (size_t) (mdl->nnodes > 0 ? mdl->nnodes : 1);
+    size_t nb = (size_t) (mdl->nbodies > 0 ? mdl->nbodies : 1);
+    eq = mb_calloc (1, sizeof *eq);
+    if (eq) eq->nodes = mb_calloc (nn, sizeof *eq->nodes);
+    if (eq) eq->bodies = mb_calloc (nb, sizeof *eq->bodies);
+    if (!eq || !eq->nodes || !eq->bodies || mb_fault ("model")) {
+      if (eq) { free (eq->nodes); free (eq->bodies); }
+      free (eq);
+      model_state_clear (copy);
+      free (copy);
+      return mb_fail (err, MB_ENOMEM, "out of memory keeping the deck poses");
+    }
+    memcpy (eq->nodes, mdl->nodes, (size_t) mdl->nnodes * sizeof *eq->nodes);
+    memcpy (eq->bodies, mdl->bodies, (size_t) mdl->nbodies * sizeof *eq->bodies);
+    mdl->eq = eq;
+  } else {
+    model_state_clear (eq->state);
+    free (eq->state);
+  }
+  eq->state = copy;
+  for (int i = 0; i < mdl->nnodes; i++) {
+    model_node *nd = &mdl->nodes[i];
+    const double *R0 = eq->nodes[i].R;
+    double Q[9];  /* rotation from the deck pose: Q = R_s R_deck^T */
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) {
+        Q[3 * a + b] = 0;
+        for (int k = 0; k < 3; k++) Q[3 * a + b] += s->R[9 * i + 3 * a + k] * R0[3 * b + k];
+      }
+    memcpy (nd->x, s->x + 3 * (size_t) i, sizeof nd->x);
+    memcpy (nd->R, s->R + 9 * (size_t) i, sizeof nd->R);
+    if (nd->body >= 0) {  /* J <- Q J_deck Q^T */
+      const double *J0 = eq->bodies[nd->body].J;
+      double *J = mdl->bodies[nd->body].J, T[9];
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+          T[3 * a + b] = 0;
+          for (int k = 0; k < 3; k++) T[3 * a + b] += Q[3 * a + k] * J0[3 * k + b];
+        }
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+          J[3 * a + b] = 0;
+          for (int k = 0; k < 3; k++) J[3 * a + b] += T[3 * a + k] * Q[3 * b + k];
+        }
+    }
+  }
+  return 0;
+}

@@ -52,6 +52,14 @@ void model_rot_log (const double R[9], double w[3]);
    linear formulas of the deck configuration, so that assemble_system is unchanged. */
 int model_state_node_at_deck (const model *mdl, const model_state *s, int i);
 
+/* The model's nodes take the poses of state s (positions and orientations) and body
+   inertia follows its body (J = Q J Q^T, Q the rotation from the deck pose), so that the
+   reports and mode shapes are drawn about the equilibrium; mdl->eq keeps the deck poses,
+   the deck inertia and a copy of s (gamma included), so that energy shares can evaluate
+   the elements' tangent at s (energy.c). Placing again keeps the first deck poses.
+   Returns 0 or MB_ENOMEM (then mdl is unchanged). */
+int model_place (model *mdl, const model_state *s, mb_err *err);
+
 /* Spring force f at state s: translational spring: *extension = L - L0 [m] and
    *force = preload + k (L - L0) [N] (tension positive); rotational spring: the rotation
    about its axis [rad] and the torque [N m]. Returns 0, or -1 when f is not a spring. */

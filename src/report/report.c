@@ -122,10 +122,12 @@ typedef struct share_item {
 
 typedef struct model_ctx {
   const model *mdl;        /* borrowed */
-  model_part *parts;       /* model_parts' array, owned */
-  int nparts;
-  double *kinetic, *strain;        /* nparts each: the current mode's shares */
-  share_item *kin_sorted, *str_sorted;  /* nparts each: listed shares, largest first */
+  model_part *parts;       /* model_strain_terms' array, owned: the parts first */
+  int nparts;              /* model_parts' count: parts[0 .. nparts - 1] (model.parts) */
+  int nterms;              /* the parts, then joints and loads (strain energy only) */
+  double *kinetic, *strain;        /* nterms each: the current mode's shares */
+  double *material, *geometric;    /* nterms each: strain = material + geometric */
+  share_item *kin_sorted, *str_sorted;  /* nterms each: listed shares, largest first */
   int nkin, nstr;                  /* entries listed (|share| >= MIN_SHARE) */
   int *first_alias, *next_alias;   /* user names per node: chains through mdl->aliases */
 } model_ctx;
@@ -137,6 +139,8 @@ static void model_ctx_clear (model_ctx *mc)
   free (mc->parts);
   free (mc->kinetic);
   free (mc->strain);
+  free (mc->material);
+  free (mc->geometric);
   free (mc->kin_sorted);
   free (mc->str_sorted);
   free (mc->first_alias);
@@ -167,20 +171,25 @@ static int model_ctx_init (model_ctx *mc, const model *mdl, mb_err *err)
 {
   memset (mc, 0, sizeof *mc);
   mc->mdl = mdl;
-  mc->nparts = model_parts (mdl, &mc->parts);
-  if (mc->nparts < 0) {
-    mc->nparts = 0;
+  model_part *p = NULL;
+  mc->nparts = model_parts (mdl, &p);
+  free (p);
+  mc->nterms = mc->nparts < 0 ? mc->nparts : model_strain_terms (mdl, &mc->parts);
+  if (mc->nparts < 0 || mc->nterms < 0) {
+    mc->nparts = mc->nterms = 0;
     return mb_fail (err, MB_ENOMEM, "out of memory listing the model's parts");
   }
-  size_t np = (size_t) (mc->nparts > 0 ? mc->nparts : 1);
+  size_t np = (size_t) (mc->nterms > 0 ? mc->nterms : 1);
   mc->kinetic = mb_calloc (np, sizeof *mc->kinetic);
   mc->strain = mb_calloc (np, sizeof *mc->strain);
+  mc->material = mb_calloc (np, sizeof *mc->material);
+  mc->geometric = mb_calloc (np, sizeof *mc->geometric);
   mc->kin_sorted = mb_calloc (np, sizeof *mc->kin_sorted);
   mc->str_sorted = mb_calloc (np, sizeof *mc->str_sorted);
   mc->first_alias = mb_calloc ((size_t) (mdl->nnodes > 0 ? mdl->nnodes : 1), sizeof (int));
   mc->next_alias = mb_calloc ((size_t) (mdl->naliases > 0 ? mdl->naliases : 1), sizeof (int));
-  if (!mc->kinetic || !mc->strain || !mc->kin_sorted || !mc->str_sorted || !mc->first_alias
-      || !mc->next_alias) {
+  if (!mc->kinetic || !mc->strain || !mc->material || !mc->geometric || !mc->kin_sorted
+      || !mc->str_sorted || !mc->first_alias || !mc->next_alias) {
     model_ctx_clear (mc);
     return mb_fail (err, MB_ENOMEM, "out of memory for the energy shares");
   }
@@ -193,6 +202,8 @@ const char *report_part_kind (const model *mdl, const model_part *p)
   if (!p) return "unknown";
   if (p->kind == PART_BODY) return "body";
   if (p->kind == PART_BEAM) return "beam";
+  if (p->kind == PART_JOINT) return "joint";
+  if (p->kind == PART_LOAD) return "load";
   if (p->kind != PART_FORCE || !mdl || p->index < 0 || p->index >= mdl->nforces)
     return "force";
   switch (mdl->forces[p->index].type) {
@@ -211,28 +222,35 @@ static int by_share_desc (const void *p, const void *q)
   return (a->part > b->part) - (a->part < b->part);
 }
 
-/* The parts with |share| >= MIN_SHARE into out, largest share first; returns the count. */
-static int sort_shares (const double *share, int nparts, share_item *out)
+/* The parts with |share| >= MIN_SHARE (or, with split, a material or geometric share
+   that large) into out, largest share first; returns the count. split may be NULL. */
+static int sort_shares (const double *share, const double *const split[2], int nparts,
+                        share_item *out)
 {
   int k = 0;
-  for (int p = 0; p < nparts; p++)
-    if (fabs (share[p]) >= MIN_SHARE) out[k++] = (share_item) { share[p], p };
+  for (int p = 0; p < nparts; p++) {
+    double big = fabs (share[p]);
+    if (split) big = fmax (big, fmax (fabs (split[0][p]), fabs (split[1][p])));
+    if (big >= MIN_SHARE) out[k++] = (share_item) { share[p], p };
+  }
   qsort (out, (size_t) k, sizeof *out, by_share_desc);
   return k;
 }
 
-/* Kinetic share Re(x^H M_p x) / Re(x^H M x) and strain share Re(x^H K_p x) / Re(x^H K x)
-   of every part for the mode shape x (model_energy_shares), then the listed ones sorted.
-   A rigid-body mode lists no strain shares: its strain energy is round-off. Returns 0 or
-   MB_ENOMEM. */
+/* Kinetic share Re(x^H M_p x) / Re(x^H M x) of every part and strain share
+   Re(x^H K_p x) / Re(x^H K x) = material + geometric of every term (parts, joints, loads)
+   for the mode shape x (model_energy_split), then the listed ones sorted. A rigid-body
+   mode lists no strain shares: its strain energy is round-off. Returns 0 or MB_ENOMEM. */
 static int mode_shares (model_ctx *mc, const double complex *x, int rigid, mb_err *err)
 {
   mc->nkin = mc->nstr = 0;
-  if (mc->nparts == 0) return 0;
-  MB_TRY (model_energy_shares (mc->mdl, mc->parts, mc->nparts, x, mc->kinetic, mc->strain,
-                               err));
-  mc->nkin = sort_shares (mc->kinetic, mc->nparts, mc->kin_sorted);
-  mc->nstr = rigid ? 0 : sort_shares (mc->strain, mc->nparts, mc->str_sorted);
+  if (mc->nterms == 0) return 0;
+  MB_TRY (model_energy_split (mc->mdl, mc->parts, mc->nterms, x, mc->kinetic, mc->material,
+                              mc->geometric, err));
+  for (int p = 0; p < mc->nterms; p++) mc->strain[p] = mc->material[p] + mc->geometric[p];
+  const double *const split[2] = { mc->material, mc->geometric };
+  mc->nkin = sort_shares (mc->kinetic, NULL, mc->nparts, mc->kin_sorted);
+  mc->nstr = rigid ? 0 : sort_shares (mc->strain, split, mc->nterms, mc->str_sorted);
   return 0;
 }
 
@@ -336,9 +354,10 @@ static void put_mode_nodes (FILE *f, const model *m, const double complex *x, in
   }
 }
 
-/* "      key:" and the listed shares as {part, kind, share} items, or "key: []". */
+/* "      key:" and the listed shares as {part, kind, share} items, or "key: []"; split:
+   each item with its material and geometric shares too (strain). */
 static void put_share_list (FILE *f, const model_ctx *mc, const char *key,
-                            const share_item *items, int count)
+                            const share_item *items, int count, int split)
 {
   fprintf (f, "      %s:%s\n", key, count > 0 ? "" : " []");
   for (int k = 0; k < count; k++) {
@@ -347,6 +366,12 @@ static void put_share_list (FILE *f, const model_ctx *mc, const char *key,
     put_quoted (f, p->name ? p->name : "");
     fprintf (f, ", kind: %s, share: ", report_part_kind (mc->mdl, p));
     put_num (f, items[k].share);
+    if (split) {
+      fputs (", material: ", f);
+      put_num (f, mc->material[items[k].part]);
+      fputs (", geometric: ", f);
+      put_num (f, mc->geometric[items[k].part]);
+    }
     fputs ("}\n", f);
   }
 }
@@ -374,8 +399,8 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
   if (mc && md->x) {
     MB_TRY (mode_shares (mc, md->x, md->kind == MODE_RIGID, err));
     fputs ("    energy:\n", f);
-    put_share_list (f, mc, "kinetic", mc->kin_sorted, mc->nkin);
-    put_share_list (f, mc, "strain", mc->str_sorted, mc->nstr);
+    put_share_list (f, mc, "kinetic", mc->kin_sorted, mc->nkin, 0);
+    put_share_list (f, mc, "strain", mc->str_sorted, mc->nstr, 1);
   }
   if (!with_vectors) return 0;
   int n = r->n > 0 ? r->n : 0, m = r->m > 0 ? r->m : 0;
@@ -581,9 +606,16 @@ int report_write_yaml (const char *path, const eigen_result *r, const char *deck
 /* ---------------------------------------------------------------- energy lines */
 
 /* "kinetic: a 85.1%, b 14.9%" of the first two listed items ("<0.1%" below 0.05 %), or
-   "kinetic: -". */
+   "kinetic: -"; split (strain): an item whose geometric share is at least 0.05 % in
+   magnitude gets it in parentheses, "wire 100.0% (geometric 99.8%)". */
+static void put_pct (FILE *f, double pct)
+{
+  if (fabs (pct) < 0.05) fprintf (f, "%s0.1%%", pct < 0 ? ">-" : "<");
+  else fprintf (f, "%.1f%%", pct);
+}
+
 static void print_top2 (FILE *f, const model_ctx *mc, const char *what,
-                        const share_item *items, int count)
+                        const share_item *items, int count, int split)
 {
   fprintf (f, "%s:", what);
   if (count == 0) fputs (" -", f);
@@ -591,8 +623,13 @@ static void print_top2 (FILE *f, const model_ctx *mc, const char *what,
     const char *name = mc->parts[items[k].part].name;
     double pct = 100.0 * items[k].share;
     fprintf (f, "%s %s ", k ? "," : "", name ? name : "?");
-    if (fabs (pct) < 0.05) fprintf (f, "%s0.1%%", pct < 0 ? ">-" : "<");
-    else fprintf (f, "%.1f%%", pct);
+    put_pct (f, pct);
+    double geo = split ? 100.0 * mc->geometric[items[k].part] : 0.0;
+    if (fabs (geo) >= 0.05) {
+      fputs (" (geometric ", f);
+      put_pct (f, geo);
+      fputc (')', f);
+    }
   }
 }
 
@@ -605,15 +642,16 @@ int report_print_energy (FILE *f, const model *mdl, const eigen_result *r, mb_er
   model_ctx mc;
   MB_TRY (model_ctx_init (&mc, mdl, err));
   int rc = 0;
-  fprintf (f, "%6s  %s\n", "mode", "largest shares of kinetic and strain energy (parts)");
+  fprintf (f, "%6s  %s\n", "mode", "largest shares of kinetic and strain energy (parts; "
+           "a strain share's geometric part in parentheses)");
   for (int i = 0; i < r->nmodes && rc == 0; i++) {
     if (!r->modes[i].x) continue;
     rc = mode_shares (&mc, r->modes[i].x, r->modes[i].kind == MODE_RIGID, err);
     if (rc < 0) break;
     fprintf (f, "%6d  ", i + 1);
-    print_top2 (f, &mc, "kinetic", mc.kin_sorted, mc.nkin);
+    print_top2 (f, &mc, "kinetic", mc.kin_sorted, mc.nkin, 0);
     fputs ("; ", f);
-    print_top2 (f, &mc, "strain", mc.str_sorted, mc.nstr);
+    print_top2 (f, &mc, "strain", mc.str_sorted, mc.nstr, 1);
     fputc ('\n', f);
   }
   model_ctx_clear (&mc);

@@ -487,6 +487,64 @@ static void test_energy (void)
   free (t);
 }
 
+/* A preloaded spring from ground at (-1, 0, 0) to body A at the origin (k = 100 N/m,
+   tension F = 20 N, L = 1 m, n = x): K = k n n^T (material) + F / L (I - n n^T)
+   (geometric), so A along x: material 1; along y: geometric 1; along (1, 1, 0):
+   material k / (k + F), geometric F / (k + F) (closed forms). A point force pushing B at
+   an offset of 1 m (a load, its lever: load stiffness, no material part) is a strain term
+   of kind PART_LOAD after the parts. */
+static void test_energy_split (void)
+{
+  tdeck *t = calloc (1, sizeof *t);
+  td_init (t);
+  td_body (t, "A", 2, (double[3]) { 1, 1, 1 }, (double[3]) { 0, 0, 0 }, NULL);
+  td_body (t, "B", 1, (double[3]) { 1, 1, 1 }, (double[3]) { 5, 0, 0 }, NULL);
+  deck_force *s1 = td_force (t, "s1", FORCE_SPRING, "ground", "A");
+  s1->has_points = 1;
+  double pts[6] = { -1, 0, 0, 0, 0, 0 };
+  memcpy (s1->points, pts, sizeof pts);
+  s1->k = 100;
+  s1->preload = 20;
+  deck_force *pf = td_force (t, "push", FORCE_POINT, "B", NULL);
+  pf->value[1] = 5;
+  pf->has_at = 1;
+  pf->at[0] = 6;
+  model m;
+  assembly a;
+  if (build (t, &m, &a)) { CHECK ("split model builds", 0); free (t); return; }
+  model_part *terms = NULL;
+  int nt = model_strain_terms (&m, &terms);
+  CHECK ("strain terms: A, B, s1, then the load push", nt == 4 && terms[2].kind == PART_FORCE
+         && terms[3].kind == PART_LOAD && !strcmp (terms[3].name, "push"));
+  double complex *x = calloc ((size_t) a.n, sizeof *x);
+  double kin[4], mat[4], geo[4];
+  mb_err e;
+  mb_err_init (&e);
+  x[0] = 1;
+  model_energy_split (&m, terms, nt, x, kin, mat, geo, &e);
+  CHECK ("spring along its axis: material 1", fabs (mat[2] - 1) < 1e-14 && fabs (geo[2]) < 1e-14);
+  x[0] = 0, x[1] = 1;
+  model_energy_split (&m, terms, nt, x, kin, mat, geo, &e);
+  CHECK ("spring across: geometric (tension) 1",
+         fabs (mat[2]) < 1e-14 && fabs (geo[2] - 1) < 1e-14);
+  x[0] = 1;
+  model_energy_split (&m, terms, nt, x, kin, mat, geo, &e);
+  CHECK ("spring at 45 degrees: k / (k + F), F / (k + F)",
+         fabs (mat[2] - 100.0 / 120) < 1e-14 && fabs (geo[2] - 20.0 / 120) < 1e-14);
+  /* B turns about (1, 1, 0) and moves along x: only the load's lever stiffness
+     -skew(f) skew(r) = (f . r) I - r f^T (f = 5 y, r = x): x^T K x = -(t . r)(f . t) < 0,
+     all of it: geometric 1, no material part */
+  memset (x, 0, (size_t) a.n * sizeof *x);
+  x[6] = 1, x[9] = x[10] = 0.5;
+  model_energy_split (&m, terms, nt, x, kin, mat, geo, &e);
+  CHECK ("the load: geometric 1, material 0", mat[3] == 0 && fabs (geo[3] - 1) < 1e-14);
+  free (x);
+  free (terms);
+  assembly_clear (&a);
+  model_clear (&m);
+  free (t);
+}
+
 /* ==== the model at a state (state.h, assemble_at) ==== */
 
 /* Deterministic pseudo-random numbers in [-1, 1] (LCG; tests only). */
@@ -1320,6 +1378,7 @@ int main (void)
   test_joints ();
   test_rank ();
   test_energy ();
+  test_energy_split ();
   test_rotations ();
   test_tangent_fd ();
   test_tangent_fd_parts ();

@@ -822,6 +822,12 @@ static void test_model_report (void)
   CHECK ("mode 2 strain: arm 0.75, s1 0.25",
          seq_len (s2) == 2 && share_is (&d, item (&d, s2, 0), "arm", "beam", 0.75)
            && share_is (&d, item (&d, s2, 1), "s1", "spring", 0.25));
+  CHECK ("mode 2 strain items: material = share, geometric 0 (no prestress at the deck)",
+         num_is (get (&d, item (&d, s2, 0), "material"), 0.75)
+           && num_is (get (&d, item (&d, s2, 0), "geometric"), 0)
+           && num_is (get (&d, item (&d, s2, 1), "material"), 0.25)
+           && num_is (get (&d, item (&d, s2, 1), "geometric"), 0)
+           && !get (&d, item (&d, k2, 0), "material"));
   yaml_node_t *e3 = get (&d, item (&d, modes, 2), "energy");
   CHECK ("rigid-body mode 3: kinetic shares, strain: []",
          seq_len (get (&d, e3, "kinetic")) > 0 && seq_len (get (&d, e3, "strain")) == 0);
