@@ -16,6 +16,7 @@
 #include "linalg/sparse.h"
 #include "model/assemble.h"
 #include "model/model.h"
+#include "model/plausible.h"
 #include "report/export.h"
 #include "report/outputs.h"
 #include "report/report.h"
@@ -292,6 +293,7 @@ static int setup_model (run *r, mb_err *err)
   if (r->rank == 0) {
     assembly *a = &r->as;
     int skipped = 0;
+    model_plausibility (&r->mdl, d, stderr);  /* warnings only: the run goes on */
     rc = assemble_system (&r->mdl, a, err);
     if (rc == 0) rc = assemble_check_finite (&r->mdl, a, d->path, err);
     if (rc == 0 && a->Cq)

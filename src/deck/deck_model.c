@@ -408,6 +408,8 @@ static int material_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
       .range = ">= 0" },
   };
   MB_TRY (deck_walk (c, map, label, f, 6));
+  m->pos_E = deck_pos_of (f[0].v);
+  m->pos_rho = deck_pos_of (f[3].v);
   if (f[1].k && f[2].k)
     return deck_fail_at (c, deck_later (f[1].k, f[2].k), "%s: give either 'nu' or 'G', not both",
                          label);
@@ -1111,6 +1113,7 @@ static int joint_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, cons
   }
   MB_TRY (deck_walk (c, map, label, f, 8));
   j->has_at = f[2].k != NULL;
+  if (j->has_at) j->pos_at = deck_pos_of (f[2].v);
   j->has_points = f[7].k != NULL;
   for (int i = 3; i < 6; i++)
     if (f[i].k) j->pos_axis = deck_pos_of (f[i].v);

@@ -26,6 +26,7 @@ typedef struct deck_material {
   double rho;          /* density [kg/m^3], >= 0 */
   double alpha, beta;  /* Rayleigh damping R = alpha M + beta K [1/s], [s]; >= 0, default 0 */
   deck_pos pos;        /* the name key */
+  deck_pos pos_E, pos_rho;  /* their values, for the plausibility warnings */
 } deck_material;
 
 /* sections: NAME: { A, Iy, Iz, J } or { shape: rectangle, y, z } or { shape: circle,
@@ -119,6 +120,7 @@ typedef struct deck_joint {
   double points[6];     /* distance only: pA, pB [m] */
   deck_pos pos;         /* the name key */
   deck_pos pos_axis;    /* axis/axes/frame value, for messages about the frame; 0 if absent */
+  deck_pos pos_at;      /* the at value; 0 if absent */
 } deck_joint;
 
 typedef enum {
