@@ -55,18 +55,17 @@ print(math.sqrt((k ** 4 * E * I + k * k * T) / (rho * A)) / (2 * math.pi))")
 for np in 1 2; do
   out="$dir/np$np"
   n=$((n + 1))
-  if ! $mpirun -np $np "$bin" "$dir/wire.yaml" -o "$out" --export-matrices "$out/mat" \
-       > "$out.log" 2>&1; then
-    fail "wire np $np: exit $?"; tail -n 5 "$out.log"; continue
-  fi
+  $mpirun -np $np "$bin" "$dir/wire.yaml" -o "$out" --export-matrices "$out/mat" > "$out.log" 2>&1
+  st=$?
+  if [ $st -ne 0 ]; then fail "wire np $np: exit $st"; tail -n 5 "$out.log"; continue; fi
   grep -q "^matrices exported to $out/mat .*: the static equilibrium" "$out.log" \
     || fail "wire np $np: the log does not say the export is about the equilibrium"
   grep -q "^# state: the static equilibrium" "$out/mat/deck.yaml" \
     || fail "wire np $np: deck.yaml does not say the state"
   n=$((n + 1))
-  if ! (cd "$out/mat" && $mpirun -np $np "$bin" -q deck.yaml -o ..) > "$out.mat.log" 2>&1; then
-    fail "matrix deck np $np: exit $?"; tail -n 5 "$out.mat.log"; continue
-  fi
+  (cd "$out/mat" && $mpirun -np $np "$bin" -q deck.yaml -o ..) > "$out.mat.log" 2>&1
+  st=$?
+  if [ $st -ne 0 ]; then fail "matrix deck np $np: exit $st"; tail -n 5 "$out.mat.log"; continue; fi
   n=$((n + 1))
   "$bin" compare --rtol 1e-9 --mac 0.999999 "$out/wire.modal.yaml" \
     "$out/wire-matrices.modal.yaml" > "$out.cmp" 2>&1 \
@@ -79,11 +78,13 @@ for np in 1 2; do
 done
 # without statics: the deck configuration, said so
 n=$((n + 1))
-if "$bin" "$dir/plain.yaml" -o "$dir/plain" --export-matrices "$dir/plain/mat" > "$dir/plain.log" 2>&1; then
+"$bin" "$dir/plain.yaml" -o "$dir/plain" --export-matrices "$dir/plain/mat" > "$dir/plain.log" 2>&1
+st=$?
+if [ $st -eq 0 ]; then
   grep -q "^# state: the deck configuration (no statics section)" "$dir/plain/mat/deck.yaml" \
     || fail "plain: deck.yaml does not say the deck configuration"
   grep -q "^matrices exported to .*: the deck configuration" "$dir/plain.log" \
     || fail "plain: the log does not say the deck configuration"
-else fail "plain: exit $?"; fi
+else fail "plain: exit $st"; fi
 echo "export_statics.sh: $n checks, $fails failures"
 [ $fails -eq 0 ]
