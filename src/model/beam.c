@@ -266,6 +266,9 @@ static void beam_corotational (const model *m, const model_state *s, int na, int
   beam_rotate (Lam, ml, e->M);
 }
 
+static void beam_gravity (const model *m, const model_state *s, const model_beam *b, int na,
+                          int nb, const double Lam0[9], double L0, int flags, elem *e);
+
 /* Element k of beam ib at s: linear at the deck pose, corotational elsewhere; Rayleigh
    C = alpha M + beta K (tangent without the load stiffness of gravity). Gravity: the
    potential V = -rho A g . integral of x(s) ds over the cubic Hermite centre line through
@@ -296,7 +299,14 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
   e->has_C = b->alpha > 0 || b->beta > 0;
   if (e->has_C)
     for (int i = 0; i < 144; i++) e->C[i] = b->alpha * e->M[i] + b->beta * e->K[i];
-  if (!(flags & EVAL_GRAVITY)) return;
+  if (flags & EVAL_GRAVITY) beam_gravity (m, s, b, na, nb, Lam0, L0, flags, e);
+}
+
+/* Gravity on element (na, nb) of beam b (beam_element's comment): f_ext, and unless
+   EVAL_MATERIAL its load stiffness blocks, added into e. */
+static void beam_gravity (const model *m, const model_state *s, const model_beam *b, int na,
+                          int nb, const double Lam0[9], double L0, int flags, elem *e)
+{
   const double *g = m->gravity;
   double mass = b->rho * b->A * L0, c = mass * L0 / 12.0, t[2][3], Sg[9], St[9], P[9];
   mat_skew (g, Sg);
@@ -312,5 +322,107 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
     mat_skew (t[nd], St);
     mat_mul (Sg, St, P);
     blk_add (e->K, 2 * nd + 1, 2 * nd + 1, nd ? c : -c, P);
+  }
+}
+
+/* v^T B^T k_def B v of a real 12-vector v (element DOFs): the material energy. */
+static double corot_material (const corot *c, const double kd[49], const double v[12])
+{
+  double bv[7], e = 0.0;
+  for (int i = 0; i < 7; i++) {
+    bv[i] = 0;
+    for (int j = 0; j < 12; j++) bv[i] += c->B[12 * i + j] * v[j];
+  }
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++) e += bv[i] * kd[7 * i + j] * bv[j];
+  return e;
+}
+
+/* v^T (d(B^T f)/dq) v of a real 12-vector v at fixed f: one central difference of B^T f
+   along v (the derivative along v is v's combination of the columns beam_corotational
+   takes one by one), step t with max(|v_x| / L0, |v_th|) t = 1e-6, as its steps. */
+static double corot_geometric (const double Lam0[9], double L0, const double *x0[2],
+                               const double dR[2][9], const double fd[7], const double v[12])
+{
+  double big = 0.0;
+  for (int j = 0; j < 12; j++) big = fmax (big, fabs (v[j]) / (j % 6 < 3 ? L0 : 1.0));
+  if (big == 0.0) return 0.0;
+  double h = 1e-6 / big, y[2][12];
+  for (int sg = 0; sg < 2; sg++) {
+    double xs[2][3], Rs[2][9], a = sg ? -h : h;
+    for (int nd = 0; nd < 2; nd++) {
+      double w[3], X[9];
+      for (int i = 0; i < 3; i++) {
+        xs[nd][i] = x0[nd][i] + a * v[6 * nd + i];
+        w[i] = a * v[6 * nd + 3 + i];
+      }
+      model_rot_exp (w, X);
+      mat_mul (X, dR[nd], Rs[nd]);
+    }
+    corot cp;
+    corot_eval (Lam0, L0, xs[0], xs[1], Rs[0], Rs[1], &cp);
+    corot_bt (cp.B, fd, y[sg]);
+  }
+  double e = 0.0;
+  for (int j = 0; j < 12; j++) e += v[j] * (y[0][j] - y[1][j]) / (2 * h);
+  return e;
+}
+
+void beam_energy (const model *m, const model_state *s, int ib, int k, int flags,
+                  const double complex *x, double *kinetic, double *material,
+                  double *tangent)
+{
+  const model_beam *b = &m->beams[ib];
+  int na = b->first_node + k, nb = na + 1;
+  elem e;
+  if (node_at_deck (m, s, na) && node_at_deck (m, s, nb)) {  /* linear: cheap as it is */
+    beam_element (m, s, ib, k, flags & ~EVAL_MATERIAL, &e);
+    *kinetic = elem_energy (&e, e.M, x);
+    *tangent = elem_energy (&e, e.K, x);
+    if (!(flags & EVAL_GRAVITY)) *material = *tangent;
+    else {
+      beam_element (m, s, ib, k, flags | EVAL_MATERIAL, &e);
+      *material = elem_energy (&e, e.K, x);
+    }
+    return;
+  }
+  double Lam0[9], kl[144], ml[144], kd[49], fd[7], dR[2][9];
+  double L0 = beam_axes (b, m->nodes[na].x, m->nodes[nb].x, Lam0);
+  beam_local (b, L0, kl, ml);
+  const double *x0[2] = { node_xs (m, s, na), node_xs (m, s, nb) };
+  node_drot (m, s, na, dR[0]);
+  node_drot (m, s, nb, dR[1]);
+  corot c;
+  corot_eval (Lam0, L0, x0[0], x0[1], dR[0], dR[1], &c);
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++) kd[7 * i + j] = kl[12 * corot_slot[i] + corot_slot[j]];
+  for (int i = 0; i < 7; i++) {
+    fd[i] = 0;
+    for (int j = 0; j < 7; j++) fd[i] += kd[7 * i + j] * c.d[j];
+  }
+  double mat = 0.0, geo = 0.0;
+  for (int part = 0; part < 2; part++) {       /* Re(x^H A x) = xr^T A xr + xi^T A xi */
+    double v[12];
+    for (int j = 0; j < 12; j++) {
+      const double complex xj = x[6 * (j < 6 ? na : nb) + j % 6];
+      v[j] = part ? cimag (xj) : creal (xj);
+    }
+    mat += corot_material (&c, kd, v);
+    geo += corot_geometric (Lam0, L0, x0, dR, fd, v);
+  }
+  memset (&e, 0, sizeof e);
+  e.nnode = 2;
+  e.node[0] = na;
+  e.node[1] = nb;
+  double Lam[9];
+  mat_transpose (c.E, Lam);
+  beam_rotate (Lam, ml, e.M);
+  *kinetic = elem_energy (&e, e.M, x);
+  *material = mat;
+  *tangent = mat + geo;
+  if (flags & EVAL_GRAVITY) {                  /* the load stiffness of gravity */
+    memset (e.K, 0, sizeof e.K);
+    beam_gravity (m, s, b, na, nb, Lam0, L0, flags & ~EVAL_MATERIAL, &e);
+    *tangent += elem_energy (&e, e.K, x);
   }
 }

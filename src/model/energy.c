@@ -138,12 +138,12 @@ static void element_energies (const model *mdl, const model_state *st, int flags
   }
   for (int ib = 0; ib < mdl->nbeams; ib++)
     for (int q = 0; q < mdl->beams[ib].nelements; q++) {
-      beam_element (mdl, st, ib, q, flags, &e);
-      beam_element (mdl, st, ib, q, flags | EVAL_MATERIAL, &em);
-      double k = elem_energy (&e, e.M, x);
+      double k, m, t;
+      beam_energy (mdl, st, ib, q, flags, x, &k, &m, &t);
       acc->tk += k;
-      if (acc->pm[ib] >= 0) acc->kin[acc->pm[ib]] += k;
-      add_strain (acc, &e, &em, x, acc->pm[ib]);
+      acc->ts += t;
+      int p = acc->pm[ib];
+      if (p >= 0) { acc->kin[p] += k; acc->mat[p] += m; acc->geo[p] += t - m; }
     }
   for (int f = 0; f < mdl->nforces; f++) {
     force_element_flags (mdl, st, f, 0, &e);

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "linalg/mmio.h"
+#include "model/elements.h"   /* beam_element, beam_energy: the element level */
 #include "model_fixture.h"
 
 static int has (const char *s, const char *sub)
@@ -776,6 +777,47 @@ static void test_tangent_fd (void)
   }
 }
 
+/* beam_energy (one difference along the mode) against the element matrices of
+   beam_element (12 columns) at a deformed state with gravity: kinetic, tangent and
+   material energies of every beam element for a random complex x. */
+static void test_beam_energy (void)
+{
+  tdeck *t = fd_model (1, 1, 1);
+  model m;
+  model_state s = { 0 };
+  if (state_setup (t, &m, &s, 0.05, 0.3, 50.0, 12u)) { CHECK ("fd model builds", 0); free (t); return; }
+  int n = 6 * m.nnodes;
+  double complex *x = calloc ((size_t) n, sizeof *x);
+  unsigned seed = 5u;
+  for (int i = 0; i < n; i++) x[i] = urand (&seed) + I * urand (&seed);
+  double worst = 0.0, worst_m = 0.0, worst_k = 0.0;
+  int count = 0;
+  for (int ib = 0; ib < m.nbeams; ib++)
+    for (int q = 0; q < m.beams[ib].nelements; q++) {
+      elem e, em;
+      beam_element (&m, &s, ib, q, EVAL_GRAVITY, &e);
+      beam_element (&m, &s, ib, q, EVAL_GRAVITY | EVAL_MATERIAL, &em);
+      double kin, mat, tan;
+      beam_energy (&m, &s, ib, q, EVAL_GRAVITY, x, &kin, &mat, &tan);
+      double rk = elem_energy (&e, e.M, x), rt = elem_energy (&e, e.K, x);
+      double rm = elem_energy (&em, em.K, x);
+      worst = fmax (worst, fabs (tan - rt) / fmax (fabs (rt), rm));
+      worst_m = fmax (worst_m, fabs (mat - rm) / rm);
+      worst_k = fmax (worst_k, fabs (kin - rk) / rk);
+      count++;
+    }
+  char what[200];
+  snprintf (what, sizeof what, "beam_energy at a deformed state, %d elements: tangent %.1e, "
+            "material %.1e, kinetic %.1e (relative to beam_element's matrices)", count, worst,
+            worst_m, worst_k);
+  printf ("  %s\n", what);
+  CHECK (what, count > 0 && worst < 1e-8 && worst_m < 1e-12 && worst_k < 1e-12);
+  free (x);
+  model_state_clear (&s);
+  model_clear (&m);
+  free (t);
+}
+
 /* Each kind alone (a sharper scale): a beam cantilever, each joint, each force. */
 static void test_tangent_fd_parts (void)
 {
@@ -1382,6 +1424,7 @@ int main (void)
   test_rotations ();
   test_tangent_fd ();
   test_tangent_fd_parts ();
+  test_beam_energy ();
   test_rigid_motion ();
   test_rigid_beam ();
   test_cantilever_newton ();
