@@ -9,7 +9,8 @@
 #    omega^2 = ((pi / L)^4 EI + (pi / L)^2 T) / (rho A)  ->  63.80 Hz     (rtol 2e-3; the
 #  exported deck configuration, without the tension, gave 3.96 Hz).
 #  The exported deck.yaml and the log say which state the matrices are about (the static
-#  equilibrium; without statics, the deck configuration).
+#  equilibrium; without statics, the deck configuration; not converged: the deck
+#  configuration when no eigen stage runs, else the last state).
 # usage: sh export_statics.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/export_statics"
@@ -86,5 +87,19 @@ if [ $st -eq 0 ]; then
   grep -q "^matrices exported to .*: the deck configuration" "$dir/plain.log" \
     || fail "plain: the log does not say the deck configuration"
 else fail "plain: exit $st"; fi
+# not converged (max_num_iter 1): exit 4; without allow_unconverged no eigen stage runs and
+# the deck configuration is exported, said so; with it, the last state's tangent, said so
+for allow in false true; do
+  n=$((n + 1))
+  sed "s/^  method: fim\$/  method: fim\n  max_num_iter: 1\n  allow_unconverged: $allow/" \
+    "$dir/wire.yaml" > "$dir/nc_$allow.yaml"
+  "$bin" -q "$dir/nc_$allow.yaml" -o "$dir/nc" --export-matrices "$dir/nc/$allow" > /dev/null 2>&1
+  st=$?
+  [ $st -eq 4 ] || fail "not converged, allow_unconverged $allow: exit $st, wanted 4"
+  if [ $allow = false ]; then want="# state: the deck configuration: the static stage did not reach"
+  else want="# state: the static stage's last state, NOT converged"; fi
+  grep -q "^$want" "$dir/nc/$allow/deck.yaml" 2>/dev/null \
+    || fail "not converged, allow_unconverged $allow: no '$want' in deck.yaml"
+done
 echo "export_statics.sh: $n checks, $fails failures"
 [ $fails -eq 0 ]
