@@ -361,11 +361,17 @@ static void log_statics (FILE *log, const statics_result *res, const char *path,
            "converged" : "NOT converged", res->iterations, res->iterations == 1 ? "" : "s",
            res->time);
   fprintf (log, "statics: %s\n", res->reason);
-  if (res->negative > 0)
-    fprintf (log, "statics: the equilibrium is UNSTABLE: the tangent has %d negative "
-             "eigenvalue%s on the constraint manifold (the modal stage lists them as "
-             "'unstable')\n", res->negative, res->negative > 1 ? "s" : "");
-  else if (res->negative == 0) fprintf (log, "statics: the equilibrium is stable\n");
+  if (!res->converged)
+    fprintf (log, "statics: no equilibrium found, so no stability verdict: none may exist "
+             "(the loads may exceed what the joints and springs can hold)\n");
+  else if (res->unstable > 0)
+    fprintf (log, "statics: the equilibrium is UNSTABLE: %d mode%s of the linearization "
+             "about it %s unstable (the modal stage lists %s as 'unstable')\n",
+             res->unstable, res->unstable > 1 ? "s" : "", res->unstable > 1 ? "are" : "is",
+             res->unstable > 1 ? "them" : "it");
+  else if (res->unstable == 0) fprintf (log, "statics: the equilibrium is stable\n");
+  else fprintf (log, "statics: the stability of the equilibrium is unknown: %s\n",
+                res->verdict_note);
   if (written) fprintf (log, "statics: report written to %s\n", path);
 }
 

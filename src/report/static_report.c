@@ -148,10 +148,16 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   fprintf (f, "  analyses: %d\n  factorizations: %d\n", res->analyses, res->factorizations);
   fprintf (f, "  tangent: %s\n", res->nonsymmetric ? "non-symmetric (non-conservative "
            "loads: follower forces or body-fixed torques)" : "symmetric");
-  if (res->negative >= 0)
-    fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n", res->negative,
-             res->negative > 0 ? "unstable" : "stable");
-  else fputs ("  unstable_directions: null\n  equilibrium: unknown\n", f);
+  if (!res->converged)  /* not an equilibrium: no verdict */
+    fputs ("  unstable_directions: null\n  equilibrium: null\n", f);
+  else if (res->unstable >= 0)
+    fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n", res->unstable,
+             res->unstable > 0 ? "unstable" : "stable");
+  else {
+    fputs ("  unstable_directions: null\n  equilibrium: unknown\n  verdict_note: ", f);
+    quoted (f, res->verdict_note);
+    fputc ('\n', f);
+  }
   key_num (f, 2, "time", res->time);
   fprintf (f, "history:%s\n", res->nhist ? "" : " []");
   for (int i = 0; i < res->nhist; i++) {

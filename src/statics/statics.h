@@ -65,12 +65,18 @@ typedef struct statics_result {
   double imbalance, constraint, change;  /* at the returned state */
   double *gamma;        /* m multipliers at the returned state, rank 0; caller frees */
   int nsprings;         /* p_f: grounded springs added to the Jacobian (seed 000) */
-  int negative;         /* negative eigenvalues of the symmetric part of the tangent
-                           K + sqrt(stability) M on the constraint manifold at the returned
-                           state (MUMPS inertia of the saddle-point matrix minus m): > 0 an
-                           unstable equilibrium; -1 when unknown */
+  int negative;         /* statics_fim's diagnostic: negative eigenvalues of the symmetric
+                           part of the Newton matrix K + sqrt(stability) M on the constraint
+                           manifold at the returned state (MUMPS inertia of the saddle-point
+                           matrix minus m); -1 when unknown. Not the verdict: see unstable */
   int nonsymmetric;     /* 1: K at the returned state is not symmetric (follower loads,
                            body-fixed torques: non-conservative) */
+  int unstable;         /* the stability verdict (statics_solve, statics_verdict): modes of
+                           the undamped linearization about the returned state, K and M on
+                           the constraint manifold, that the modal stage calls unstable
+                           (lambda < 0, or complex: flutter); -1 when unknown or when no
+                           equilibrium was found (converged = 0) */
+  char verdict_note[160]; /* why the verdict is unknown, in words; "" otherwise */
   int analyses;         /* MUMPS analyses of the Newton / midpoint matrices */
   int factorizations;   /* their numerical factorizations (refactorizations included) */
   double time;          /* [s] */
@@ -106,9 +112,34 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
 int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                    FILE *log, statics_result *res, mb_err *err);
 
-/* Collective. The method of par on p. */
+/* Collective. The method of par on p, then the stability verdict of the state it returns
+   (statics_verdict): res->unstable. A method that did not converge leaves res->unstable
+   = -1 (no equilibrium, no verdict) and, for MKEAM, res->imbalance and res->constraint of
+   the state it left. Returns the method's status, or the verdict's MB_ENOMEM. */
 int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                    FILE *log, statics_result *res, mb_err *err);
+
+/* Largest number of DOFs (n) for which the verdict of a non-symmetric tangent is decided
+   (a dense eigenvalue problem of order n - m on rank 0); above it, unknown. */
+#define STATICS_VERDICT_DENSE_MAX 1000
+
+/* Collective. The stability verdict at p's current state with multipliers res->gamma,
+   for an equilibrium (converged = 1). Else res->unstable = -1 (no verdict) and rank 0
+   sets res->imbalance and res->constraint from the state p is left at (and res->change
+   from the last history line when that was an MKEAM peak): no placeholder zeros.
+   lambda are the eigenvalues of (K, M) on the constraint manifold, classified as the modal
+   stage classifies modes: rigid when |lambda| <= tau = 1e-12 max|K| / max|M| (the modal
+   stage's rounding floor), else unstable when lambda < 0 or |Im lambda| > 1e-8 |lambda|.
+   K and M symmetric (1e-12 max|K|, as the modal stage tests): the count of lambda < -tau
+   is the inertia of [K + tau M, Cq^T; Cq, 0] (MUMPS LDL^T, negative pivots minus m;
+   Sylvester); a singular matrix leaves it unknown. Non-symmetric K: rank 0 takes Z, an
+   orthonormal basis of the null space of Cq (SVD), and the eigenvalues of
+   (Z^T K Z, Z^T M Z) (LAPACK dggev), for n <= STATICS_VERDICT_DENSE_MAX. No
+   sqrt(stability) M, no grounded springs: the verdict is that of the modal stage.
+   Returns 0 or MB_ENOMEM on every rank; res->unstable and res->verdict_note on every
+   rank. */
+int statics_verdict (MPI_Comm comm, const statics_problem *p, int converged,
+                     statics_result *res, mb_err *err);
 
 void statics_result_clear (statics_result *res);
 

@@ -380,6 +380,67 @@ static void test_deck (void)
   deck_clear (&d);
 }
 
+/* ---- a linear problem for the verdict: 3 DOFs, K given, M = I, Cq = [0 0 1] ---- */
+typedef struct lin3 {
+  double k[9];      /* K, row-major */
+  spm *K, *M, *Cq;
+  double r[3], c[1];
+} lin3;
+
+/* At q = 0: r = 0, C = 0; K as given, M = I, Cq = e3^T. */
+static int lin3_eval (void *ctx, const double *gamma, statics_eval *e, mb_err *err)
+{
+  lin3 *t = ctx;
+  (void) gamma, (void) err;
+  if (!t->K) {
+    t->K = spm_create (3, 3, 9), t->M = spm_create (3, 3, 3), t->Cq = spm_create (1, 3, 1);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) spm_add (t->K, i, j, t->k[3 * i + j]);
+      spm_add (t->M, i, i, 1.0);
+    }
+    spm_add (t->Cq, 0, 2, 1.0);
+    spm_compress (t->K), spm_compress (t->M), spm_compress (t->Cq);
+  }
+  e->K = t->K, e->M = t->M, e->Cq = t->Cq, e->r = t->r, e->c = t->c;
+  e->nonsymmetric = 0;
+  return 0;
+}
+
+static void lin3_step (void *ctx, const double *dq, double a) { (void) ctx, (void) dq, (void) a; }
+static void lin3_slot (void *ctx, int s) { (void) ctx, (void) s; }
+
+/* statics_verdict against closed forms: the eigenvalues of K's upper 2 x 2 block (the
+   constraint fixes DOF 3, whose K_33 = -9 would be unstable alone):
+   symmetric [[4, 1], [1, -2]]: 1 +- sqrt(10), one negative -> 1;
+   non-symmetric [[4, 3], [-3, 4]]: 4 +- 3i, a complex pair (flutter) -> 2;
+   [[4, 0], [0, 3]] with K_13 = 7, K_31 = 5 (non-symmetric off the manifold): 4, 3 -> 0;
+   not converged: -1 whatever K. On 1 and 2 ranks. */
+static void test_verdict (MPI_Comm comm)
+{
+  static const double ks[3][9] = { { 4, 1, 7, 1, -2, 1, 7, 1, -9 },
+                                   { 4, 3, 7, -3, 4, 1, 5, 2, -9 },
+                                   { 4, 0, 7, 0, 3, 1, 5, 2, -9 } };
+  static const int want[3] = { 1, 2, 0 };
+  for (int c = 0; c < 4; c++) {
+    lin3 t;
+    memset (&t, 0, sizeof t);
+    memcpy (t.k, ks[c < 3 ? c : 0], sizeof t.k);
+    statics_problem p = { 3, 1, &t, lin3_eval, lin3_step, lin3_slot, lin3_slot, NULL, NULL };
+    statics_result res;
+    memset (&res, 0, sizeof res);
+    res.gamma = calloc (1, sizeof *res.gamma);
+    mb_err err;
+    mb_err_init (&err);
+    int rc = statics_verdict (comm, rank == 0 ? &p : NULL, c < 3, &res, &err);
+    char what[96];
+    snprintf (what, sizeof what, "verdict case %d: %d unstable (got %d)", c,
+              c < 3 ? want[c] : -1, res.unstable);
+    CHECK (what, rc == 0 && res.unstable == (c < 3 ? want[c] : -1));
+    statics_result_clear (&res);
+    spm_free (t.K), spm_free (t.M), spm_free (t.Cq);
+  }
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -392,6 +453,7 @@ int main (int argc, char **argv)
   test_chain (comm, STATICS_MKEAM);
   test_free (comm);
   test_zero_and_noconv (comm);
+  test_verdict (comm);
   int bad = CHECK_DONE ();
   MPI_Finalize ();
   return bad;
