@@ -146,8 +146,10 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   key_num (f, 2, "change", res->change);
   fprintf (f, "  grounded_springs: %d\n", res->nsprings);
   fprintf (f, "  analyses: %d\n  factorizations: %d\n", res->analyses, res->factorizations);
-  fprintf (f, "  tangent: %s\n", res->nonsymmetric ? "non-symmetric (non-conservative "
-           "loads: follower forces or body-fixed torques)" : "symmetric");
+  fputs ("  tangent: ", f);
+  quoted (f, static_report_nonconservative (mdl) ? "non-symmetric (non-conservative loads: "
+          "follower forces or body-fixed torques)" : "symmetric");
+  fputc ('\n', f);
   if (!res->converged)  /* not an equilibrium: no verdict */
     fputs ("  unstable_directions: null\n  equilibrium: null\n", f);
   else if (res->unstable >= 0)
@@ -189,4 +191,15 @@ int static_report_write (const char *path, const model *mdl, const model_state *
   MB_TRY (writer_open (&w, path, "the static report", err));
   put_report (w.f, mdl, s, par, res, deck_path, title);
   return writer_commit (&w, err);
+}
+
+int static_report_nonconservative (const model *mdl)
+{
+  for (int i = 0; i < mdl->nforces; i++) {
+    const model_force *fc = &mdl->forces[i];
+    if ((fc->type == FORCE_POINT || fc->type == FORCE_TORQUE) && fc->body_fixed
+        && (fc->value[0] != 0 || fc->value[1] != 0 || fc->value[2] != 0))
+      return 1;
+  }
+  return 0;
 }

@@ -15,10 +15,16 @@
    residual history, nodes (position, displacement from the deck, rotation vector log(R R0^T)
    and orientation matrix), joints (frame at s, the multiplier of each row, force and torque
    in the joint frame) and springs (elongation, force). Numbers round-trip (shortest of
-   %.15g..%.17g); non-finite values are null. deck_path and title may be NULL.
+   %.15g..%.17g); non-finite values are null; every free text (reason, tangent, names) is
+   double-quoted, so that strict YAML readers load it. deck_path and title may be NULL.
    All arguments borrowed. Returns 0, MB_EIO naming path, or MB_ENOMEM. Rank 0 only. */
 int static_report_write (const char *path, const model *mdl, const model_state *s,
                          const deck_statics *par, const statics_result *res,
                          const char *deck_path, const char *title, mb_err *err);
+
+/* 1 when the model's loads are non-conservative (a body-fixed point force or torque with a
+   non-zero value: a follower load, whose tangent is non-symmetric): the report's
+   `tangent`, decided from the deck rather than from K's numbers. */
+int static_report_nonconservative (const model *mdl);
 
 #endif
