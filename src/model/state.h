@@ -66,6 +66,12 @@ int model_place (model *mdl, const model_state *s, mb_err *err);
 int model_spring_at (const model *mdl, const model_state *s, int f, double *extension,
                      double *force);
 
+/* Bushing f at state s: what it applies to its first node (fa) and its second node (fb),
+   global axes: [force (N); torque about the node (N m)], 6 numbers each (fb is zero when
+   the second node is ground). Returns 0, or -1 when f is not a bushing. */
+int model_bushing_at (const model *mdl, const model_state *s, int f, double fa[6],
+                      double fb[6]);
+
 /* The frame of joint j at state s: origin x (the frame's point on node a, or on ground)
    and axes R (row-major, local -> global), attached to node a (fixed when a is ground).
    Its rows' multipliers gamma[first_row + k] are the reaction components along these

@@ -35,8 +35,31 @@ static const char *phase_name (int phase)
   return phase == 1 ? "mkeam" : phase == 2 ? "polish" : "newton";
 }
 
-static void put_nodes (FILE *f, const model *mdl, const model_state *s)
+/* 1 when alias a of node nd is a name the deck gave it: not the node's own name and not a
+   beam's BEAM.start / BEAM.end (BEAM.<i> is the node's own name). */
+static int deck_name (const model *mdl, const model_node *nd, const model_alias *a)
 {
+  if (!strcmp (a->name, nd->name)) return 0;
+  if (nd->beam < 0) return 1;
+  const char *b = mdl->beams[nd->beam].name;
+  size_t lb = strlen (b);
+  return !(strncmp (a->name, b, lb) == 0 && a->name[lb] == '.'
+           && (!strcmp (a->name + lb + 1, "start") || !strcmp (a->name + lb + 1, "end")));
+}
+
+/* nodes[]: position, displacement, rotation log(R R0^T), orientation and `names`, the
+   names the deck gave the node (a beam node's `nodes: {tip1: 30}`), found through
+   next[] (naliases), a list per node of its aliases (head[i]: first, -1: none), in the
+   aliases' order (sorted by name). next and head are caller-owned work arrays. */
+static void put_nodes (FILE *f, const model *mdl, const model_state *s, int *head, int *next)
+{
+  for (int i = 0; i < mdl->nnodes; i++) head[i] = -1;
+  for (int k = mdl->naliases - 1; k >= 0; k--) {
+    int i = mdl->aliases[k].node;
+    if (i < 0 || i >= mdl->nnodes) continue;
+    next[k] = head[i];
+    head[i] = k;
+  }
   fputs ("nodes:\n", f);
   for (int i = 0; i < mdl->nnodes; i++) {
     const model_node *nd = &mdl->nodes[i];
@@ -51,6 +74,14 @@ static void put_nodes (FILE *f, const model *mdl, const model_state *s)
     model_rot_log (dR, w);
     fprintf (f, "  - node: %d\n    name: ", i + 1);
     quoted (f, nd->name);
+    fputs ("\n    names: [", f);
+    int any = 0;
+    for (int k = head[i]; k >= 0; k = next[k]) {
+      if (!deck_name (mdl, nd, &mdl->aliases[k])) continue;
+      if (any++) fputs (", ", f);
+      quoted (f, mdl->aliases[k].name);
+    }
+    fputc (']', f);
     fputs ("\n    position: ", f);
     vec (f, x, 3);
     fputs ("\n    displacement: ", f);
@@ -97,11 +128,34 @@ static void put_joints (FILE *f, const model *mdl, const model_state *s)
   }
 }
 
+/* springs[]: translational and rotational springs (elongation or rotation, force or
+   torque) and bushings (force and torque on each node, global axes, torque about the
+   node: model_bushing_at). */
 static void put_springs (FILE *f, const model *mdl, const model_state *s)
 {
   int any = 0;
   for (int i = 0; i < mdl->nforces; i++) {
-    double ext, force;
+    double ext, force, fa[6], fb[6];
+    if (model_bushing_at (mdl, s, i, fa, fb) == 0) {
+      const model_force *fc = &mdl->forces[i];
+      if (!any) fputs ("springs:\n", f);
+      any = 1;
+      fputs ("  - name: ", f);
+      quoted (f, fc->name);
+      fputs ("\n    kind: bushing\n    nodes:\n", f);
+      for (int k = 0; k < 2; k++) {
+        int nd = k ? fc->b : fc->a;
+        if (nd < 0) continue;  /* ground */
+        fputs ("      - node: ", f);
+        quoted (f, mdl->nodes[nd].name);
+        fputs ("\n        force: ", f);
+        vec (f, k ? fb : fa, 3);
+        fputs ("\n        torque: ", f);
+        vec (f, k ? fb + 3 : fa + 3, 3);
+        fputc ('\n', f);
+      }
+      continue;
+    }
     if (model_spring_at (mdl, s, i, &ext, &force) != 0) continue;
     if (!any) fputs ("springs:\n", f);
     any = 1;
@@ -115,9 +169,10 @@ static void put_springs (FILE *f, const model *mdl, const model_state *s)
   if (!any) fputs ("springs: []\n", f);
 }
 
+/* The whole report to f; head (nnodes) and next (naliases): put_nodes's work arrays. */
 static void put_report (FILE *f, const model *mdl, const model_state *s,
                         const deck_statics *par, const statics_result *res,
-                        const char *deck_path, const char *title)
+                        const char *deck_path, const char *title, int *head, int *next)
 {
   fprintf (f, "# mbmodal report: static equilibrium (%s)\n",
            par->method == STATICS_MKEAM ? "MKEAM, then FIM polish" : "FIM, Newton-Raphson");
@@ -177,7 +232,7 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
     num (f, it->time);
     fputs ("}\n", f);
   }
-  put_nodes (f, mdl, s);
+  put_nodes (f, mdl, s, head, next);
   put_joints (f, mdl, s);
   put_springs (f, mdl, s);
 }
@@ -186,11 +241,20 @@ int static_report_write (const char *path, const model *mdl, const model_state *
                          const deck_statics *par, const statics_result *res,
                          const char *deck_path, const char *title, mb_err *err)
 {
-  if (mb_fault ("report")) return mb_fail (err, MB_ENOMEM, "out of memory for the report");
+  int *head = mb_calloc ((size_t) mdl->nnodes + 1, sizeof *head);
+  int *next = mb_calloc ((size_t) mdl->naliases + 1, sizeof *next);
+  if (!head || !next || mb_fault ("report")) {
+    free (head), free (next);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the report");
+  }
   writer w;
-  MB_TRY (writer_open (&w, path, "the static report", err));
-  put_report (w.f, mdl, s, par, res, deck_path, title);
-  return writer_commit (&w, err);
+  int rc = writer_open (&w, path, "the static report", err);
+  if (rc == 0) {
+    put_report (w.f, mdl, s, par, res, deck_path, title, head, next);
+    rc = writer_commit (&w, err);
+  }
+  free (head), free (next);
+  return rc;
 }
 
 int static_report_nonconservative (const model *mdl)
