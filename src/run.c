@@ -342,6 +342,28 @@ static void note_gravity (const run *r)
            g[0], g[1], g[2]);
 }
 
+/* Rank 0: point forces and torques with a non-zero value act only through the static
+   stage, like gravity; without one the log says so, naming the first of them. */
+static void note_loads (const run *r)
+{
+  if (!r->log || !r->is_model || r->d.statics.present) return;
+  int count = 0;
+  const model_force *first = NULL;
+  for (int i = 0; i < r->mdl.nforces; i++) {
+    const model_force *f = &r->mdl.forces[i];
+    if ((f->type == FORCE_POINT || f->type == FORCE_TORQUE)
+        && (f->value[0] != 0 || f->value[1] != 0 || f->value[2] != 0)) {
+      if (!first) first = f;
+      count++;
+    }
+  }
+  if (count == 0) return;
+  fprintf (r->log, "note: %d point load%s ('%s'%s) %s no effect on the modes without a "
+           "statics section: they are computed about the deck configuration\n", count,
+           count > 1 ? "s" : "", first->name, count > 1 ? ", ..." : "",
+           count > 1 ? "have" : "has");
+}
+
 /* Rank 0: a complex section in a deck without damping (and no 'enabled' key) is not run;
    the log says so, with the section's line, instead of skipping it in silence. */
 static void note_complex_off (const run *r)
@@ -575,6 +597,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   if (rc == 0) rc = prepare_outputs (&r, err);
   if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
   if (rc == 0 && r.rank == 0) note_gravity (&r);
+  if (rc == 0 && r.rank == 0) note_loads (&r);
   if (rc == 0 && r.rank == 0) note_complex_off (&r);
 
   mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
