@@ -26,11 +26,14 @@ void dgemm_ (const char *ta, const char *tb, const int *m, const int *n, const i
              const double *alpha, const double *a, const int *lda, const double *b,
              const int *ldb, const double *beta, double *c, const int *ldc);
 
-/* tau = VERDICT_RIGID_RTOL max|K| / max|M| (max|K| alone when M = 0), as the modal stage. */
+/* tau = VERDICT_RIGID_RTOL max|K| / max|M| (max|K| alone when M = 0), as the modal stage;
+   VERDICT_RIGID_RTOL itself when K = 0 (a free body without springs: every eigenvalue is
+   0, rigid, and K + tau M must not be singular for it). */
 static double rigid_floor (const statics_eval *e)
 {
   double kmax = spm_max_abs (e->K), mmax = spm_max_abs (e->M);
-  return VERDICT_RIGID_RTOL * (mmax > 0.0 ? kmax / mmax : kmax);
+  double ratio = mmax > 0.0 ? kmax / mmax : kmax;
+  return VERDICT_RIGID_RTOL * (ratio > 0.0 ? ratio : 1.0);
 }
 
 /* Collective (rank 0 gives e). Symmetric K and M: the count of eigenvalues of (K, M) on the
@@ -156,7 +159,8 @@ done:
 
 /* Rank 0. A state that is not an equilibrium: imbalance ||r + Cq^T gamma||_inf and
    constraint ||C||_inf there (the method's own values may be placeholders, MKEAM's are);
-   the change of the last history line when the method was MKEAM. */
+   change: the last history line's when that was an MKEAM peak, NaN (the report's null)
+   when there is no history line to take it from (MKEAM stopped before its first peak). */
 static int state_norms (const statics_problem *p, statics_result *res, mb_err *err)
 {
   int n = p->n, m = p->m;
@@ -170,6 +174,7 @@ static int state_norms (const statics_problem *p, statics_result *res, mb_err *e
     res->constraint = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
     if (res->nhist > 0 && res->hist[res->nhist - 1].phase == 1)
       res->change = res->hist[res->nhist - 1].change;
+    else if (res->nhist == 0) res->change = NAN;
   }
   free (F);
   return rc;

@@ -414,28 +414,31 @@ static void lin3_slot (void *ctx, int s) { (void) ctx, (void) s; }
    symmetric [[4, 1], [1, -2]]: 1 +- sqrt(10), one negative -> 1;
    non-symmetric [[4, 3], [-3, 4]]: 4 +- 3i, a complex pair (flutter) -> 2;
    [[4, 0], [0, 3]] with K_13 = 7, K_31 = 5 (non-symmetric off the manifold): 4, 3 -> 0;
+   K = 0 (a free body without springs): every eigenvalue 0, rigid -> 0;
    not converged: -1 whatever K. On 1 and 2 ranks. */
 static void test_verdict (MPI_Comm comm)
 {
-  static const double ks[3][9] = { { 4, 1, 7, 1, -2, 1, 7, 1, -9 },
-                                   { 4, 3, 7, -3, 4, 1, 5, 2, -9 },
-                                   { 4, 0, 7, 0, 3, 1, 5, 2, -9 } };
-  static const int want[3] = { 1, 2, 0 };
-  for (int c = 0; c < 4; c++) {
+  enum { NK = 4 };
+  static const double ks[NK][9] = { { 4, 1, 7, 1, -2, 1, 7, 1, -9 },
+                                    { 4, 3, 7, -3, 4, 1, 5, 2, -9 },
+                                    { 4, 0, 7, 0, 3, 1, 5, 2, -9 },
+                                    { 0, 0, 0, 0, 0, 0, 0, 0, 0 } };
+  static const int want[NK] = { 1, 2, 0, 0 };
+  for (int c = 0; c <= NK; c++) {  /* c = NK: not converged */
     lin3 t;
     memset (&t, 0, sizeof t);
-    memcpy (t.k, ks[c < 3 ? c : 0], sizeof t.k);
+    memcpy (t.k, ks[c < NK ? c : 0], sizeof t.k);
     statics_problem p = { 3, 1, &t, lin3_eval, lin3_step, lin3_slot, lin3_slot, NULL, NULL };
     statics_result res;
     memset (&res, 0, sizeof res);
     res.gamma = calloc (1, sizeof *res.gamma);
     mb_err err;
     mb_err_init (&err);
-    int rc = statics_verdict (comm, rank == 0 ? &p : NULL, c < 3, &res, &err);
+    int rc = statics_verdict (comm, rank == 0 ? &p : NULL, c < NK, &res, &err);
     char what[96];
     snprintf (what, sizeof what, "verdict case %d: %d unstable (got %d)", c,
-              c < 3 ? want[c] : -1, res.unstable);
-    CHECK (what, rc == 0 && res.unstable == (c < 3 ? want[c] : -1));
+              c < NK ? want[c] : -1, res.unstable);
+    CHECK (what, rc == 0 && res.unstable == (c < NK ? want[c] : -1));
     statics_result_clear (&res);
     spm_free (t.K), spm_free (t.M), spm_free (t.Cq);
   }
