@@ -10,15 +10,16 @@
 #     A free-floating pair on a spring pulled apart by self-equilibrated forces: the error
 #     names both bodies; with p_f the spring stretches by F / k.
 #  3. The tests/models/statics_*.yaml decks: their static reports against closed forms
-#     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability; the
-#     verdict equal to the modal stage's unstable modes).
+#     (tests/scripts/statics_check.py: sags, reactions, top or bottom, stability).
 #  4. A cantilever under large tip loads against Mattiasson's elastica table, converging
 #     with the mesh (tests/scripts/statics_cantilever.py).
 #     A rod under axial tension and compression: bending frequencies against the closed
 #     form of a beam with axial force (tests/scripts/statics_tension.py).
 #  5. Not converged: exit 4 with the best state's report; allow_unconverged runs the modes.
 #  6. Fault injection (MBMODAL_FAULT) in the stage and its report: exit 7, no hang.
-#  7. Every static report written here loads with a strict YAML reader and mbmodal's own.
+#  7. Every static report written here loads with a strict YAML reader, and its verdict
+#     equals the unstable modes of the modal and complex reports of its run
+#     (tests/scripts/statics_report.py --load).
 # usage: sh statics.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/statics"
@@ -175,11 +176,12 @@ for site in statics report; do
     [ $st -eq 7 ] || fail "fault $site np $np: exit $st, wanted 7: $(head -c 300 "$dir/fault.err")"
   done
 done
-# 7. every static report written above loads with a strict YAML reader and with
-#    mbmodal's own (tests/scripts/statics_report.py --load)
+# 7. every static report written above loads with a strict YAML reader (PyYAML and
+#    libyaml), and where its run converged its verdict equals the unstable modes of the
+#    modal and complex reports beside it (tests/scripts/statics_report.py --load)
 n=$((n + 1))
 /usr/bin/python3 "$top/tests/scripts/statics_report.py" --load "$bin" "$dir" > "$dir/load.log" 2>&1 \
-  || { fail "static reports do not load"; cat "$dir/load.log"; }
+  || { fail "static reports: statics_report.py --load"; cat "$dir/load.log"; }
 tail -n 1 "$dir/load.log"
 echo "statics.sh: $n runs, $fails failures"
 [ $fails -eq 0 ]

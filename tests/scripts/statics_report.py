@@ -9,9 +9,10 @@ SafeLoader, and libyaml's through CSafeLoader when present) and, for the 1-rank 
 the decks below (or all, without CSafeLoader), with mbmodal's own reader (`mbmodal compare
 R R` parses the whole document with libyaml first, then refuses the static stage at line 4:
 "stage must be modal or complex", never a YAML syntax error).
-Wherever a run converged, the verdict `unstable_directions` equals the number of
-`unstable` modes of the modal report and of the complex report (a complex pair of the
-complex stage, Re lambda > 0, is two roots with positive real part; a real root one).
+Wherever a run converged (here, and with --load every run under DIR), the verdict
+`unstable_directions` equals the number of `unstable` modes of the modal report and of
+the complex report beside it (a complex pair of the complex stage, Re lambda > 0, is two
+roots with positive real part; a real root one).
 
 The decks (references beside each):
   inverted_top   pendulum (m 2 kg, J 0.05 kg m^2, d 0.6 m) at the top, stability 1e4:
@@ -85,7 +86,8 @@ def own_reader(binary, path):
 
 
 def load_all(binary, top, own):
-    """Every static report under top through strict_load; through mbmodal's reader too
+    """Every static report under top through strict_load, its verdict against the modal
+    and complex reports beside it (verdict_agrees); through mbmodal's reader too
     when own is a substring of its path, or when PyYAML has no libyaml (CSafeLoader is
     the libyaml parser that mbmodal uses; one mbmodal start costs about 0.3 s)."""
     paths = sorted(glob.glob(os.path.join(top, "**", "*.static.yaml"), recursive=True))
@@ -93,6 +95,7 @@ def load_all(binary, top, own):
         try:
             doc = strict_load(path)
             check(isinstance(doc, dict) and doc.get("stage") == "static", path + ": a static report")
+            verdict_agrees(path, doc)
         except yaml.YAMLError as e:
             check(False, "%s: not valid YAML: %s" % (path, str(e).splitlines()[0]))
         if (own and own in path) or not hasattr(yaml, "CSafeLoader"):
@@ -114,20 +117,19 @@ def unstable_count(path, damped):
     return c
 
 
-def verdict_agrees(out, name, np):
-    """The verdict against the modal and complex reports of the same run."""
-    rep = report("%s/%s.static.yaml" % (out, name))
-    if rep is None:
-        return
+def verdict_agrees(static_path, rep):
+    """A converged report's verdict against the modal and complex reports of the same run
+    (NAME.modal.yaml, NAME.complex.yaml beside NAME.static.yaml, when there)."""
     c = rep["convergence"]
     if not c["converged"]:
         return
+    base = static_path[:-len(".static.yaml")]
     for stage, damped in (("modal", False), ("complex", True)):
-        path = "%s/%s.%s.yaml" % (out, name, stage)
+        path = "%s.%s.yaml" % (base, stage)
         if os.path.exists(path):
             u = unstable_count(path, damped)
-            check(c["unstable_directions"] == u, "%s np %d: verdict %s but the %s stage has %d "
-                  "unstable" % (name, np, c["unstable_directions"], stage, u))
+            check(c["unstable_directions"] == u, "%s: verdict %s but the %s stage has %d "
+                  "unstable" % (static_path, c["unstable_directions"], stage, u))
 
 
 PEND = """units: SI
@@ -267,7 +269,6 @@ def run_decks(binary, top):
             if rep is None:
                 continue
             c = rep["convergence"]
-            verdict_agrees(out, name, np)
             if want == 4:
                 check(c["converged"] is False, name + ": not converged")
                 check(c["equilibrium"] is None and c["unstable_directions"] is None,
