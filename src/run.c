@@ -386,12 +386,20 @@ static void log_statics (FILE *log, const statics_result *res, const char *path,
   if (!res->converged)
     fprintf (log, "statics: no equilibrium found, so no stability verdict: none may exist "
              "(the loads may exceed what the joints and springs can hold)\n");
+  else if (res->unstable > 0 && res->verdict_damped)
+    fprintf (log, "statics: the equilibrium is UNSTABLE: %d root%s of the damped "
+             "linearization about it %s a positive real part (the complex stage lists "
+             "them as 'unstable', a conjugate pair as one mode)\n", res->unstable,
+             res->unstable > 1 ? "s" : "", res->unstable > 1 ? "have" : "has");
   else if (res->unstable > 0)
     fprintf (log, "statics: the equilibrium is UNSTABLE: %d mode%s of the linearization "
              "about it %s unstable (the modal stage lists %s as 'unstable')\n",
              res->unstable, res->unstable > 1 ? "s" : "", res->unstable > 1 ? "are" : "is",
              res->unstable > 1 ? "them" : "it");
-  else if (res->unstable == 0) fprintf (log, "statics: the equilibrium is stable\n");
+  else if (res->unstable == 0)
+    fprintf (log, "statics: the equilibrium is stable%s\n", res->verdict_damped ? " (the "
+             "damped linearization: with its follower loads, the undamped modes may differ)"
+             : "");
   else fprintf (log, "statics: the stability of the equilibrium is unknown: %s\n",
                 res->verdict_note);
   if (written) fprintf (log, "statics: report written to %s\n", path);

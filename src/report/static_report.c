@@ -208,8 +208,9 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   if (!res->converged)  /* not an equilibrium: no verdict */
     fputs ("  unstable_directions: null\n  equilibrium: null\n", f);
   else if (res->unstable >= 0)
-    fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n", res->unstable,
-             res->unstable > 0 ? "unstable" : "stable");
+    fprintf (f, "  unstable_directions: %d\n  equilibrium: %s\n  linearization: %s\n",
+             res->unstable, res->unstable > 0 ? "unstable" : "stable",
+             res->verdict_damped ? "damped" : "undamped");
   else {
     fputs ("  unstable_directions: null\n  equilibrium: unknown\n  verdict_note: ", f);
     quoted (f, res->verdict_note);

@@ -20,6 +20,8 @@ typedef struct statics_eval {
   const double *r;     /* n: f_int - f_ext at q [N, N m] */
   const double *c;     /* m: C(q) [m, rad] */
   int nonsymmetric;    /* 1: K is not symmetric (follower loads): LU instead of LDL^T */
+  const spm *R;        /* n x n damping at q, or NULL (none; or a problem that does not
+                          say): read only by the verdict (statics_verdict) */
 } statics_eval;
 
 /* The problem the solvers work on, rank 0 only (the other ranks pass NULL). Its state is
@@ -77,6 +79,9 @@ typedef struct statics_result {
                            (lambda < 0, or complex: flutter); -1 when unknown or when no
                            equilibrium was found (converged = 0) */
   char verdict_note[160]; /* why the verdict is unknown, in words; "" otherwise */
+  int verdict_damped;   /* 1: unstable counts the roots s with Re s > 0 of
+                           det(s^2 M + s R + K) = 0 on the manifold (non-symmetric K with
+                           damping: the damped stage's count); 0: the undamped pencil */
   int analyses;         /* MUMPS analyses of the Newton / midpoint matrices */
   int factorizations;   /* their numerical factorizations (refactorizations included) */
   double time;          /* [s] */
@@ -122,6 +127,8 @@ int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *
 /* Largest number of DOFs (n) for which the verdict of a non-symmetric tangent is decided
    (a dense eigenvalue problem of order n - m on rank 0); above it, unknown. */
 #define STATICS_VERDICT_DENSE_MAX 1000
+/* The same with damping (a dense problem of order 2 (n - m)). */
+#define STATICS_VERDICT_DAMPED_MAX 500
 
 /* Collective. The stability verdict at p's current state with multipliers res->gamma,
    for an equilibrium (converged = 1). Else res->unstable = -1 (no verdict) and rank 0
@@ -134,8 +141,14 @@ int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *
    is the inertia of [K + tau M, Cq^T; Cq, 0] (MUMPS LDL^T, negative pivots minus m;
    Sylvester); a singular matrix leaves it unknown. Non-symmetric K: rank 0 takes Z, an
    orthonormal basis of the null space of Cq (SVD), and the eigenvalues of
-   (Z^T K Z, Z^T M Z) (LAPACK dggev), for n <= STATICS_VERDICT_DENSE_MAX. No
-   sqrt(stability) M, no grounded springs: the verdict is that of the modal stage.
+   (Z^T K Z, Z^T M Z) (LAPACK dggev), for n <= STATICS_VERDICT_DENSE_MAX; with damping
+   (e.R with a non-zero entry), instead the roots s of det(s^2 Mr + s Rr + Kr) = 0 (dggev
+   on the companion pencil of order 2 (n - m), for n <= STATICS_VERDICT_DAMPED_MAX),
+   classified as the damped stage does: rigid when |s| <= sqrt(tau), else unstable when
+   Re s > 1e-10 |s| (res->verdict_damped = 1): damping can hold a circulatory load that
+   the undamped pencil calls flutter (or the opposite: Ziegler). No sqrt(stability) M, no
+   grounded springs: the verdict is that of the modal stage (the damped stage's for a
+   non-symmetric K with damping).
    Returns 0 or MB_ENOMEM on every rank; res->unstable and res->verdict_note on every
    rank. */
 int statics_verdict (MPI_Comm comm, const statics_problem *p, int converged,

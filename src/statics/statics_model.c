@@ -16,6 +16,7 @@ static int sm_eval (void *ctx, const double *gamma, statics_eval *e, mb_err *err
   e->K = sm->a.K, e->M = sm->a.M, e->Cq = sm->a.Cq;
   e->r = sm->r, e->c = sm->a.c;
   e->nonsymmetric = sm->a.nonsymmetric;
+  e->R = sm->a.R;
   return 0;
 }
 

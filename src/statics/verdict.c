@@ -16,6 +16,8 @@
 #define VERDICT_RIGID_RTOL 1e-12
 /* A complex eigenvalue: |Im lambda| > VERDICT_COMPLEX_RTOL |lambda| (modes.c's test). */
 #define VERDICT_COMPLEX_RTOL 1e-8
+/* A damped root is unstable when Re s > VERDICT_DAMPED_RTOL |s| (modes.c's test). */
+#define VERDICT_DAMPED_RTOL 1e-10
 /* Eigenvalues above VERDICT_INFINITE max|K| / max|M| are infinite (massless DOFs). */
 #define VERDICT_INFINITE 1e12
 /* Singular values of Cq below VERDICT_RANK_RTOL sigma_max are zero (redundant rows). */
@@ -84,18 +86,29 @@ static void project (const spm *S, const double *Z, int n, int k, double *T, dou
 }
 
 /* Rank 0. Non-symmetric K: Z = an orthonormal basis of the null space of Cq (the last
-   n - rank rows of V^T of Cq's SVD; Z = I when m = 0), then the generalized eigenvalues
-   lambda = alpha / beta of (Z^T K Z, Z^T M Z) (dggev); the count of those that are finite
-   (|lambda| <= VERDICT_INFINITE max|K| / max|M|), not rigid (|lambda| > tau) and unstable
-   (Re lambda < 0 or |Im lambda| > VERDICT_COMPLEX_RTOL |lambda|). *count = -1 and note
-   says why when LAPACK fails. Returns 0 or MB_ENOMEM. */
-static int count_general (const statics_eval *e, int n, int m, int *count, char *note,
-                          size_t nsize, mb_err *err)
+   n - rank rows of V^T of Cq's SVD; Z = I when m = 0), Kr = Z^T K Z, Mr = Z^T M Z, and
+   without damping the generalized eigenvalues lambda = alpha / beta of (Kr, Mr) (dggev):
+   the count of those that are finite (|lambda| <= big = VERDICT_INFINITE max|K| / max|M|),
+   not rigid (|lambda| > tau) and unstable (Re lambda < 0 or |Im lambda| >
+   VERDICT_COMPLEX_RTOL |lambda|). With damping (R with a non-zero entry; *damped = 1),
+   Rr = Z^T R Z and the roots s of det(s^2 Mr + s Rr + Kr) = 0, the eigenvalues of the
+   companion pencil ([0 I; -Kr -Rr], [I 0; 0 Mr]) (x = [y; s y]): the count of those finite
+   (|s| <= sqrt(big)), not rigid (|s| > sqrt(tau), the damped stage's floor) and unstable
+   (Re s > VERDICT_DAMPED_RTOL |s|). *count = -1 and note says why when LAPACK fails or the
+   damped problem is too large. Returns 0 or MB_ENOMEM. */
+static int count_general (const statics_eval *e, int n, int m, int *count, int *damped,
+                          char *note, size_t nsize, mb_err *err)
 {
   double *C = NULL, *VT = NULL, *S = NULL, *Z = NULL, *T = NULL, *Kr = NULL, *Mr = NULL;
-  double *ar = NULL, *ai = NULL, *be = NULL;
+  double *Rr = NULL, *A = NULL, *B = NULL, *ar = NULL, *ai = NULL, *be = NULL;
   int rc = 0, k = n;
   *count = -1;
+  *damped = e->R && spm_max_abs (e->R) > 0.0;
+  if (*damped && n > STATICS_VERDICT_DAMPED_MAX) {
+    snprintf (note, nsize, "the tangent is non-symmetric, the model has damping and more "
+              "than %d DOFs: the complex stage's kinds tell", STATICS_VERDICT_DAMPED_MAX);
+    return 0;
+  }
   size_t nn = (size_t) n * n;
   Z = mb_calloc (nn + 1, sizeof *Z);
   T = mb_calloc (nn + 1, sizeof *T);
@@ -124,35 +137,57 @@ static int count_general (const statics_eval *e, int n, int m, int *count, char 
     *count = 0;
     goto done;
   }
-  Kr = mb_calloc ((size_t) k * k, sizeof *Kr);
-  Mr = mb_calloc ((size_t) k * k, sizeof *Mr);
-  ar = mb_calloc ((size_t) k, sizeof *ar);
-  ai = mb_calloc ((size_t) k, sizeof *ai);
-  be = mb_calloc ((size_t) k, sizeof *be);
-  if (!Kr || !Mr || !ar || !ai || !be) goto nomem;
+  int N = *damped ? 2 * k : k;  /* order of the pencil (A, B) */
+  size_t kk = (size_t) k * k;
+  Kr = mb_calloc (kk, sizeof *Kr);
+  Mr = mb_calloc (kk, sizeof *Mr);
+  Rr = *damped ? mb_calloc (kk, sizeof *Rr) : NULL;
+  A = *damped ? mb_calloc ((size_t) N * N, sizeof *A) : Kr;
+  B = *damped ? mb_calloc ((size_t) N * N, sizeof *B) : Mr;
+  ar = mb_calloc ((size_t) N, sizeof *ar);
+  ai = mb_calloc ((size_t) N, sizeof *ai);
+  be = mb_calloc ((size_t) N, sizeof *be);
+  if (!Kr || !Mr || (*damped && !Rr) || !A || !B || !ar || !ai || !be) goto nomem;
   project (e->K, Z, n, k, T, Kr);
   project (e->M, Z, n, k, T, Mr);
-  if (LAPACKE_dggev (LAPACK_COL_MAJOR, 'N', 'N', k, Kr, k, Mr, k, ar, ai, be, NULL, 1, NULL,
+  if (*damped) {  /* A = [0 I; -Kr -Rr], B = [I 0; 0 Mr], column-major, order N = 2k */
+    project (e->R, Z, n, k, T, Rr);
+    for (int i = 0; i < k; i++) {
+      A[(size_t) (k + i) * N + i] = 1.0;
+      B[(size_t) i * N + i] = 1.0;
+      for (int j = 0; j < k; j++) {
+        A[(size_t) j * N + k + i] = -Kr[(size_t) j * k + i];
+        A[(size_t) (k + j) * N + k + i] = -Rr[(size_t) j * k + i];
+        B[(size_t) (k + j) * N + k + i] = Mr[(size_t) j * k + i];
+      }
+    }
+  }
+  if (LAPACKE_dggev (LAPACK_COL_MAJOR, 'N', 'N', N, A, N, B, N, ar, ai, be, NULL, 1, NULL,
                      1) != 0) {
     snprintf (note, nsize, "LAPACK dggev failed on the tangent on the constraint manifold");
     goto done;
   }
   double kmax = spm_max_abs (e->K), mmax = spm_max_abs (e->M);
   double tau = rigid_floor (e), big = VERDICT_INFINITE * (mmax > 0.0 ? kmax / mmax : kmax);
+  if (*damped) tau = sqrt (tau), big = sqrt (big);
   int c = 0;
-  for (int i = 0; i < k; i++) {
+  for (int i = 0; i < N; i++) {
     if (!(fabs (be[i]) > 0.0)) continue;  /* infinite */
     double complex l = (ar[i] + I * ai[i]) / be[i];
     double a = cabs (l);
     if (!(a <= big) || a <= tau) continue;  /* infinite, or rigid */
-    if (creal (l) < 0.0 || fabs (cimag (l)) > VERDICT_COMPLEX_RTOL * a) c++;
+    if (*damped ? creal (l) > VERDICT_DAMPED_RTOL * a
+        : creal (l) < 0.0 || fabs (cimag (l)) > VERDICT_COMPLEX_RTOL * a)
+      c++;
   }
   *count = c;
   goto done;
 nomem:
   rc = mb_fail (err, MB_ENOMEM, "out of memory for the stability verdict (n = %d)", n);
 done:
-  free (C), free (VT), free (S), free (Z), free (T), free (Kr), free (Mr);
+  if (A != Kr) free (A);
+  if (B != Mr) free (B);
+  free (C), free (VT), free (S), free (Z), free (T), free (Kr), free (Mr), free (Rr);
   free (ar), free (ai), free (be);
   return rc;
 }
@@ -186,13 +221,15 @@ int statics_verdict (MPI_Comm comm, const statics_problem *p, int converged,
   int rank, rc = 0;
   MPI_Comm_rank (comm, &rank);
   res->unstable = -1;
+  res->verdict_damped = 0;
   res->verdict_note[0] = '\0';
   if (!converged) {  /* no equilibrium: no verdict; the reported fields from the state */
     if (rank == 0 && res->gamma) rc = state_norms (p, res, err);
     return mb_agree (comm, rc, err);
   }
   statics_eval e;
-  int kind[3] = { 0, 0, 0 };  /* n, m, symmetric */
+  memset (&e, 0, sizeof e);  /* a problem that does not set e.R: no damping */
+  int kind[3] = { 0, 0, 0 }, damped = 0;  /* n, m, symmetric */
   if (rank == 0) {
     rc = p->eval (p->ctx, res->gamma, &e, err);
     kind[0] = p->n, kind[1] = p->m;
@@ -213,9 +250,12 @@ int statics_verdict (MPI_Comm comm, const statics_problem *p, int converged,
                 "and the model has more than %d DOFs: the modal stage's kinds tell",
                 STATICS_VERDICT_DENSE_MAX);
   } else if (rank == 0)
-    rc = count_general (&e, n, m, &count, res->verdict_note, sizeof res->verdict_note, err);
+    rc = count_general (&e, n, m, &count, &damped, res->verdict_note,
+                        sizeof res->verdict_note, err);
   rc = mb_agree (comm, rc, err);
   MPI_Bcast (&count, 1, MPI_INT, 0, comm);
+  MPI_Bcast (&damped, 1, MPI_INT, 0, comm);
+  res->verdict_damped = damped;
   MPI_Bcast (res->verdict_note, (int) sizeof res->verdict_note, MPI_CHAR, 0, comm);
   res->unstable = rc == 0 ? count : -1;
   return rc;
