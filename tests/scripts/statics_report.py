@@ -24,6 +24,13 @@ The decks (references beside each):
                  a I + b skew with b != 0 (axial symmetry, follower torque), so a complex
                  pair: 2 unstable (flutter); the bushing holds -20 N m about z and
                  m g = 19.62 N up on the disc (statics of the free body).
+  flutter_damped two such discs (no gravity) whose bushings damp rotation with c = 10 and
+                 c = 0.2 N m s/rad: J s^2 + c s + a + i b = 0 (the x-y block) is stable iff
+                 c^2 a / J > b^2 (Routh-Hurwitz for a complex quadratic); a ~ 100 N m/rad
+                 (in [80, 120]), b = T - T/2 or T + T/2 (the torque's skew, the loaded
+                 bushing's half) in {10, 30}: c = 10 holds (>= 16000 > 900), c = 0.2 does
+                 not (<= 9.6 < 100): 2 roots with Re s > 0, `linearization: damped`, equal
+                 to the complex stage's; the undamped modal stage shows both discs' pairs (4).
   beck           two Beck's columns (cantilevers, follower tip force): flutter at
                  P_cr = 20.05 EI / L^2 (Beck 1952); EI = 2000 N m^2, L = 1 m; the one at
                  0.9 P_cr stable (0), the one at 1.1 P_cr 2 unstable (one complex pair):
@@ -124,7 +131,10 @@ def verdict_agrees(static_path, rep):
     if not c["converged"]:
         return
     base = static_path[:-len(".static.yaml")]
-    for stage, damped in (("modal", False), ("complex", True)):
+    stages = (("modal", False), ("complex", True))
+    if c.get("linearization") == "damped":  # non-symmetric K with damping: the damped stage's
+        stages = stages[1:]
+    for stage, damped in stages:
         path = "%s.%s.yaml" % (base, stage)
         if os.path.exists(path):
             u = unstable_count(path, damped)
@@ -200,6 +210,24 @@ statics:
   method: fim
 """,
     "beck": BECK,
+    "flutter_damped": """units: SI
+bodies:
+  held: {mass: 2.0, inertia: [0.5, 0.5, 0.5], position: [0, 0, 0]}
+  loose: {mass: 2.0, inertia: [0.5, 0.5, 0.5], position: [5, 0, 0]}
+forces:
+  mount_held: {type: bushing, nodes: [ground, held], stiffness: [1000, 1000, 1000, 100, 100, 100],
+               damping: [0, 0, 0, 10, 10, 10]}
+  mount_loose: {type: bushing, nodes: [ground, loose], stiffness: [1000, 1000, 1000, 100, 100, 100],
+                damping: [0, 0, 0, 0.2, 0.2, 0.2]}
+  spin_held: {type: torque, node: held, value: [0, 0, 20], frame: body}
+  spin_loose: {type: torque, node: loose, value: [0, 0, 20], frame: body}
+modal:
+  modes: 12
+complex:
+  modes: 12
+statics:
+  method: fim
+""",
     "pushed": """units: SI
 bodies:
   block: {mass: 1.0, inertia: [0.1, 0.1, 0.1], position: [0, 0, 0]}
@@ -315,6 +343,15 @@ def run_decks(binary, top):
                 check(names["below.0"] == ["root_a"] and names["below.10"] == ["tip_a"] and
                       names["above.10"] == ["tip_b"] and names["above.5"] == [],
                       "beck np %d: node names %s" % (np, names))
+            if name == "flutter_damped":
+                check(c["unstable_directions"] == 2 and c["equilibrium"] == "unstable" and
+                      c["linearization"] == "damped",
+                      "flutter_damped np %d: verdict %s %s %s, want 2 unstable, damped" %
+                      (np, c["equilibrium"], c["unstable_directions"], c.get("linearization")))
+                with open("%s/%s.modal.yaml" % (out, name)) as f:
+                    u = sum(md["kind"] == "unstable" for md in yaml.safe_load(f)["modes"])
+                check(u == 4, "flutter_damped np %d: %d unstable undamped modes, want 4 (two "
+                      "flutter pairs)" % (np, u))
             if name == "pushed":
                 check(abs(c["imbalance"] - 10.0) <= 1e-9, "pushed np %d: imbalance %r, want 10"
                       % (np, c["imbalance"]))
