@@ -24,7 +24,8 @@
                  modes/10, 2 modes, 2 nev, ncv + 2) far inside int; max_restarts is only
                  compared, so any int >= 1 is safe.
      output   := { directory?: text, name?: text without '/', eigenvectors?: bool,
-                   export_matrices?: text, vtk?: bool }
+                   export_matrices?: text, vtk?: bool,
+                   reference_point?: vec3 [m] (model decks only) }
      (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
@@ -173,7 +174,16 @@ static int complex_section (ctx *c, const yaml_node_t *map, const char *sec)
   return stage_section (c, map, sec, 1);
 }
 
-/* output: report directory, base name, eigenvectors switch, matrix export folder, VTK */
+/* F_FN: output.reference_point [x, y, z] [m] into (double *) f->dst; marks it given */
+static int reference_point_fn (ctx *c, const char *sec, field *f)
+{
+  MB_TRY (deck_get_numbers (c, sec, f->k, f->v, f->key, 3, f->dst));
+  c->d->output.has_reference_point = 1;
+  return 0;
+}
+
+/* output: report directory, base name, eigenvectors switch, matrix export folder, VTK,
+   the reference point of the participation factors */
 static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
 {
   deck_output *o = &c->d->output;
@@ -183,8 +193,12 @@ static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "eigenvectors", .type = F_BOOL, .dst = &o->eigenvectors },
     { .key = "export_matrices", .type = F_STR, .dst = &o->export_matrices },
     { .key = "vtk", .type = F_BOOL, .dst = &o->vtk },
+    { .key = "reference_point", .type = F_FN, .dst = o->reference_point,
+      .parse = reference_point_fn },
   };
-  return deck_walk (c, map, sec, f, 5);
+  MB_TRY (deck_walk (c, map, sec, f, 6));
+  c->reference_key = f[5].k;
+  return 0;
 }
 
 /* ---- the whole document ---- */
@@ -244,6 +258,9 @@ static int root (ctx *c, const yaml_node_t *r)
                          " 'matrices' or a model (bodies/beams)");
   if (model_key) MB_TRY (deck_model_finish (c, r, f[1].k));
   if (f[STATICS].k) MB_TRY (deck_statics_finish (c, f[STATICS].k, model_key != NULL));
+  if (c->reference_key && !model_key)
+    return deck_fail_at (c, c->reference_key, "output: 'reference_point' needs a model deck "
+                         "(bodies/beams): a matrix deck has no geometry to turn about");
   if (!c->cplx_key) {  /* default; a section given for nothing is said in the log */
     d->damped.enabled = model_key ? d->model.has_damping : d->matrices.R != NULL;
     if (!d->damped.enabled && f[11].k) d->damped.off_line = (int) f[11].k->start_mark.line + 1;

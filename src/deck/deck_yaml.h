@@ -17,6 +17,7 @@ typedef struct deck_ctx {
   mb_err *err;
   deck *d;                      /* deck under construction */
   const yaml_node_t *cplx_key;  /* key of complex.enabled when given, else NULL */
+  const yaml_node_t *reference_key;  /* key of output.reference_point when given, else NULL */
 } deck_ctx;
 
 /* How a key's value is read (deck_walk). */

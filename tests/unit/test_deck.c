@@ -323,7 +323,18 @@ static const bad bads[] = {
     "did you mean 'tolerance'?" },
   { "output:\n  format: vtk\nmatrices: {K: a, M: b}\n", 0, "t.yaml:2:3",
     "unknown key 'format' in 'output' (expected directory, name, eigenvectors,"
-    " export_matrices, vtk)" },
+    " export_matrices, vtk, reference_point)" },
+  /* output.reference_point: three numbers, and only in a model deck */
+  { "matrices: {K: a, M: b}\noutput: {reference_point: [0, 0, 0]}\n", 0, "t.yaml:2:10",
+    "output: 'reference_point' needs a model deck" },
+  { "units: SI\nbodies: {b: {mass: 1, position: [0, 0, 0]}}\n"
+    "output: {reference_point: [1, 2]}\n", 0, "t.yaml:3:27",
+    "'reference_point' must have exactly 3 numbers (got 2)" },
+  { "units: SI\nbodies: {b: {mass: 1, position: [0, 0, 0]}}\n"
+    "output: {reference_point: 1}\n", 0, "t.yaml:3:27",
+    "'reference_point' must be a sequence of 3 numbers" },
+  { "units: SI\nbodies: {b: {mass: 1, position: [0, 0, 0]}}\n"
+    "output: {reference_point: [1, .nan, 2]}\n", 0, "t.yaml:3:31", "must be a finite number" },
   { "matrices: {K: a, M: b}\ncomplex: {sigma: 1}\n", 0, "t.yaml:2:11",
     "unknown key 'sigma' in 'complex'" },
   { "[a]: 1\n", 0, "t.yaml:1:1", "keys must be plain names" },
@@ -625,9 +636,31 @@ static void test_nomem (void)
   CHECK ("sweep failed each of the 26 model allocations", failed == 26);
 }
 
+/* output.reference_point: absent by default; given, its three numbers */
+static void test_reference_point (void)
+{
+  static const char plain[] = "units: SI\nbodies: {b: {mass: 1, position: [0, 0, 0]}}\n";
+  static const char given[] = "units: SI\nbodies: {b: {mass: 1, position: [0, 0, 0]}}\n"
+                              "output: {reference_point: [1.5, -2, 0.25]}\n";
+  deck d;
+  mb_err e;
+  mb_err_init (&e);
+  CHECK ("model deck without reference_point", deck_parse (plain, strlen (plain), "p.yaml",
+                                                           &d, &e) == 0);
+  CHECK ("reference_point absent by default", d.output.has_reference_point == 0);
+  deck_clear (&d);
+  CHECK ("model deck with reference_point", deck_parse (given, strlen (given), "p.yaml",
+                                                        &d, &e) == 0);
+  CHECK ("reference_point read", d.output.has_reference_point == 1
+         && d.output.reference_point[0] == 1.5 && d.output.reference_point[1] == -2.0
+         && d.output.reference_point[2] == 0.25);
+  deck_clear (&d);
+}
+
 int main (void)
 {
   test_full ();
+  test_reference_point ();
   test_defaults ();
   test_paths ();
   test_accepted ();
