@@ -490,7 +490,8 @@ static void dof_label (const void *ctx, int i, char *buf, size_t len)
 }
 
 /* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
-   that move most in each mode) and writes its YAML report (and, for a model, its VTK mode
+   that move most in each mode; for a model's undamped stage, the participation factors
+   and effective masses in the table, the log and the report) and writes its YAML report (and, for a model, its VTK mode
    shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
    that cannot be written is an error of its own; when the stage failed too, rank 0
    prints the write error at once and the stage's status is returned. */
@@ -526,14 +527,25 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     const char *label = complex_stage ? "complex" : "modal";
     printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
             complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
-    report_print_table (stdout, &res);
-    if (mdl) {
+    /* an undamped stage of a model: participation factors and effective masses */
+    participation pf;
+    memset (&pf, 0, sizeof pf);
+    int with_pf = mdl && !complex_stage && res.nmodes > 0;
+    if (with_pf)
+      wrc = participation_compute (mdl, r->M, &res, d->output.has_reference_point
+                                   ? d->output.reference_point : NULL, &pf, &werr);
+    report_print_table_with (stdout, &res, with_pf && wrc == 0 ? &pf : NULL);
+    if (with_pf && wrc == 0) participation_log (r->log, &pf);
+    if (mdl && wrc == 0) {
       printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
       wrc = report_print_energy (stdout, mdl, &res, &werr);
     }
     char *path = outputs_path (r->outdir, d->output.name, label, "yaml");
     if (wrc == 0 && !path) wrc = mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
-    if (wrc == 0) wrc = report_write_yaml (path, &res, d->path, d->title, vectors, mdl, &werr);
+    if (wrc == 0)
+      wrc = report_write_yaml_with (path, &res, d->path, d->title, vectors, mdl,
+                                    with_pf ? &pf : NULL, &werr);
+    participation_clear (&pf);
     if (wrc == 0 && r->log)
       fprintf (r->log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
                res.time_total);

@@ -32,19 +32,45 @@ static double tidy (double v)
 /* One header line, one row per mode, a count of filtered infinite eigenvalues. */
 void report_print_table (FILE *f, const eigen_result *r)
 {
+  report_print_table_with (f, r, NULL);
+}
+
+/* The dominant direction of mode i and its share, "tz 61.3%", or "-", into buf. */
+static void dominant_text (char *buf, size_t len, const participation *pf, int i)
+{
+  int dir;
+  double share;
+  if (participation_dominant (pf, i, &dir, &share))
+    snprintf (buf, len, "%s %.1f%%", participation_dir_name (dir), 100.0 * share);
+  else snprintf (buf, len, "-");
+}
+
+/* As report_print_table; with pf, the "mass share" column before the residual. */
+void report_print_table_with (FILE *f, const eigen_result *r, const participation *pf)
+{
   if (!f || !r) return;
   int damped = r->stage == STAGE_COMPLEX;
+  if (pf && pf->nmodes != r->nmodes) pf = NULL;
   if (damped)
     fprintf (f, "%6s  %14s  %13s  %16s  %-11s  %10s\n", "mode", "frequency [Hz]",
              "damping ratio", "damped f. [Hz]", "kind", "residual");
+  else if (pf)
+    fprintf (f, "%6s  %14s  %-11s  %-11s  %10s\n", "mode", "frequency [Hz]", "kind",
+             "mass share", "residual");
   else
     fprintf (f, "%6s  %14s  %-11s  %10s\n", "mode", "frequency [Hz]", "kind", "residual");
   for (int i = 0; r->modes && i < r->nmodes; i++) {
     const mode *md = &r->modes[i];
+    char dom[32];
     if (damped)
       fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %10.2e\n", i + 1, tidy (md->freq_hz),
                tidy (md->zeta), tidy (md->damped_freq_hz), report_kind_name (md->kind),
                tidy (md->residual));
+    else if (pf) {
+      dominant_text (dom, sizeof dom, pf, i);
+      fprintf (f, "%6d  %14.6g  %-11s  %-11s  %10.2e\n", i + 1, tidy (md->freq_hz),
+               report_kind_name (md->kind), dom, tidy (md->residual));
+    }
     else
       fprintf (f, "%6d  %14.6g  %-11s  %10.2e\n", i + 1, tidy (md->freq_hz),
                report_kind_name (md->kind), tidy (md->residual));
@@ -130,6 +156,7 @@ typedef struct model_ctx {
   share_item *kin_sorted, *str_sorted;  /* nterms each: listed shares, largest first */
   int nkin, nstr;                  /* entries listed (|share| >= MIN_SHARE) */
   int *first_alias, *next_alias;   /* user names per node: chains through mdl->aliases */
+  const participation *pf;         /* borrowed; NULL: no participation blocks */
 } model_ctx;
 
 #define MIN_SHARE 1e-4   /* shares listed in the report: |share| >= this */
@@ -402,6 +429,7 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
     put_share_list (f, mc, "kinetic", mc->kin_sorted, mc->nkin, 0);
     put_share_list (f, mc, "strain", mc->str_sorted, mc->nstr, 1);
   }
+  if (mc && mc->pf) participation_put_mode (f, mc->pf, i);
   if (!with_vectors) return 0;
   int n = r->n > 0 ? r->n : 0, m = r->m > 0 ? r->m : 0;
   const double complex *x = md->x, *xi = md->xi;
@@ -572,6 +600,7 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   if (r->profile.done) put_profile (f, r);
 
   if (mc) put_model (f, mc);
+  if (mc && mc->pf) participation_put_yaml (f, mc->pf);
 
   if (r->nmodes <= 0 || !r->modes) {
     fputs ("modes: []\n", f);
@@ -586,12 +615,21 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
 int report_write_yaml (const char *path, const eigen_result *r, const char *deck_path,
                        const char *title, int with_vectors, const model *mdl, mb_err *err)
 {
+  return report_write_yaml_with (path, r, deck_path, title, with_vectors, mdl, NULL, err);
+}
+
+/* report_write_yaml, with the participation blocks of pf when given with a model. */
+int report_write_yaml_with (const char *path, const eigen_result *r, const char *deck_path,
+                            const char *title, int with_vectors, const model *mdl,
+                            const participation *pf, mb_err *err)
+{
   if (!path || !r) return mb_fail (err, MB_EIO, "report: no path or no result to write");
   if (mdl && (mdl->nnodes < 0 || r->n != 6 * mdl->nnodes))
     return mb_fail_at (err, MB_EIO, path, 0, 0, "report: the model has %d nodes (%d DOFs) "
                        "but the result has %d DOFs", mdl->nnodes, 6 * mdl->nnodes, r->n);
   model_ctx mc;
   if (mdl) MB_TRY (model_ctx_init (&mc, mdl, err));
+  if (mdl && pf && pf->nmodes == r->nmodes && r->stage == STAGE_MODAL) mc.pf = pf;
   writer w;
   int rc = writer_open (&w, path, "the report", err);
   if (rc == 0) {

@@ -8,6 +8,7 @@
 #include "../error.h"
 #include "../eigen/eigen.h"
 #include "../model/assemble.h"
+#include "participation.h"
 
 /* Prints the table of modes of r to f: one header line, then one row per mode
    (mode, frequency [Hz], damping ratio, damped frequency [Hz], kind, residual; the modal
@@ -15,6 +16,12 @@
    r->n_infinite > 0. Fixed, modest precision (%12.6g) so that logs diff cleanly.
    r is borrowed. Rank 0 only. */
 void report_print_table (FILE *f, const eigen_result *r);
+
+/* report_print_table with, when pf is not NULL (an undamped stage of a model), one more
+   column before the residual: the mode's dominant rigid direction and its share of the
+   total mass there ("tz 61.3%", participation_dominant; "-" when it has none).
+   r and pf are borrowed. Rank 0 only. */
+void report_print_table_with (FILE *f, const eigen_result *r, const participation *pf);
 
 /* Writes the YAML report of one eigen stage to path (its folder must exist), replacing
    it when complete (temporary file and rename, writer.c; never over an input of the run,
@@ -37,6 +44,13 @@ void report_print_table (FILE *f, const eigen_result *r);
    or MB_ENOMEM. Rank 0 only. */
 int report_write_yaml (const char *path, const eigen_result *r, const char *deck_path,
                        const char *title, int with_vectors, const model *mdl, mb_err *err);
+
+/* report_write_yaml with, when pf is not NULL (with mdl, an undamped stage; computed for
+   r), the top-level `participation:` block after `model:` and each mode's
+   `participation:` after its `energy:` (docs/output.md "Participation"). pf borrowed. */
+int report_write_yaml_with (const char *path, const eigen_result *r, const char *deck_path,
+                            const char *title, int with_vectors, const model *mdl,
+                            const participation *pf, mb_err *err);
 
 /* Prints, for a model, one line per mode of r that has its vector: the two parts with the
    largest kinetic-energy shares and the two with the largest strain-energy shares, e.g.
