@@ -251,6 +251,7 @@ void participation_log (FILE *log, const participation *p)
     if (w > 0 && (size_t) w < sizeof low - used) used += (size_t) w;
   }
   if (used > 0)
-    fprintf (log, "participation: the %d mode%s found hold less than %.0f%% of the mass in "
-             "%s\n", p->nmodes, p->nmodes == 1 ? "" : "s", 100.0 * PARTICIPATION_LOW, low);
+    fprintf (log, "participation: the %d mode%s found hold%s less than %.0f%% of the mass "
+             "in %s\n", p->nmodes, p->nmodes == 1 ? "" : "s", p->nmodes == 1 ? "s" : "",
+             100.0 * PARTICIPATION_LOW, low);
 }

@@ -522,7 +522,8 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   else
     fputs ("# mbmodal report: undamped modes (GEP (18), shift-invert Krylov-Schur)\n", f);
   fputs ("format: mbmodal-report\nformat_version: 1\n", f);
-  if (r->profile.done) fputs ("format_minor: 2\n", f);  /* the profile block */
+  if (mc && mc->pf) fputs ("format_minor: 3\n", f);  /* the participation blocks */
+  else if (r->profile.done) fputs ("format_minor: 2\n", f);  /* the profile block */
   else if (mc) fputs ("format_minor: 1\n", f);
   fprintf (f, "stage: %s\n", damped ? "complex" : "modal");
   if (deck_path) {

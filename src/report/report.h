@@ -46,8 +46,9 @@ int report_write_yaml (const char *path, const eigen_result *r, const char *deck
                        const char *title, int with_vectors, const model *mdl, mb_err *err);
 
 /* report_write_yaml with, when pf is not NULL (with mdl, an undamped stage; computed for
-   r), the top-level `participation:` block after `model:` and each mode's
-   `participation:` after its `energy:` (docs/output.md "Participation"). pf borrowed. */
+   r), `format_minor: 3`, the top-level `participation:` block after `model:` and each
+   mode's `participation:` after its `energy:` (docs/output.md "Participation"). pf
+   borrowed. */
 int report_write_yaml_with (const char *path, const eigen_result *r, const char *deck_path,
                             const char *title, int with_vectors, const model *mdl,
                             const participation *pf, mb_err *err);

@@ -137,6 +137,7 @@ def cantilever_closed_form(n):
 
 def cantilever(rep1, rep2, mats):
     r1, r2 = load(rep1), load(rep2)
+    check("format_minor 3 in a report with participation", r1.get("format_minor") == 3)
     same_ranks(r1, r2)
     frac = per_mode(r1, "fraction")
     tz = [f[2] for f in frac if f[2] > 0.01]

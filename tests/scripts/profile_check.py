@@ -3,13 +3,14 @@
 
 usage: profile_check.py NRANKS REPORT...
 
-For each report of a run on NRANKS ranks: format_minor 2; profile.time_s holds the total
-(equal to timings_s.total) and the 12 parts, every one a number >= 0, the parts summing to
-at most the total; the missed-mode check's share in [0, 1]; the solve counts add up
-(single + multi-RHS right-hand sides = right-hand sides); peak_memory_bytes has one entry
-per rank, each > 0, with peak_rank, max and sum consistent with them; the floor, when
-present, is > 0 with ratio = total / floor. Only structure and consistency: no time is
-compared with an expected value. Exit status 0 when every report passes.
+For each report of a run on NRANKS ranks: format_minor 2 or more (3: a model's undamped
+report with participation); profile.time_s holds the total (equal to timings_s.total)
+and the 12 parts, every one a number >= 0, the parts summing to at most the total; the
+missed-mode check's share in [0, 1]; the solve counts add up (single + multi-RHS
+right-hand sides = right-hand sides); peak_memory_bytes has one entry per rank, each > 0,
+with peak_rank, max and sum consistent with them; the floor, when present, is > 0 with
+ratio = total / floor. Only structure and consistency: no time is compared with an
+expected value. Exit status 0 when every report passes.
 """
 import math
 import re
@@ -41,8 +42,8 @@ def check(path, nranks):
     """The list of problems of one report (empty when it passes)."""
     bad = []
     h = header(path)
-    if h.get("format_minor") != 2:
-        bad.append("format_minor is %r, not 2" % h.get("format_minor"))
+    if not isinstance(h.get("format_minor"), int) or h.get("format_minor") < 2:
+        bad.append("format_minor is %r, not 2 or more" % h.get("format_minor"))
     p = h.get("profile")
     if not isinstance(p, dict):
         return bad + ["no profile block"]
