@@ -11,12 +11,14 @@
 
 enum { ND = PARTICIPATION_DIRS };
 
+/* "tx" .. "rz" for k = 0..5, "?" otherwise: a static string. */
 const char *participation_dir_name (int k)
 {
   static const char *const names[ND] = { "tx", "ty", "tz", "rx", "ry", "rz" };
   return k >= 0 && k < ND ? names[k] : "?";
 }
 
+/* Frees has, factor, mass, cumulative (owned by *p) and zeroes *p; NULL is a no-op. */
 void participation_clear (participation *p)
 {
   if (!p) return;
@@ -108,6 +110,10 @@ static void compute (const model *mdl, const spm *M, const eigen_result *r, part
   }
 }
 
+/* The centre of mass from the rigid fields about the first node, then the totals and each
+   mode's Gamma_ik = phi^T M r_k / phi^T M phi, m_eff,ik = (phi^T M r_k)^2 / phi^T M phi
+   about point (or the centre of mass). Work: 14 n doubles, freed here; p's arrays are
+   owned by p. 6 + 6 + nmodes products with M. */
 int participation_compute (const model *mdl, const spm *M, const eigen_result *r,
                            const double *point, participation *p, mb_err *err)
 {
@@ -141,6 +147,7 @@ int participation_compute (const model *mdl, const spm *M, const eigen_result *r
   return 0;
 }
 
+/* argmax over k with total_k > 0 of m_eff,ik / total_k (the first on a tie). */
 int participation_dominant (const participation *p, int i, int *dir, double *share)
 {
   if (!p || i < 0 || i >= p->nmodes || !p->has[i]) return 0;
@@ -185,6 +192,8 @@ static double held (const participation *p, int k)
   return p->total[k] > 0.0 ? p->sum[k] / p->total[k] : NAN;
 }
 
+/* The top-level block: directions, reference, centre of mass, totals, sums, fractions
+   sum_k / total_k and the directions below PARTICIPATION_LOW. */
 void participation_put_yaml (FILE *f, const participation *p)
 {
   double frac[ND];
@@ -211,6 +220,7 @@ void participation_put_yaml (FILE *f, const participation *p)
   fputs ("]\n", f);
 }
 
+/* Mode i's block: Gamma_i., m_eff,i., m_eff,i. / total, cumulative, dominant. */
 void participation_put_mode (FILE *f, const participation *p, int i)
 {
   if (!p || i < 0 || i >= p->nmodes || !p->has[i]) return;
@@ -232,6 +242,7 @@ void participation_put_mode (FILE *f, const participation *p, int i)
   }
 }
 
+/* The totals line, and the line of the directions where sum_k / total_k < 0.9. */
 void participation_log (FILE *log, const participation *p)
 {
   if (!log || !p) return;
