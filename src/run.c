@@ -491,8 +491,8 @@ static void dof_label (const void *ctx, int i, char *buf, size_t len)
 
 /* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
    that move most in each mode; for a model's undamped stage, the participation factors
-   and effective masses in the table, the log and the report) and writes its YAML report (and, for a model, its VTK mode
-   shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
+   and effective masses in the table, the log and the report) and writes its YAML report
+   (and, for a model, its VTK mode shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
    that cannot be written is an error of its own; when the stage failed too, rank 0
    prints the write error at once and the stage's status is returned. */
 static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *err)
