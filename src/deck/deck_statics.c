@@ -76,6 +76,7 @@ int deck_statics_section (deck_ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "allow_unconverged", .type = F_BOOL, .dst = &s->allow_unconverged },
   };
   MB_TRY (deck_walk (c, map, sec, f, (int) (sizeof f / sizeof f[0])));
+  s->imbalance_given = f[1].k != NULL;
   if (!f[4].k) s->max_num_iter = s->method == STATICS_MKEAM ? 100 : 50;
   s->present = 1;
   return 0;

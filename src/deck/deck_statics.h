@@ -17,6 +17,8 @@ typedef struct deck_statics {
   int present;            /* 1: the deck has a statics section */
   statics_method method;
   double max_imbalance;   /* > 0: inf-norm of F = f_int - f_ext + Cq^T gamma [N, N m] */
+  int imbalance_given;    /* 1: max_imbalance is the deck's (absolute); 0: the default,
+                             relative to the load scale with max_imbalance as its floor */
   double max_error;       /* > 0: inf-norm of the Newton update and of C(q) [m, rad] */
   double stability;       /* >= 0: sqrt(stability) M is added to the Newton Jacobian */
   int max_num_iter;       /* >= 1: Newton iterations (fim) or energy peaks (mkeam) */

@@ -199,6 +199,23 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   key_num (f, 2, "imbalance", res->imbalance);
   key_num (f, 2, "constraint", res->constraint);
   key_num (f, 2, "change", res->change);
+  fputs ("  stop: ", f);  /* why the solver stopped, and the tolerance it used on |F| */
+  quoted (f, statics_stop_name (res->stop));
+  fputc ('\n', f);
+  if (res->tolerance > 0) {
+    char rule[160];
+    statics_tolerance_words (res, par, rule, sizeof rule);
+    key_num (f, 2, "imbalance_tolerance", res->tolerance);
+    fputs ("  tolerance_rule: ", f);
+    quoted (f, rule);
+    fputc ('\n', f);
+  } else fputs ("  imbalance_tolerance: null\n  tolerance_rule: null\n", f);
+  if (res->scale_from) {
+    key_num (f, 2, "load_scale", res->load_scale);
+    fputs ("  load_scale_from: ", f);
+    quoted (f, res->scale_from);
+    fputc ('\n', f);
+  } else fputs ("  load_scale: null\n  load_scale_from: null\n", f);
   fprintf (f, "  grounded_springs: %d\n", res->nsprings);
   fprintf (f, "  analyses: %d\n  factorizations: %d\n", res->analyses, res->factorizations);
   fputs ("  tangent: ", f);

@@ -112,6 +112,28 @@ static int initial_gamma (MPI_Comm comm, const statics_problem *p, int n, int m,
   return rc;
 }
 
+/* Rank 0. The tolerance on ||F||_inf at this iteration (F = r + Cq^T gamma): the deck's
+   max_imbalance when it gives one (absolute); else max (max_imbalance, REL scale) with
+   REL = STATICS_REL_IMBALANCE and scale = max (||f_ext||_inf, ||Cq^T gamma||_inf) (forces
+   and torques alike), its source in res->load_scale and res->scale_from. */
+static double imbalance_tolerance (const deck_statics *par, const statics_eval *e,
+                                   const double *F, int n, statics_result *res)
+{
+  res->load_scale = 0, res->scale_from = NULL;
+  if (par->imbalance_given) return res->tolerance = par->max_imbalance;
+  double ext = e->fext ? statics_norm_inf (e->fext, n) : 0.0, reac = 0;
+  for (int i = 0; i < n; i++) {  /* Cq^T gamma = F - r */
+    double t = fabs (F[i] - e->r[i]);
+    if (t > reac) reac = t;
+  }
+  int from_reaction = reac > ext;
+  res->load_scale = from_reaction ? reac : ext;
+  res->scale_from = from_reaction ? "reaction" : "external load";
+  double tol = STATICS_REL_IMBALANCE * res->load_scale;
+  if (!(tol > par->max_imbalance)) tol = par->max_imbalance;  /* the floor; NaN scale too */
+  return res->tolerance = tol;
+}
+
 /* Collective. At the current state: res->negative = negative eigenvalues of the symmetric
    part of K + sqrt(stability) M on the constraint manifold, from the inertia of
    [Ks, Cq^T; Cq, 0] (LDL^T, INFOG(12) minus m); res->nonsymmetric from K. A failed
@@ -151,6 +173,43 @@ static int inertia (MPI_Comm comm, const statics_problem *p, const deck_statics 
   return rc;
 }
 
+/* Rank 0. res->reason for a stop other than convergence (k iterations, nF, nC, change:
+   the last state's; the best state's in res). */
+static void stop_reason (statics_result *res, const deck_statics *par, int stop, int max_iter,
+                         int k, int kbest, double nF, double nC, double change)
+{
+  char best[160];
+  if (res->imbalance == res->imbalance && fabs (res->imbalance) < HUGE_VAL)
+    snprintf (best, sizeof best, "the best state (|F|inf = %.3e, |C|inf = %.3e, iteration "
+              "%d) is kept; it is not an equilibrium", res->imbalance, res->constraint, kbest);
+  else snprintf (best, sizeof best, "no state with a finite residual was found");
+  if (stop == STATICS_STOP_DIVERGED)
+    snprintf (res->reason, sizeof res->reason, "the static residual is not finite at Newton "
+              "iteration %d (|F|inf = %g, |C|inf = %g): a load, gravity or stiffness beyond "
+              "double precision, or a step into overflow; %s", k, nF, nC, best);
+  else if (stop == STATICS_STOP_ROUNDOFF)
+    snprintf (res->reason, sizeof res->reason, "the Newton step stagnated at round-off: "
+              "|dq|inf = %.3e and |C|inf = %.3e are within max_error %.3g, yet |F|inf = "
+              "%.3e has not decreased for %d iterations and stays above the tolerance %.3g "
+              "(below what double precision resolves for these forces: loosen "
+              "max_imbalance); %s", change, nC, par->max_error, nF, STATICS_ROUNDOFF_WINDOW,
+              res->tolerance, best);
+  else if (stop == STATICS_STOP_STAGNATED)
+    snprintf (res->reason, sizeof res->reason, "|F|inf + |C|inf has not decreased for %d "
+              "Newton iterations (last |F|inf = %.3e, tolerance %.3g): no equilibrium may "
+              "exist (the loads may exceed what the joints and springs can hold, e.g. a "
+              "torque above m g d on a pendulum, or a free body pushed); %s",
+              STATICS_STALL_WINDOW, nF, res->tolerance, best);
+  else
+    snprintf (res->reason, sizeof res->reason, "max_num_iter = %d Newton iterations "
+              "reached: %s%s%s; %s", max_iter,
+              nF > res->tolerance ? "|F|inf above its tolerance" : "",
+              nF > res->tolerance && (change > par->max_error || nC > par->max_error)
+                ? ", " : "",
+              change > par->max_error || nC > par->max_error
+                ? "|dq|inf or |C|inf above max_error" : "", best);
+}
+
 int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
 {
@@ -163,7 +222,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
   double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *ones = NULL;
   statics_lin lin;
   memset (&lin, 0, sizeof lin);
-  int *dofs = NULL;
   if (rank == 0) {
     if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
     F = mb_calloc ((size_t) n, sizeof *F);
@@ -172,28 +230,27 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gbest);
     gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gtrial);
     ones = mb_calloc ((size_t) n, sizeof *ones);
-    dofs = mb_calloc ((size_t) n, sizeof *dofs);
-    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !ones || !dofs
-        || mb_fault ("statics"))
+    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !ones || mb_fault ("statics"))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for the static stage (n = %d)", n);
   }
   rc = mb_agree (comm, rc, err);
   double *gamma = rank == 0 ? res->gamma : NULL;
   if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, ones, err);
-  double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0;
+  double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0, sig = HUGE_VAL;
   double bestF = 0, bestC = 0, bestchange = 0;
-  int k = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
+  int k = 0, kbest = 0, ksig = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
   while (rc == 0) {
-    /* 1. residual at the current state; converged? */
+    /* 1. residual at the current state; converged, or a reason to stop? */
     statics_eval e;
     memset (&e, 0, sizeof e);
-    int flags[2] = { 0, 0 };  /* stop (1 converged, 2 out of iterations), nonsymmetric */
+    int flags[2] = { 0, 0 };  /* stop (statics_stop), nonsymmetric */
     if (rank == 0) {
       rc = p->eval (p->ctx, gamma, &e, err);
       if (rc == 0) {
         statics_residual (&e, n, m, gamma, F);
         nF = statics_norm_inf (F, n);
         nC = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
+        double tol = imbalance_tolerance (par, &e, F, n, res);
         statics_iter it = { nF, nC, have_step ? change : 0.0, have_step ? a : 0.0, 0.0,
                             MPI_Wtime () - t0, phase };
         rc = statics_push (res, &it, err);
@@ -201,17 +258,19 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
           fprintf (log, "statics: %s %3d  |F|inf %.3e  |C|inf %.3e  |dq|inf %.3e  step %.3g"
                    "  %.2f s\n", phase == 2 ? "polish" : "newton", k, nF, nC,
                    have_step ? change : 0.0, have_step ? a : 0.0, it.time);
-        if (nF + nC < best) {  /* keep the best state */
-          best = nF + nC, bestF = nF, bestC = nC, bestchange = change;
+        int finite = isfinite (nF) && isfinite (nC);
+        if (finite && nF + nC < best) {  /* keep the best state */
+          best = nF + nC, bestF = nF, bestC = nC, bestchange = change, kbest = k;
           p->save (p->ctx, SLOT_BEST);
           if (m > 0) memcpy (gbest, gamma, (size_t) m * sizeof *gbest);
         }
-        if (!(nF == nF) || !(nC == nC))
-          rc = mb_fail (err, MB_ESOLVE, "the static residual is not finite at Newton "
-                        "iteration %d", k);
-        else if (have_step && nF <= par->max_imbalance && change <= par->max_error
-                 && nC <= par->max_error) flags[0] = 1;
-        else if (k >= max_iter) flags[0] = 2;
+        if (finite && nF + nC < 0.99 * sig) sig = nF + nC, ksig = k;  /* progress */
+        int small = have_step && change <= par->max_error && nC <= par->max_error;
+        if (!finite) flags[0] = STATICS_STOP_DIVERGED;
+        else if (small && nF <= tol) flags[0] = STATICS_STOP_CONVERGED;
+        else if (k >= max_iter) flags[0] = STATICS_STOP_MAX_ITER;
+        else if (small && k - ksig >= STATICS_ROUNDOFF_WINDOW) flags[0] = STATICS_STOP_ROUNDOFF;
+        else if (k - ksig >= STATICS_STALL_WINDOW) flags[0] = STATICS_STOP_STAGNATED;
         flags[1] = e.nonsymmetric;
       }
     }
@@ -235,56 +294,30 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     if (rc < 0) break;
     rc = statics_lin_factor (comm, &lin, sym, N, nnz, ir, jc, av, par->p_f,
                              "static Jacobian [K + sqrt(stability) M, Cq^T; Cq, 0]", err);
-    int singular = 0;
-    if (rc < 0) {
-      if (!statics_is_singular (err)) {
-        free (ir), free (jc), free (av);
-        break;
-      }
-      singular = 1;
-    } else {
-      if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
-        int count = 0;
-        factor_null_pivots (lin.f, &count, NULL);
-        if (count > 0 && count != nsprings && log)
-          fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
-                   "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "",
-                   par->p_f);
-        if (count > 0) nsprings = count;
-      }
-      if (rank == 0) {
-        for (int i = 0; i < n; i++) x[i] = -F[i];
-        for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
-      }
-      rc = factor_solve (lin.f, rank == 0 ? x : NULL, err);
-      if (rc < 0) {
-        free (ir), free (jc), free (av);
-        break;
-      }
-      if (rank == 0 && !(statics_norm_inf (x, n) < 1e8)) singular = 1;  /* tiny pivots */
-      MPI_Bcast (&singular, 1, MPI_INT, 0, comm);
-    }
-    if (singular) {  /* name the DOFs of the null space (MUMPS null pivots) */
+    if (rc < 0 && statics_is_singular (err)) {  /* MUMPS says singular: name the DOFs */
       mb_err_init (err);
-      int count = -1, *rows = NULL, ndofs = 0;
-      rc = factor_deficiency (comm, sym ? FACTOR_REAL_SYMMETRIC : FACTOR_REAL_GENERAL,
-                              rank == 0 ? N : 0, nnz, ir, jc, av, "static Jacobian", &count,
-                              &rows, err);
-      if (rc == 0 && rank == 0) {
-        for (int i = 0; i < count; i++)
-          if (rows[i] < n) dofs[ndofs++] = rows[i];
-        if (par->p_f > 0)
-          rc = mb_fail (err, MB_ESOLVE, "the static tangent stays singular with p_f = %g "
-                        "(%d null pivots)", par->p_f, count);
-        else rc = statics_singular_error (p, dofs, ndofs, count > 0 ? count : 1, err);
-      }
-      free (rows);
-      if (rc == 0) rc = mb_fail (err, MB_ESOLVE, "the static tangent is singular");
-      rc = mb_agree (comm, rc, err);
-      free (ir), free (jc), free (av);
-      break;
+      rc = statics_singular (comm, p, rank == 0 ? &e : NULL, sym, N, nnz, ir, jc, av,
+                             par->p_f, 0, err);
     }
     free (ir), free (jc), free (av);
+    if (rc < 0) break;
+    if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
+      int count = 0;
+      factor_null_pivots (lin.f, &count, NULL);
+      if (count > 0 && count != nsprings && log)
+        fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
+                 "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "", par->p_f);
+      if (count > 0) nsprings = count;
+    }
+    if (rank == 0) {
+      for (int i = 0; i < n; i++) x[i] = -F[i];
+      for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
+    }
+    /* a large but finite step is no singularity (MUMPS decides that): the line search
+       halves it while the residual diverges, and the stagnation tests stop a useless
+       sequence */
+    rc = factor_solve (lin.f, rank == 0 ? x : NULL, err);
+    if (rc < 0) break;
 
     /* 3. step limit and line search (rank 0: evaluations only) */
     if (rank == 0) {
@@ -297,35 +330,41 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     k++;
   }
 
-  if (rc == 0) rc = inertia (comm, p, par, n, m, gamma, res, err);
+  res->negative = -1;  /* no stability verdict for a state that is not an equilibrium */
+  if (rc == 0 && stop == STATICS_STOP_CONVERGED) rc = inertia (comm, p, par, n, m, gamma, res, err);
   res->nsprings += nsprings;
   res->time += MPI_Wtime () - t0;
   if (rc == 0 && rank == 0) {
     res->iterations += k;
     if (phase == 2) res->polish += k;
-    if (stop == 1) {
+    res->stop = (statics_stop) stop;
+    if (stop == STATICS_STOP_CONVERGED) {
       res->converged = 1;
       res->imbalance = nF, res->constraint = nC, res->change = change;
-      snprintf (res->reason, sizeof res->reason, "converged: |F|inf = %.3e <= max_imbalance "
-                "%.3g and |dq|inf = %.3e, |C|inf = %.3e <= max_error %.3g", nF,
-                par->max_imbalance, change, nC, par->max_error);
+      char rule[160];
+      statics_tolerance_words (res, par, rule, sizeof rule);
+      snprintf (res->reason, sizeof res->reason, "converged: |F|inf = %.3e <= %.3g (%s) "
+                "and |dq|inf = %.3e, |C|inf = %.3e <= max_error %.3g", nF, res->tolerance,
+                rule, change, nC, par->max_error);
     } else {
       res->converged = 0;
-      p->load (p->ctx, SLOT_BEST);
-      if (m > 0) memcpy (gamma, gbest, (size_t) m * sizeof *gamma);
-      res->imbalance = bestF, res->constraint = bestC, res->change = bestchange;
-      snprintf (res->reason, sizeof res->reason, "max_num_iter = %d Newton iterations "
-                "reached: %s%s%s; the best state (|F|inf = %.3e, |C|inf = %.3e) is kept",
-                max_iter, nF > par->max_imbalance ? "|F|inf above max_imbalance" : "",
-                nF > par->max_imbalance && (change > par->max_error || nC > par->max_error)
-                  ? ", " : "",
-                change > par->max_error || nC > par->max_error
-                  ? "|dq|inf or |C|inf above max_error" : "", bestF, bestC);
+      if (best < HUGE_VAL) {
+        p->load (p->ctx, SLOT_BEST);
+        if (m > 0) memcpy (gamma, gbest, (size_t) m * sizeof *gamma);
+        res->imbalance = bestF, res->constraint = bestC, res->change = bestchange;
+      } else res->imbalance = nF, res->constraint = nC, res->change = change;
+      stop_reason (res, par, stop, max_iter, k, kbest, nF, nC, change);
+      /* the state returned is the best one: its tangent's symmetry */
+      statics_eval e;
+      memset (&e, 0, sizeof e);
+      if (best < HUGE_VAL && p->eval (p->ctx, gamma, &e, err) == 0)
+        res->nonsymmetric = e.nonsymmetric;
+      mb_err_init (err);
     }
   }
   if (rc == 0) {
     MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
-    if (stop != 1) {  /* rank 0's reason on every rank */
+    if (stop != STATICS_STOP_CONVERGED) {  /* rank 0's reason on every rank */
       if (rank == 0)
         mb_fail (err, MB_ENOCONV, "static equilibrium not reached (%s): %s",
                  phase == 2 ? "FIM polish after MKEAM" : "FIM", res->reason);
@@ -339,6 +378,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
              lin.analyses > 1 ? "es" : "is");
   res->analyses += lin.analyses, res->factorizations += lin.factorizations;
   statics_lin_clear (&lin);
-  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (ones), free (dofs);
+  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (ones);
   return rc;
 }

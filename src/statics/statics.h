@@ -19,6 +19,8 @@ typedef struct statics_eval {
   const spm *Cq;       /* m x n constraint Jacobian at q; NULL when m = 0 */
   const double *r;     /* n: f_int - f_ext at q [N, N m] */
   const double *c;     /* m: C(q) [m, rad] */
+  const double *fext;  /* n: f_ext at q (the load scale of the relative tolerance); may be
+                          NULL (then the reactions Cq^T gamma alone give the scale) */
   int nonsymmetric;    /* 1: K is not symmetric (follower loads): LU instead of LDL^T */
   const spm *R;        /* n x n damping at q, or NULL (none; or a problem that does not
                           say): read only by the verdict (statics_verdict) */
@@ -42,6 +44,29 @@ typedef struct statics_problem {
   const unsigned char *is_rotation;  /* n: 1 for rotation DOFs (step limit), may be NULL */
 } statics_problem;
 
+/* The default tolerance on ||F||_inf (no max_imbalance in the deck): STATICS_REL_IMBALANCE
+   times the load scale (the largest entry of f_ext or of the reactions Cq^T gamma, forces
+   and torques alike [N, N m]), at least the deck default max_imbalance (the absolute
+   floor, 1e-4). A tower with 1.7 MN loads stalls in round-off at |F| ~ 5e-4 N. */
+#define STATICS_REL_IMBALANCE 1e-9
+
+/* FIM stops early when ||F||_inf + ||C||_inf has not fallen below 0.99 times its best
+   value for STATICS_STALL_WINDOW iterations (no equilibrium may exist), or for
+   STATICS_ROUNDOFF_WINDOW iterations while the step and C are within max_error (the
+   step stagnated at round-off). */
+enum { STATICS_STALL_WINDOW = 10, STATICS_ROUNDOFF_WINDOW = 3 };
+
+/* Why a static solve stopped (statics_result.stop). */
+typedef enum {
+  STATICS_STOP_NONE = 0,     /* not run, or failed with an error (singular, memory) */
+  STATICS_STOP_CONVERGED,    /* both tolerances met: an equilibrium */
+  STATICS_STOP_MAX_ITER,     /* max_num_iter iterations (FIM) or peaks (MKEAM) */
+  STATICS_STOP_STAGNATED,    /* |F| + |C| stopped decreasing: no equilibrium may exist */
+  STATICS_STOP_ROUNDOFF,     /* the step is at round-off and |F| above the tolerance */
+  STATICS_STOP_DIVERGED,     /* the residual or the kinetic energy is not finite */
+  STATICS_STOP_UNSTABLE      /* MKEAM: at rest at an unstable equilibrium */
+} statics_stop;
+
 /* Largest rotation increment of one Newton step [rad]: longer steps are scaled down. */
 #define STATICS_MAX_ROTATION 0.5
 
@@ -58,7 +83,13 @@ typedef struct statics_iter {
 
 typedef struct statics_result {
   int converged;        /* 1: both tolerances met */
-  char reason[256];     /* why it stopped, in words */
+  statics_stop stop;    /* why it stopped; not converged: the state is the best found
+                           (lowest ||F||_inf + ||C||_inf), not an equilibrium */
+  double tolerance;     /* the tolerance on ||F||_inf used at the last iteration [N, N m] */
+  double load_scale;    /* the load scale of a relative tolerance [N, N m]; 0: absolute */
+  const char *scale_from;  /* "external load" or "reaction" (static string), NULL when the
+                              tolerance is the deck's absolute max_imbalance */
+  char reason[640];     /* why it stopped, in words */
   int iterations;       /* Newton iterations (FIM) or peaks (MKEAM) + polish iterations */
   int peaks;            /* MKEAM: kinetic energy peaks located */
   int polish;           /* MKEAM: Newton iterations of the polish */
@@ -155,5 +186,14 @@ int statics_verdict (MPI_Comm comm, const statics_problem *p, int converged,
                      statics_result *res, mb_err *err);
 
 void statics_result_clear (statics_result *res);
+
+/* The word for a stop ("converged", "max_num_iter", "stagnated", "round-off", "diverged",
+   "unstable rest", "failed"). Static string. */
+const char *statics_stop_name (statics_stop stop);
+
+/* The tolerance rule of res in words, into buf: "max_imbalance, absolute", "1e-09 x the
+   load scale 1.14e+08, the largest reaction", or the floor. */
+void statics_tolerance_words (const statics_result *res, const deck_statics *par, char *buf,
+                              size_t size);
 
 #endif

@@ -52,10 +52,15 @@ void statics_residual (const statics_eval *e, int n, int m, const double *gamma,
 /* Appends a history line to res (grows it); returns 0 or MB_ENOMEM. */
 int statics_push (statics_result *res, const statics_iter *it, mb_err *err);
 
-/* Rank 0: the message of a singular tangent: the DOFs of its null space named through
-   p->dof_name, and the parameter that fixes it. Sets err (MB_ESOLVE). */
-int statics_singular_error (const statics_problem *p, const int *dofs, int ndofs,
-                            int nnull, mb_err *err);
+/* Collective, after MUMPS found J (rank 0's triplets of the kind sym: 1 LDL^T, 0 LU;
+   e: rank 0's evaluation, NULL elsewhere) singular: the error (MB_ESOLVE) naming the DOFs
+   its null space moves (the same on any rank count: the diagonal of the projector onto the
+   null space from inverse iteration) and the remedies that can hold them (mkeam: for the
+   MKEAM midpoint matrix; with p_f > 0 the tangent stays singular with p_f). Returns the
+   error (or MB_ENOMEM) on every rank. */
+int statics_singular (MPI_Comm comm, const statics_problem *p, const statics_eval *e, int sym,
+                      int N, long nnz, const int *ir, const int *jc, const double *av,
+                      double p_f, int mkeam, mb_err *err);
 
 /* 1 when err holds a MUMPS "singular" failure (INFOG(1) = -6 or -10) */
 int statics_is_singular (const mb_err *err);

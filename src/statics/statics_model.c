@@ -14,7 +14,7 @@ static int sm_eval (void *ctx, const double *gamma, statics_eval *e, mb_err *err
   MB_TRY (assemble_at (sm->mdl, &sm->s, &sm->a, err));
   for (int i = 0; i < n; i++) sm->r[i] = sm->a.f_int[i] - sm->a.f_ext[i];
   e->K = sm->a.K, e->M = sm->a.M, e->Cq = sm->a.Cq;
-  e->r = sm->r, e->c = sm->a.c;
+  e->r = sm->r, e->c = sm->a.c, e->fext = sm->a.f_ext;
   e->nonsymmetric = sm->a.nonsymmetric;
   e->R = sm->a.R;
   return 0;

@@ -24,7 +24,7 @@ typedef struct toy {
   struct { int i; double anchor[3], L; } c[MAXC];           /* |x_i - anchor| = L */
   double x[3 * MAXP], slot[STATICS_SLOTS][3 * MAXP];
   spm *K, *M, *Cq;
-  double r[3 * MAXP], cres[MAXC];
+  double r[3 * MAXP], cres[MAXC], fext[3 * MAXP];
   int evals;
 } toy;
 
@@ -55,6 +55,7 @@ static int toy_eval (void *ctx, const double *gamma, statics_eval *e, mb_err *er
     spm_add (t->K, i, i, 0.0);
     spm_add (t->M, i, i, t->mass[i / 3]);
     t->r[i] = -t->mass[i / 3] * t->g[i % 3];
+    t->fext[i] = t->mass[i / 3] * t->g[i % 3];
   }
   for (int s = 0; s < t->ns; s++) {  /* V = k/2 (l - l0)^2, d = x_j - x_i */
     double d[3], l, B[3][3];
@@ -86,7 +87,7 @@ static int toy_eval (void *ctx, const double *gamma, statics_eval *e, mb_err *er
   }
   spm_compress (t->K), spm_compress (t->M);
   if (t->Cq) spm_compress (t->Cq);
-  e->K = t->K, e->M = t->M, e->Cq = t->Cq, e->r = t->r, e->c = t->cres;
+  e->K = t->K, e->M = t->M, e->Cq = t->Cq, e->r = t->r, e->c = t->cres, e->fext = t->fext;
   e->nonsymmetric = 0;
   return 0;
 }
@@ -130,8 +131,9 @@ static void toy_clear (toy *t)
 
 static deck_statics defaults (statics_method m)
 {
-  deck_statics s = { 1, m, 1e-4, 1e-4, 1e-10, m == STATICS_MKEAM ? 100 : 50, 1e-5, 1e-3, 0,
-                     0, 0, 0 };
+  deck_statics s = { .present = 1, .method = m, .max_imbalance = 1e-4, .max_error = 1e-4,
+                     .stability = 1e-10, .max_num_iter = m == STATICS_MKEAM ? 100 : 50,
+                     .max_ke_tol = 1e-5, .max_dq_tol = 1e-3 };
   return s;
 }
 
