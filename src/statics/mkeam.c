@@ -15,8 +15,11 @@ enum {
   MIN_STEPS = 8,         /* a peak found sooner: the step was too coarse, halve it */
   GROW_STEPS = 100,      /* no peak after this many steps: double the step */
   MAX_STEPS = 4000,      /* steps in one iteration */
-  POLISH_ITER = 10       /* FIM iterations after convergence */
+  POLISH_ITER = 10,      /* FIM iterations after convergence */
+  PROJECT_ITER = 5       /* Gauss-Newton steps onto C = 0 before each iteration */
 };
+#define HMIN 1e-12       /* [s]: the smallest time step */
+#define PERTURB 1e-4     /* [m, rad]: the displacement off an unstable rest state */
 
 /* Work arrays of rank 0 (n or n + m entries). */
 typedef struct mk {
@@ -36,9 +39,13 @@ typedef struct mk {
      [A Cq^T; Cq 0] [u_new; mu] = [A u - h (f_int - f_ext); -2 C(q_mid) / h],
      q_new = q_mid (+) h/2 u_new,   gamma = mu / h,
    at q_mid (the constraint row asks C(q_new) = 0 to first order). On rank 0 w->u becomes
-   u_new, w->acc grows by h/2 (u + u_new) and *ke = u_new^T M u_new / 2. */
+   u_new, w->acc grows by h/2 (u + u_new) and *ke = u_new^T M u_new / 2. A singular matrix
+   (M + (h/2)^2 Ks indefinite at this h, or a massless free part) is MUMPS's error as it
+   is, or with name = 1 the error naming the DOFs (statics_singular); the state is then
+   moved by h/2 u (the caller restores it). A kinetic energy that overflows is
+   MB_ENOCONV. */
 static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, statics_lin *L,
-                          double h, double *gamma, double *ke, mb_err *err)
+                          double h, double *gamma, double *ke, int name, mb_err *err)
 {
   int rank;
   MPI_Comm_rank (comm, &rank);
@@ -67,6 +74,11 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, static
   if (rc < 0) return rc;
   rc = statics_lin_factor (comm, L, sym, n + m, nnz, ir, jc, av, 0.0,
                            "MKEAM midpoint matrix [M + (h/2)^2 K, Cq^T; Cq, 0]", err);
+  if (rc < 0 && name && statics_is_singular (err)) {  /* name the DOFs, as FIM does */
+    mb_err_init (err);
+    rc = statics_singular (comm, p, rank == 0 ? &e : NULL, 1, n + m, nnz, ir, jc, av, 0.0, 1,
+                           err);
+  }
   free (ir), free (jc), free (av);
   if (rc < 0) return rc;
   rc = factor_solve (L->f, rank == 0 ? w->x : NULL, err);
@@ -80,9 +92,11 @@ static int midpoint_step (MPI_Comm comm, const statics_problem *p, mk *w, static
     double s = 0;
     for (int i = 0; i < n; i++) s += w->u[i] * w->Mu[i];
     *ke = 0.5 * s;
-    if (!(*ke == *ke) || *ke > 1e300)
-      rc = mb_fail (err, MB_ESOLVE, "MKEAM: the kinetic energy is not finite (time step "
-                    "%.3g s)", h);
+    if (!(*ke == *ke) || *ke > 1e300)  /* diverged: not converged, not an error */
+      rc = mb_fail (err, MB_ENOCONV, "MKEAM: the kinetic energy is not finite (time step "
+                    "%.3g s): the loads drive the model away without bound, so no "
+                    "equilibrium may exist (they may exceed what the joints and springs can "
+                    "hold)", h);
   }
   return mb_agree (comm, rc, err);
 }
@@ -107,6 +121,234 @@ static double first_step (const statics_problem *p, const double *gamma, mb_err 
   return w2 > 0 ? 0.3 / sqrt (w2) : 1e-2;
 }
 
+/* Collective. Moves the current state onto C(q) = 0 (rank 0's problem): up to
+   PROJECT_ITER Gauss-Newton steps dq = -Cq^T (Cq Cq^T)^-1 C, the least-norm correction,
+   from [I Cq^T; Cq 0] [dq; mu] = [0; -C] factored by MUMPS, until ||C||_inf <= 1e-12
+   (1 + the state's scale) or it stops decreasing. After a kinetic energy peak the state
+   is off the manifold by the scheme's O(h^2) drift; the midpoint step's correction
+   -2 C / h then puts a velocity ~ C / h into a restart from rest, its kinetic energy ~ 1/h^2
+   reads as a peak at once and the step halves to nothing (a 100-link chain). w->x (n + m)
+   and w->Mu (n, ones) are work. Returns 0 or an error on every rank (a singular Cq Cq^T,
+   redundant rows, ends the projection without an error). */
+static int project (MPI_Comm comm, const statics_problem *p, mk *w, double *gamma, mb_err *err)
+{
+  int rank, n = w->n, m = w->m;
+  MPI_Comm_rank (comm, &rank);
+  if (m == 0) return 0;
+  double last = HUGE_VAL;
+  for (int it = 0; it < PROJECT_ITER; it++) {
+    int rc = 0, go = 1;
+    long nnz = 0;
+    int *ir = NULL, *jc = NULL;
+    double *av = NULL;
+    if (rank == 0) {
+      statics_eval e;
+      memset (&e, 0, sizeof e);
+      rc = p->eval (p->ctx, gamma, &e, err);
+      double nc = rc == 0 ? statics_norm_inf (e.c, m) : 0.0;
+      go = rc == 0 && nc > 1e-12 && nc < 0.5 * last && isfinite (nc);
+      last = nc;
+      if (go) {
+        for (int i = 0; i < n; i++) w->Mu[i] = 1.0, w->x[i] = 0.0;
+        for (int i = 0; i < m; i++) w->x[n + i] = -e.c[i];
+        rc = statics_jacobian (&e, n, m, 0.0, 0.0, w->Mu, 1, &nnz, &ir, &jc, &av, err);
+      }
+    }
+    rc = mb_agree (comm, rc, err);
+    MPI_Bcast (&go, 1, MPI_INT, 0, comm);
+    if (rc < 0 || !go) {
+      free (ir), free (jc), free (av);
+      return rc;
+    }
+    mb_err e2;
+    mb_err_init (&e2);
+    factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir, jc,
+                               av, "[I Cq^T; Cq 0]", &e2);
+    free (ir), free (jc), free (av);
+    if (!f) return e2.code == MB_ENOMEM ? (*err = e2, MB_ENOMEM) : 0;
+    rc = factor_solve (f, rank == 0 ? w->x : NULL, err);
+    factor_free (f);
+    if (rc < 0) return rc;
+    if (rank == 0) p->step (p->ctx, w->x, 1.0);
+  }
+  return 0;
+}
+
+/* Rank 0. A small deterministic displacement of the current state (every DOF by up to
+   PERTURB [m, rad], the same on any rank count), to leave an unstable equilibrium that a
+   start from rest never leaves. w->x is work. */
+static void perturb (const statics_problem *p, mk *w)
+{
+  unsigned long st = 2463534242UL;
+  for (int i = 0; i < w->n; i++) {
+    st ^= st << 13, st ^= st >> 17, st ^= st << 5, st &= 0xffffffffUL;
+    w->x[i] = PERTURB * ((double) st / 4294967296.0 - 0.5) * 2.0;
+  }
+  p->step (p->ctx, w->x, 1.0);
+}
+
+/* Rank 0. The fields of res for the state the problem holds (not converged): its
+   ||F||_inf, ||C||_inf, the tangent's symmetry; change = the last iteration's. Errors are
+   dropped (the state is reported as is). */
+static void fill_state (const statics_problem *p, const double *gamma, mk *w, double change,
+                        statics_result *res)
+{
+  statics_eval e;
+  memset (&e, 0, sizeof e);
+  mb_err err;
+  mb_err_init (&err);
+  if (p->eval (p->ctx, gamma, &e, &err) < 0) return;
+  statics_residual (&e, w->n, w->m, gamma, w->x);
+  res->imbalance = statics_norm_inf (w->x, w->n);
+  res->constraint = w->m > 0 ? statics_norm_inf (e.c, w->m) : 0.0;
+  res->change = change;
+  res->nonsymmetric = e.nonsymmetric;
+}
+
+/* Collective. The peaks of one MKEAM run from the current state (see statics_mkeam):
+   returns 0 when converged (then the FIM polish is the caller's), MB_ENOCONV with
+   res->reason and res->stop set, or another error. */
+static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+                      FILE *log, statics_result *res, mk *w, statics_lin *lin, double t0,
+                      int *iters, double *last_ke, double *last_dq, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int n = w->n, rc = 0;
+  double h = 1e-2;
+  double *gamma = rank == 0 ? res->gamma : NULL;
+  if (rank == 0) h = first_step (p, res->gamma, err);
+  MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+  int iter = 0, converged = 0;
+  while (rc == 0 && iter < par->max_num_iter && !converged) {
+    /* one iteration: from rest, on C = 0, to the next kinetic energy peak */
+    rc = project (comm, p, w, gamma, err);
+    if (rc < 0) break;
+    if (rank == 0) {
+      p->save (p->ctx, SLOT_START);
+      memset (w->u, 0, (size_t) n * sizeof *w->u);
+      memset (w->acc, 0, (size_t) n * sizeof *w->acc);
+    }
+    double ke[3] = { 0, 0, 0 };  /* at t_{s-1}, t_s, t_{s+1} */
+    int s = 0, outcome = 0;  /* 1 peak located, 2 at rest, 3 restart finer, 4 too many */
+    for (; rc == 0 && !outcome; s++) {
+      if (rank == 0) {  /* keep (q, u, acc) at t_s for the backtracking */
+        p->save (p->ctx, SLOT_PREV + s % 2);
+        memcpy (w->uprev[s % 2], w->u, (size_t) n * sizeof *w->u);
+        memcpy (w->dprev[s % 2], w->acc, (size_t) n * sizeof *w->u);
+      }
+      double k1;
+      rc = midpoint_step (comm, p, w, lin, h, gamma, &k1, 0.5 * h < HMIN, err);
+      if (rc < 0 && statics_is_singular (err) && 0.5 * h >= HMIN) {
+        /* M + (h/2)^2 Ks singular at this h: the same step again, h / 2 */
+        if (rank == 0) {
+          p->load (p->ctx, SLOT_PREV + s % 2);
+          memcpy (w->u, w->uprev[s % 2], (size_t) n * sizeof *w->u);
+          memcpy (w->acc, w->dprev[s % 2], (size_t) n * sizeof *w->u);
+        }
+        mb_err_init (err);
+        rc = 0, h *= 0.5, s--;
+        continue;
+      }
+      if (rc < 0) break;
+      if (rank == 0) {
+        ke[0] = ke[1], ke[1] = ke[2], ke[2] = k1;
+        if (s >= 1 && ke[2] < ke[1] && ke[1] >= ke[0]) outcome = s + 1 < MIN_STEPS ? 3 : 1;
+        else if (s + 1 >= MIN_STEPS && ke[2] <= 1e-6 * par->max_ke_tol && ke[2] >= ke[1])
+          outcome = 2;  /* nothing moves: already at rest */
+        else if (s + 1 >= MAX_STEPS) outcome = 4;
+        else if ((s + 1) % GROW_STEPS == 0) h *= 2;
+      }
+      MPI_Bcast (&outcome, 1, MPI_INT, 0, comm);
+      MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+    }
+    if (rc == MB_ENOCONV) {  /* the kinetic energy overflowed: back to a finite state */
+      if (rank == 0) {
+        p->load (p->ctx, SLOT_START);
+        res->stop = STATICS_STOP_DIVERGED;
+      }
+      break;
+    }
+    if (rc < 0) break;
+    if (outcome == 3) {  /* too coarse to locate the peak: again from the start, h / 2 */
+      if (rank == 0) p->load (p->ctx, SLOT_START);
+      h *= 0.5;
+      if (h < HMIN) {
+        rc = mb_fail (err, MB_ENOCONV, "MKEAM: the time step fell below 1e-12 s");
+        res->stop = STATICS_STOP_STAGNATED;
+      }
+      continue;
+    }
+    if (outcome == 4) {
+      rc = mb_fail (err, MB_ENOCONV, "MKEAM: no kinetic energy peak in %d time steps "
+                    "(last step %.3g s): the model keeps accelerating, so no equilibrium "
+                    "may exist (the loads may exceed what the joints and springs can hold)",
+                    MAX_STEPS, h);
+      res->stop = STATICS_STOP_STAGNATED;
+      if (rank == 0) p->load (p->ctx, SLOT_START);
+      break;
+    }
+    double peak = ke[2];
+    if (outcome == 1) {  /* peak in [t_{s-2}, t_s] of this loop's last s: parabola */
+      int back = (s - 2) % 2;  /* slot of t_{s-2}, two steps before the last state */
+      double a = ke[0], b = ke[1], c = ke[2], den = a - 2 * b + c;
+      double tau = den < 0 ? 0.5 * h * (a - c) / den : 0.0;
+      if (tau > h) tau = h;
+      if (tau < -h) tau = -h;
+      double hb = h + tau;  /* from t_{s-2} to the vertex */
+      if (rank == 0) {
+        p->load (p->ctx, SLOT_PREV + back);
+        memcpy (w->u, w->uprev[back], (size_t) n * sizeof *w->u);
+        memcpy (w->acc, w->dprev[back], (size_t) n * sizeof *w->u);
+      }
+      if (hb > 1e-12 * h) rc = midpoint_step (comm, p, w, lin, hb, gamma, &peak, 1, err);
+      else peak = a;
+      if (rc < 0) break;
+    }
+    iter++, (*iters)++;
+    int done = 0;
+    if (rank == 0) {  /* velocities to zero (the next iteration starts from rest) */
+      *last_ke = peak;
+      *last_dq = statics_norm_inf (w->acc, n);
+      statics_iter it = { 0, 0, *last_dq, h, peak, MPI_Wtime () - t0, 1 };
+      statics_eval e;
+      rc = p->eval (p->ctx, gamma, &e, err);
+      if (rc == 0) {
+        double *F = w->x;
+        statics_residual (&e, n, w->m, gamma, F);
+        it.imbalance = statics_norm_inf (F, n);
+        it.constraint = w->m > 0 ? statics_norm_inf (e.c, w->m) : 0.0;
+        rc = statics_push (res, &it, err);
+      }
+      if (log)
+        fprintf (log, "statics: mkeam peak %3d  KE %.3e J  |dq|inf %.3e  h %.3g s  "
+                 "%d steps  |F|inf %.3e  %.2f s\n", *iters, peak, *last_dq, h, s,
+                 it.imbalance, it.time);
+      done = peak < par->max_ke_tol && *last_dq < par->max_dq_tol;
+    }
+    rc = mb_agree (comm, rc, err);
+    MPI_Bcast (&done, 1, MPI_INT, 0, comm);
+    MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+    converged = done;
+  }
+  if (rc == 0 && !converged) {
+    if (rank == 0) {
+      res->stop = STATICS_STOP_MAX_ITER;
+      snprintf (res->reason, sizeof res->reason, "max_num_iter = %d kinetic energy peaks "
+                "reached: the last peak %.3e J (max_ke_tol %.3g), state change %.3e "
+                "(max_dq_tol %.3g); the last state is kept; it is not an equilibrium",
+                par->max_num_iter, *last_ke, par->max_ke_tol, *last_dq, par->max_dq_tol);
+      mb_fail (err, MB_ENOCONV, "static equilibrium not reached (MKEAM): %s", res->reason);
+    }
+    MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+    rc = MB_ENOCONV;
+  }
+  if (rc == MB_ENOCONV && !res->reason[0])  /* the time-step control gave up: say why */
+    snprintf (res->reason, sizeof res->reason, "%.500s; the state at the start of the last "
+              "iteration is kept; it is not an equilibrium", err->msg);
+  return rc;
+}
+
 int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                    FILE *log, statics_result *res, mb_err *err)
 {
@@ -121,7 +363,6 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
   statics_lin lin;
   memset (&lin, 0, sizeof lin);
   w.n = n, w.m = m;
-  double h = 1e-2;
   if (rank == 0) {
     size_t sn = (size_t) (n > 0 ? n : 1);
     if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
@@ -136,114 +377,52 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
     if (!res->gamma || !w.u || !w.x || !w.acc || !w.Mu || !w.uprev[0] || !w.uprev[1]
         || !w.dprev[0] || !w.dprev[1] || mb_fault ("statics"))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for MKEAM (n = %d)", n);
-    else h = first_step (p, res->gamma, err);
   }
   rc = mb_agree (comm, rc, err);
-  MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
-  double *gamma = rank == 0 ? res->gamma : NULL;
-  int iter = 0, converged = 0;
+  int iters = 0, polished = 0;
   double last_ke = 0, last_dq = 0;
-  while (rc == 0 && iter < par->max_num_iter && !converged) {
-    /* one iteration: from rest to the next kinetic energy peak */
-    if (rank == 0) {
-      p->save (p->ctx, SLOT_START);
-      memset (w.u, 0, (size_t) n * sizeof *w.u);
-      memset (w.acc, 0, (size_t) n * sizeof *w.acc);
-    }
-    double ke[3] = { 0, 0, 0 };  /* at t_{s-1}, t_s, t_{s+1} */
-    int s = 0, outcome = 0;  /* 1 peak located, 2 at rest, 3 restart finer, 4 too many */
-    for (; rc == 0 && !outcome; s++) {
-      if (rank == 0) {  /* keep (q, u, acc) at t_s for the backtracking */
-        p->save (p->ctx, SLOT_PREV + s % 2);
-        memcpy (w.uprev[s % 2], w.u, (size_t) n * sizeof *w.u);
-        memcpy (w.dprev[s % 2], w.acc, (size_t) n * sizeof *w.u);
-      }
-      double k1;
-      rc = midpoint_step (comm, p, &w, &lin, h, gamma, &k1, err);
-      if (rc < 0) break;
-      if (rank == 0) {
-        ke[0] = ke[1], ke[1] = ke[2], ke[2] = k1;
-        if (s >= 1 && ke[2] < ke[1] && ke[1] >= ke[0]) outcome = s + 1 < MIN_STEPS ? 3 : 1;
-        else if (s + 1 >= MIN_STEPS && ke[2] <= 1e-6 * par->max_ke_tol && ke[2] >= ke[1])
-          outcome = 2;  /* nothing moves: already at rest */
-        else if (s + 1 >= MAX_STEPS) outcome = 4;
-        else if ((s + 1) % GROW_STEPS == 0) h *= 2;
-      }
-      MPI_Bcast (&outcome, 1, MPI_INT, 0, comm);
-      MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
-    }
+  /* MKEAM finds stable equilibria only: a run that comes to rest at an unstable one
+     (started there exactly: nothing moves) is perturbed once and run again */
+  for (int attempt = 0; rc == 0 && attempt < 2; attempt++) {
+    polished = 0;
+    double t1 = MPI_Wtime ();
+    rc = mkeam_run (comm, p, par, log, res, &w, &lin, t0, &iters, &last_ke, &last_dq, err);
+    res->time += MPI_Wtime () - t1;
     if (rc < 0) break;
-    if (outcome == 3) {  /* too coarse to locate the peak: again from the start, h / 2 */
-      if (rank == 0) p->load (p->ctx, SLOT_START);
-      h *= 0.5;
-      if (h < 1e-12) rc = mb_fail (err, MB_ENOCONV, "MKEAM: the time step fell below 1e-12 s");
-      continue;
-    }
-    if (outcome == 4) {
-      rc = mb_fail (err, MB_ENOCONV, "MKEAM: no kinetic energy peak in %d time steps "
-                    "(last step %.3g s)", MAX_STEPS, h);
-      break;
-    }
-    double peak = ke[2];
-    if (outcome == 1) {  /* peak in [t_{s-2}, t_s] of this loop's last s: parabola */
-      int back = (s - 2) % 2;  /* slot of t_{s-2}, two steps before the last state */
-      double a = ke[0], b = ke[1], c = ke[2], den = a - 2 * b + c;
-      double tau = den < 0 ? 0.5 * h * (a - c) / den : 0.0;
-      if (tau > h) tau = h;
-      if (tau < -h) tau = -h;
-      double hb = h + tau;  /* from t_{s-2} to the vertex */
+    if (log) fprintf (log, "statics: mkeam converged after %d peaks (KE %.3e J, |dq|inf "
+                      "%.3e); FIM polish\n", iters, last_ke, last_dq);
+    res->peaks = iters;
+    res->iterations = iters + res->polish;  /* statics_fim adds its own */
+    rc = statics_fim (comm, p, par, POLISH_ITER, 2, log, res, err);
+    polished = 1;
+    if (rc < 0 || res->negative <= 0) break;
+    if (attempt == 0) {  /* at rest at an unstable equilibrium: perturb, again */
       if (rank == 0) {
-        p->load (p->ctx, SLOT_PREV + back);
-        memcpy (w.u, w.uprev[back], (size_t) n * sizeof *w.u);
-        memcpy (w.acc, w.dprev[back], (size_t) n * sizeof *w.u);
+        if (log) fprintf (log, "statics: mkeam came to rest at an unstable equilibrium (%d "
+                          "unstable direction%s): perturbed by up to %g, run again\n",
+                          res->negative, res->negative > 1 ? "s" : "", PERTURB);
+        perturb (p, &w);
       }
-      if (hb > 1e-12 * h) rc = midpoint_step (comm, p, &w, &lin, hb, gamma, &peak, err);
-      else peak = a;
-      if (rc < 0) break;
-    }
-    iter++;
-    int done = 0;
-    if (rank == 0) {  /* velocities to zero (the next iteration starts from rest) */
-      last_ke = peak;
-      last_dq = statics_norm_inf (w.acc, n);
-      statics_iter it = { 0, 0, last_dq, h, peak, MPI_Wtime () - t0, 1 };
-      statics_eval e;
-      rc = p->eval (p->ctx, gamma, &e, err);
-      if (rc == 0) {
-        double *F = w.x;
-        statics_residual (&e, n, m, gamma, F);
-        it.imbalance = statics_norm_inf (F, n);
-        it.constraint = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
-        rc = statics_push (res, &it, err);
+      res->converged = 0, res->negative = -1, res->reason[0] = 0;
+    } else {  /* still there: say so, no exit 0 with an unstable state */
+      if (rank == 0) {
+        int neg = res->negative;
+        res->converged = 0, res->stop = STATICS_STOP_UNSTABLE;
+        snprintf (res->reason, sizeof res->reason, "MKEAM came to rest at an unstable "
+                  "equilibrium (%d unstable direction%s), also after a perturbation of up to "
+                  "%g; MKEAM finds stable equilibria only: start the deck off it, or use "
+                  "method fim", neg, neg > 1 ? "s" : "", PERTURB);
+        mb_fail (err, MB_ENOCONV, "static equilibrium not reached (MKEAM): %s", res->reason);
       }
-      if (log)
-        fprintf (log, "statics: mkeam peak %3d  KE %.3e J  |dq|inf %.3e  h %.3g s  "
-                 "%d steps  |F|inf %.3e  %.2f s\n", iter, peak, last_dq, h, s,
-                 it.imbalance, it.time);
-      done = peak < par->max_ke_tol && last_dq < par->max_dq_tol;
+      MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+      rc = MB_ENOCONV;
     }
-    rc = mb_agree (comm, rc, err);
-    MPI_Bcast (&done, 1, MPI_INT, 0, comm);
-    MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
-    converged = done;
   }
-  res->peaks = iter;
-  res->time += MPI_Wtime () - t0;
-  if (rc == 0 && !converged) {
-    if (rank == 0) {
-      snprintf (res->reason, sizeof res->reason, "max_num_iter = %d kinetic energy peaks "
-                "reached: the last peak %.3e J (max_ke_tol %.3g), state change %.3e "
-                "(max_dq_tol %.3g)", par->max_num_iter, last_ke, par->max_ke_tol, last_dq,
-                par->max_dq_tol);
-      mb_fail (err, MB_ENOCONV, "static equilibrium not reached (MKEAM): %s", res->reason);
-    }
-    MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
-    rc = MB_ENOCONV;
-    res->iterations = iter;
-  }
-  if (rc == MB_ENOCONV && !res->reason[0]) {  /* the time-step control gave up: say why */
-    snprintf (res->reason, sizeof res->reason, "%.255s", err->msg);
-    res->iterations = iter;
+  res->peaks = iters;
+  if (rc == MB_ENOCONV && !polished) {
+    res->iterations = iters;  /* MKEAM itself did not converge: the state as it is */
+    res->converged = 0, res->negative = -1;
+    if (rank == 0) fill_state (p, res->gamma, &w, last_dq, res);
   }
   if (log && rank == 0)
     fprintf (log, "statics: mkeam: %d time steps, %d analys%s\n", lin.factorizations,
@@ -252,9 +431,5 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
   statics_lin_clear (&lin);
   for (int i = 0; i < 2; i++) free (w.uprev[i]), free (w.dprev[i]);
   free (w.u), free (w.x), free (w.acc), free (w.Mu);
-  if (rc < 0) return rc;
-  if (log) fprintf (log, "statics: mkeam converged after %d peaks (KE %.3e J, |dq|inf "
-                    "%.3e); FIM polish\n", iter, last_ke, last_dq);
-  res->iterations = iter;
-  return statics_fim (comm, p, par, POLISH_ITER, 2, log, res, err);
+  return rc;
 }
