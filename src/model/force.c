@@ -265,7 +265,36 @@ static double rot_angle (const model_force *f, const double dRa[9], const double
   return atan2 (y, x);
 }
 
-/* Rotational spring-damper: phi the relative rotation about the axis (rot_angle), torque
+/* phi0 + 2 pi j, the branch nearest ref (j an integer) */
+static double unwrap (double phi0, double ref)
+{
+  const double two_pi = 6.283185307179586477;
+  return phi0 + two_pi * nearbyint ((ref - phi0) / two_pi);
+}
+
+/* The continuous angle of rotational spring f (index fi) at s: rot_angle's principal
+   value on the branch of s->angle[fi] (model_state_track), and its gradient ga. */
+static double spring_angle (const model *m, const model_state *s, int fi, double ga[3])
+{
+  double dRa[9], dRb[9];
+  const model_force *f = &m->forces[fi];
+  node_drot (m, s, f->a, dRa);
+  node_drot (m, s, f->b, dRb);
+  double phi0 = rot_angle (f, dRa, dRb, ga);
+  return s->angle && fi < s->nforces ? unwrap (phi0, s->angle[fi]) : phi0;
+}
+
+void model_state_track (const model *mdl, model_state *s)
+{
+  for (int fi = 0; fi < mdl->nforces && fi < s->nforces; fi++)
+    if (mdl->forces[fi].type == FORCE_ROTATIONAL_SPRING) {
+      double ga[3];
+      s->angle[fi] = spring_angle (mdl, s, fi, ga);
+    }
+}
+
+/* Rotational spring-damper: phi the relative rotation about the axis (spring_angle:
+   continuous, not wrapped to (-pi, pi]), torque
    tau = k phi - preload (the preload acts on b about +axis as an applied torque),
    f_int = tau dphi/dq, K = k g g^T + tau d(g)/dq (g = dphi/dq; the second part by
    central differences of g, h = 1e-6), C = c g g^T. With s NULL (assemble_system, the
@@ -292,7 +321,7 @@ static void rotational_element (const model *m, const model_state *s, const mode
     double dR[2][9], ga[3];
     node_drot (m, s, f->a, dR[0]);
     node_drot (m, s, f->b, dR[1]);
-    double phi = rot_angle (f, dR[0], dR[1], ga), tau = f->k * phi - f->preload;
+    double phi = spring_angle (m, s, (int) (f - m->forces), ga), tau = f->k * phi - f->preload;
     for (int i = 0; i < 3; i++) { G[3 + i] = -ga[i]; G[9 + i] = ga[i]; }
     congruence (G, 1, &k1, e->K);
     for (int i = 0; i < 12; i++) e->f_int[i] = tau * G[i];
@@ -551,10 +580,8 @@ int model_spring_at (const model *mdl, const model_state *s, int fi, double *ext
     return 0;
   }
   if (f->type == FORCE_ROTATIONAL_SPRING) {
-    double dRa[9], dRb[9], ga[3];
-    node_drot (mdl, s, f->a, dRa);
-    node_drot (mdl, s, f->b, dRb);
-    *extension = rot_angle (f, dRa, dRb, ga);
+    double ga[3];
+    *extension = spring_angle (mdl, s, fi, ga);
     *force = f->k * *extension - f->preload;
     return 0;
   }

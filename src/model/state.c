@@ -7,16 +7,18 @@
 
 #include "elements.h"
 
-/* Allocates the arrays of s for nnodes nodes and m rows (zeroed). */
-static int state_alloc (model_state *s, int nnodes, int m)
+/* Allocates the arrays of s for nnodes nodes, m rows and nforces forces (zeroed). */
+static int state_alloc (model_state *s, int nnodes, int m, int nforces)
 {
   memset (s, 0, sizeof *s);
   s->nnodes = nnodes;
   s->m = m;
+  s->nforces = nforces;
+  s->angle = mb_calloc (nforces > 0 ? (size_t) nforces : 1, sizeof *s->angle);
   s->x = mb_calloc (3 * (size_t) nnodes, sizeof *s->x);
   s->R = mb_calloc (9 * (size_t) nnodes, sizeof *s->R);
   s->gamma = mb_calloc (m > 0 ? (size_t) m : 1, sizeof *s->gamma);
-  if (!s->x || !s->R || !s->gamma || mb_fault ("model")) {
+  if (!s->x || !s->R || !s->gamma || !s->angle || mb_fault ("model")) {
     model_state_clear (s);
     return MB_ENOMEM;
   }
@@ -26,7 +28,7 @@ static int state_alloc (model_state *s, int nnodes, int m)
 /* Copies node poses of the model; gamma = 0. */
 int model_state_init (const model *mdl, model_state *s, mb_err *err)
 {
-  if (state_alloc (s, mdl->nnodes, mdl->nconstraints))
+  if (state_alloc (s, mdl->nnodes, mdl->nconstraints, mdl->nforces))
     return mb_fail (err, MB_ENOMEM, "out of memory for the model state");
   for (int i = 0; i < mdl->nnodes; i++) {
     memcpy (s->x + 3 * i, mdl->nodes[i].x, 3 * sizeof *s->x);
@@ -38,7 +40,7 @@ int model_state_init (const model *mdl, model_state *s, mb_err *err)
 /* A new state of src's sizes with its values. */
 int model_state_copy (const model_state *src, model_state *dst, mb_err *err)
 {
-  if (state_alloc (dst, src->nnodes, src->m))
+  if (state_alloc (dst, src->nnodes, src->m, src->nforces))
     return mb_fail (err, MB_ENOMEM, "out of memory for a copy of the model state");
   model_state_assign (dst, src);
   return 0;
@@ -50,6 +52,8 @@ void model_state_assign (model_state *dst, const model_state *src)
   memcpy (dst->x, src->x, 3 * (size_t) src->nnodes * sizeof *dst->x);
   memcpy (dst->R, src->R, 9 * (size_t) src->nnodes * sizeof *dst->R);
   if (src->m > 0) memcpy (dst->gamma, src->gamma, (size_t) src->m * sizeof *dst->gamma);
+  if (src->nforces > 0)
+    memcpy (dst->angle, src->angle, (size_t) src->nforces * sizeof *dst->angle);
 }
 
 void model_state_clear (model_state *s)
@@ -58,6 +62,7 @@ void model_state_clear (model_state *s)
   free (s->x);
   free (s->R);
   free (s->gamma);
+  free (s->angle);
   memset (s, 0, sizeof *s);
 }
 

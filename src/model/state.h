@@ -18,6 +18,10 @@ typedef struct model_state {
   double *R;         /* 9 nnodes: node orientations, row-major, local -> global */
   double *gamma;     /* m: Lagrange multipliers, the joint reactions [N, N m]; the static
                         residual is F = f_int - f_ext + Cq^T gamma */
+  int nforces;       /* force elements of the model */
+  double *angle;     /* nforces: a rotational spring's angle [rad], tracked continuously
+                        across steps (model_state_track; 0 at the deck pose), so that a
+                        spring wound past pi keeps its torque; unused for other forces */
 } model_state;
 
 /* s = the deck configuration of mdl (node x and R as built), gamma = 0. s is overwritten
@@ -48,6 +52,11 @@ void model_rot_exp (const double w[3], double R[9]);
    model_rot_exp. */
 void model_rot_log (const double R[9], double w[3]);
 
+/* After a step of s: each rotational spring's angle (principal value in (-pi, pi] from
+   the poses) unwrapped to the branch nearest its previous angle, s->angle[f] (exact while
+   a step turns a spring by less than pi). force.c. */
+void model_state_track (const model *mdl, model_state *s);
+
 /* 1 when node i of s has exactly (bitwise) the deck pose of mdl: elements there use the
    linear formulas of the deck configuration, so that assemble_system is unchanged. */
 int model_state_node_at_deck (const model *mdl, const model_state *s, int i);
@@ -62,7 +71,7 @@ int model_place (model *mdl, const model_state *s, mb_err *err);
 
 /* Spring force f at state s: translational spring: *extension = L - L0 [m] and
    *force = preload + k (L - L0) [N] (tension positive); rotational spring: the rotation
-   about its axis [rad] and the torque [N m]. Returns 0, or -1 when f is not a spring. */
+   about its axis [rad] (continuous: s->angle's branch) and the torque [N m]. Returns 0, or -1 when f is not a spring. */
 int model_spring_at (const model *mdl, const model_state *s, int f, double *extension,
                      double *force);
 

@@ -24,6 +24,7 @@ static void sm_step (void *ctx, const double *dq, double a)
 {
   statics_model *sm = ctx;
   model_state_step (&sm->s, dq, a);
+  model_state_track (sm->mdl, &sm->s);  /* rotational springs' angles, continuous */
 }
 
 static void sm_save (void *ctx, int slot)
