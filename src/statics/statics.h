@@ -20,7 +20,7 @@ typedef struct statics_eval {
   const double *r;     /* n: f_int - f_ext at q [N, N m] */
   const double *c;     /* m: C(q) [m, rad] */
   const double *fext;  /* n: f_ext at q (the load scale of the relative tolerance); may be
-                          NULL (then the reactions Cq^T gamma alone give the scale) */
+                          NULL (then the reactions gamma alone give the scale) */
   int nonsymmetric;    /* 1: K is not symmetric (follower loads): LU instead of LDL^T */
   const spm *R;        /* n x n damping at q, or NULL (none; or a problem that does not
                           say): read only by the verdict (statics_verdict) */
@@ -45,7 +45,7 @@ typedef struct statics_problem {
 } statics_problem;
 
 /* The default tolerance on ||F||_inf (no max_imbalance in the deck): STATICS_REL_IMBALANCE
-   times the load scale (the largest entry of f_ext or of the reactions Cq^T gamma, forces
+   times the load scale (the largest entry of f_ext or of the joint reactions gamma, forces
    and torques alike [N, N m]), at least the deck default max_imbalance (the absolute
    floor, 1e-4). A tower with 1.7 MN loads stalls in round-off at |F| ~ 5e-4 N. */
 #define STATICS_REL_IMBALANCE 1e-9
