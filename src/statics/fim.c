@@ -197,7 +197,8 @@ static void stop_reason (statics_result *res, const deck_statics *par, int stop,
     snprintf (res->reason, sizeof res->reason, "|F|inf + |C|inf has not decreased for %d "
               "Newton iterations (last |F|inf = %.3e, tolerance %.3g): no equilibrium may "
               "exist (the loads may exceed what the joints and springs can hold, e.g. a "
-              "torque above m g d on a pendulum, or a free body pushed); %s",
+              "torque above m g d on a pendulum, or a free body pushed), or Newton cannot "
+              "reach one from this start (try method mkeam, or a start nearer it); %s",
               STATICS_STALL_WINDOW, nF, res->tolerance, best);
   else
     snprintf (res->reason, sizeof res->reason, "max_num_iter = %d Newton iterations "
