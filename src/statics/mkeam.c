@@ -219,7 +219,8 @@ static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_static
   double *gamma = rank == 0 ? res->gamma : NULL;
   if (rank == 0) h = first_step (p, res->gamma, err);
   MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
-  int iter = 0, converged = 0;
+  int iter = 0, converged = 0, kbest = 0;
+  double best_peak = HUGE_VAL;
   while (rc == 0 && iter < par->max_num_iter && !converged) {
     /* one iteration: from rest, on C = 0, to the next kinetic energy peak */
     rc = project (comm, p, w, gamma, err);
@@ -325,10 +326,27 @@ static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_static
                  "%d steps  |F|inf %.3e  %.2f s\n", *iters, peak, *last_dq, h, s,
                  it.imbalance, it.time);
       done = peak < par->max_ke_tol && *last_dq < par->max_dq_tol;
+      if (peak < 0.99 * best_peak) best_peak = peak, kbest = iter;
+      else if (!done && peak >= par->max_ke_tol && iter - kbest >= STATICS_STALL_WINDOW)
+        done = -1;  /* the peaks stopped falling: the loads keep feeding energy in */
     }
     rc = mb_agree (comm, rc, err);
     MPI_Bcast (&done, 1, MPI_INT, 0, comm);
     MPI_Bcast (&h, 1, MPI_DOUBLE, 0, comm);
+    if (rc == 0 && done < 0) {
+      if (rank == 0)
+        snprintf (res->reason, sizeof res->reason, "the kinetic energy peaks have not "
+                  "decreased for %d iterations (last %.3e J, lowest %.3e J, max_ke_tol "
+                  "%.3g): the loads keep driving the model, so no equilibrium may exist "
+                  "(they may exceed what the joints and springs can hold, e.g. a torque "
+                  "above m g d on a pendulum); the last state is kept; it is not an "
+                  "equilibrium", STATICS_STALL_WINDOW, peak, best_peak, par->max_ke_tol);
+      rc = mb_fail (err, MB_ENOCONV, "static equilibrium not reached (MKEAM): %s",
+                    rank == 0 ? res->reason : "");
+      MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
+      res->stop = STATICS_STOP_STAGNATED;
+      break;
+    }
     converged = done;
   }
   if (rc == 0 && !converged) {

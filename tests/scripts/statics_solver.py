@@ -9,8 +9,8 @@ forms:
      P L / (E A) = 4.857e-4 m, reaction 1.7e6 N, the report's load scale = 1.7e6 N and its
      tolerance 1e-9 of it; with max_imbalance 1e-12 given: exit 4 "round-off" early.
   2. stagnation: a pendulum (m = 2 kg, d = 0.6 m) under a 20 N m torque > m g d = 11.77 N m
-     has no equilibrium: exit 4 within 14 iterations of 50, "no equilibrium may exist", no
-     stability verdict; a free body pushed by 10 N (p_f, max_num_iter 100000): exit 4
+     has no equilibrium: exit 4 within 14 iterations of 50 (MKEAM: 20 peaks of 100), "no
+     equilibrium may exist", no stability verdict; a free body pushed by 10 N (p_f, max_num_iter 100000): exit 4
      within 11 iterations, its best |F| = 10 N exactly.
   3. large finite steps: a 1e12 N tip load on a 1 m cantilever is no "singular" (exit 0 or
      4, never 3); 1e308 N on a 1e-300 N/m spring and gravity 1e308 (an infinite
@@ -225,6 +225,13 @@ def cases(np):
               and rep["convergence"]["unstable_directions"] is None
               and rep["convergence"]["equilibrium"] not in ("stable", "unstable"),
               "torque > m g d: report" + tag)
+        st, msg, rep = run("torque_mk", PEND % ("-9.81", 2.0, 0.05, 0.05, 0.05, -0.6,
+                                                "forces:\n  twist: {type: torque, node: bob, value: [0, 20, 0], frame: global}\n",
+                                                "mkeam"), np)
+        check(st == 4 and "no equilibrium may exist" in msg and rep
+              and rep["convergence"]["stop"] == "stagnated" and rep["convergence"]["peaks"] <= 20
+              and rep["convergence"]["unstable_directions"] is None,
+              "torque > m g d, MKEAM: stops, no verdict" + tag)
         st, msg, rep = run("pushed", FREE % ("10.0", "  p_f: 1.0e-8\n  max_num_iter: 100000\n"), np)
         check(st == 4 and rep and rep["convergence"]["iterations"] <= 11
               and rep["convergence"]["imbalance"] == 10.0 and rep["convergence"]["stop"] == "stagnated",
