@@ -124,7 +124,7 @@ static double first_step (const statics_problem *p, const double *gamma, mb_err 
 /* Collective. Moves the current state onto C(q) = 0 (rank 0's problem): up to
    PROJECT_ITER Gauss-Newton steps dq = -Cq^T (Cq Cq^T)^-1 C, the least-norm correction,
    from [I Cq^T; Cq 0] [dq; mu] = [0; -C] factored by MUMPS, until ||C||_inf <= 1e-12
-   (1 + the state's scale) or it stops decreasing. After a kinetic energy peak the state
+   [m, rad] or it no longer halves per step. After a kinetic energy peak the state
    is off the manifold by the scheme's O(h^2) drift; the midpoint step's correction
    -2 C / h then puts a velocity ~ C / h into a restart from rest, its kinetic energy ~ 1/h^2
    reads as a peak at once and the step halves to nothing (a 100-link chain). w->x (n + m)
@@ -304,6 +304,10 @@ static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_static
       }
       if (hb > 1e-12 * h) rc = midpoint_step (comm, p, w, lin, hb, gamma, &peak, 1, err);
       else peak = a;
+      if (rc == MB_ENOCONV && rank == 0) {  /* overflow: back to a finite state */
+        p->load (p->ctx, SLOT_START);
+        res->stop = STATICS_STOP_DIVERGED;
+      }
       if (rc < 0) break;
     }
     iter++, (*iters)++;
