@@ -430,11 +430,15 @@ static int run_statics (run *r, int *proceed, mb_err *err)
     sm = mb_calloc (1, sizeof *sm);
     rc = sm ? statics_model_init (&r->mdl, sm, err)
             : mb_fail (err, MB_ENOMEM, "out of memory for the static stage");
+    char rel[64] = "";  /* the default tolerance is relative (fim.c) */
+    if (!par->imbalance_given)
+      snprintf (rel, sizeof rel, " or %g x the load scale if larger", STATICS_REL_IMBALANCE);
     if (rc == 0 && r->log)
-      fprintf (r->log, "statics: %s, max_imbalance %g, max_error %g, stability %g, "
+      fprintf (r->log, "statics: %s, max_imbalance %g%s, max_error %g, stability %g, "
                "max_num_iter %d%s\n", par->method == STATICS_MKEAM ? "MKEAM (then FIM polish)"
-               : "FIM (Newton-Raphson)", par->max_imbalance, par->max_error, par->stability,
-               par->max_num_iter, par->p_f > 0 ? ", singularity removal p_f on" : "");
+               : "FIM (Newton-Raphson)", par->max_imbalance, rel, par->max_error,
+               par->stability, par->max_num_iter,
+               par->p_f > 0 ? ", singularity removal p_f on" : "");
   }
   rc = mb_agree (r->comm, rc, err);
   if (rc == 0) rc = statics_solve (r->comm, sm ? &sm->p : NULL, par, r->log, &res, err);
