@@ -417,18 +417,19 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
     res->iterations = iters + res->polish;  /* statics_fim adds its own */
     rc = statics_fim (comm, p, par, POLISH_ITER, 2, log, res, err);
     polished = 1;
-    if (rc < 0 || res->negative <= 0) break;
+    if (rc == 0) rc = statics_verdict (comm, p, 1, res, err);  /* the report's verdict */
+    if (rc < 0 || res->unstable <= 0) break;
     if (attempt == 0) {  /* at rest at an unstable equilibrium: perturb, again */
       if (rank == 0) {
         if (log) fprintf (log, "statics: mkeam came to rest at an unstable equilibrium (%d "
                           "unstable direction%s): perturbed by up to %g, run again\n",
-                          res->negative, res->negative > 1 ? "s" : "", PERTURB);
+                          res->unstable, res->unstable > 1 ? "s" : "", PERTURB);
         perturb (p, &w);
       }
-      res->converged = 0, res->negative = -1, res->reason[0] = 0;
+      res->converged = 0, res->negative = res->unstable = -1, res->reason[0] = 0;
     } else {  /* still there: say so, no exit 0 with an unstable state */
       if (rank == 0) {
-        int neg = res->negative;
+        int neg = res->unstable;
         res->converged = 0, res->stop = STATICS_STOP_UNSTABLE;
         snprintf (res->reason, sizeof res->reason, "MKEAM came to rest at an unstable "
                   "equilibrium (%d unstable direction%s), also after a perturbation of up to "

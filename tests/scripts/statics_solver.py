@@ -259,6 +259,13 @@ def cases(np):
         st, msg, rep = run("top_mk", PEND % ("-9.81", 2.0, 0.05, 0.05, 0.05, 0.6, "", "mkeam"), np)
         check(st == 0 and rep and abs(node(rep, "bob")["position"][2] + 0.6) < 1e-6
               and rep["convergence"]["equilibrium"] == "stable", "MKEAM from the top: the bottom" + tag)
+        # the same with stability 1e4: sqrt(stability) M would hide the top's instability
+        # (lambda = -m g d / (J + m d^2) = -15.3 rad^2/s^2); the verdict is the modes' own
+        st, msg, rep = run("top_mk_stab", PEND % ("-9.81", 2.0, 0.05, 0.05, 0.05, 0.6, "",
+                                                  "mkeam\n  stability: 1.0e4"), np)
+        check(st == 0 and rep and abs(node(rep, "bob")["position"][2] + 0.6) < 1e-6
+              and rep["convergence"]["equilibrium"] == "stable",
+              "MKEAM from the top, stability 1e4: the bottom" + tag)
 
     # 5. a rotational spring wound past pi
     with Guard("case 5" + tag):
