@@ -623,6 +623,42 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   return modal_stage (comm, sys, opts, out, err);
 }
 
+/* Collective, after the undamped stage (status rc). A pencil that is not symmetric (K of
+   a follower load or another non-conservative force) can have complex eigenvalues
+   lambda = a +- i b (flutter), which the undamped stage's report cannot hold: it writes
+   omega^2 as a real number, so a pair would come out as two equal real parts. Rank 0
+   looks at the modes it found (Im lambda above 1e-8 |lambda|, the rule that labels such a
+   mode unstable in modes_undamped); when there is one, the stage is refused: MB_ESOLVE
+   naming the first pair and pointing to the damped stage, which reports complex
+   eigenvalues. Returns rc otherwise, the same on every rank. */
+static int refuse_complex_undamped (MPI_Comm comm, int rc, const eigen_result *out,
+                                    mb_err *err)
+{
+  int rank, first = -1, pairs = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && (rc == 0 || rc == MB_ENOCONV))
+    for (int i = 0; i < out->nmodes; i++)
+      if (fabs (cimag (out->modes[i].lambda)) > 1e-8 * cabs (out->modes[i].lambda)) {
+        if (first < 0) first = i;
+        pairs++;
+      }
+  MPI_Bcast (&first, 1, MPI_INT, 0, comm);
+  if (first < 0) return rc;
+  if (rank == 0) {
+    double complex l = out->modes[first].lambda;
+    mb_err_init (err);
+    mb_fail (err, MB_ESOLVE, "modal stage: the pencil is not symmetric (K of a follower load "
+             "or another non-conservative force) and has complex eigenvalues lambda = "
+             "omega^2, %.6g %s %.6g i rad^2/s^2 among them (%d of the %d modes found; a flutter "
+             "pair), which the undamped stage's real table cannot show: refused. The damped "
+             "stage reports complex eigenvalues: run the deck with 'modal: {enabled: false}' "
+             "and a 'complex' section (a model without damping: 'complex: {enabled: true}'; "
+             "a matrix deck: with matrices.R, zero allowed)",
+             creal (l), cimag (l) < 0.0 ? "-" : "+", fabs (cimag (l)), pairs, out->nmodes);
+  }
+  return mb_agree (comm, MB_ESOLVE, err);
+}
+
 /* gep_modal on a system that it takes as it is (whole, or by rows with a symmetric pencil
    and the operator by rows). */
 static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
@@ -638,6 +674,7 @@ static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *
     return MB_EDECK;
   }
   int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
+  rc = refuse_complex_undamped (comm, rc, out, err);
   if (rc == 0) rc = missed_retry (comm, sys, &o, sigma, out, err);
   record_bound (comm, &o, opts->modes, bound, out);
   if (rc == 0) count_finite (comm, sys, 0, opts->modes, &o, out);

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""eigen_counts.py: outside references for eigen_counts.sh (issue 22 items 4, 6, 7), from
+dense numpy / scipy (LAPACK), never from mbmodal's output.
+
+usage:
+  eigen_counts.py gen DIR            write the matrix decks' .mtx files into DIR
+  eigen_counts.py count MTXDIR       print the pencil's finite undamped eigenvalue count
+  eigen_counts.py modal MTXDIR REPORT K
+      the report's modes must be the min(K, F) lowest finite eigenvalues of
+      (Z^T K Z, Z^T M Z), Z = null_space(Cq) (scipy.linalg.eig, homogeneous), F their
+      count: as many, frequencies within rtol 1e-7 (1e-6 Hz absolute for rigid-body ones),
+      every residual below 1e-9, and the missed-mode check (when present) `ok`
+  eigen_counts.py flutter REPORT     the damped report of the flutter deck: its modes'
+      lambda^2 must be -(eigenvalues of M^-1 K) (numpy.linalg.eigvals), rtol 1e-9"""
+import os
+import sys
+
+import numpy as np
+import scipy.io
+import scipy.linalg
+import scipy.sparse as sp
+import yaml
+
+# the flutter case: K non-symmetric (a circulatory coupling of DOFs 1 and 2), M diagonal:
+# M^-1 K has the pair 2000.36 +- 2999.38 i and 249.274 (numpy.linalg.eigvals)
+FLUTTER_K = np.array([[2000.0, 3000.0, 0.0], [-3000.0, 2000.0, 100.0], [0.0, 100.0, 500.0]])
+FLUTTER_M = np.diag([1.0, 1.0, 2.0])
+# non-symmetric with real eigenvalues (400 +- sqrt(...) real): the undamped stage must run
+REAL_K = np.array([[2000.0, 300.0, 0.0], [100.0, 1000.0, 50.0], [0.0, 20.0, 500.0]])
+
+
+def write(d, name, A, symmetric):
+    A = np.tril(A) if symmetric else A
+    scipy.io.mmwrite(os.path.join(d, name), sp.coo_matrix(A),
+                     symmetry="symmetric" if symmetric else "general")
+
+
+def constrained(d, seed, n=60, m=30, massless=20):
+    """K = A A^T 1e4 / n (random, SPD), M diagonal with `massless` zero DOFs, Cq random m x n:
+    F = n - m finite eigenvalues, order n + m = 90 > 2 (F + 3): Krylov-Schur's own path at
+    743b901 when F modes are asked, where it converged spurious pairs."""
+    os.makedirs(d, exist_ok=True)
+    r = np.random.default_rng(seed)
+    A = r.standard_normal((n, n))
+    mdiag = r.uniform(1.0, 10.0, n)
+    mdiag[:massless] = 0.0
+    write(d, "K.mtx", A @ A.T * 1e4 / n, True)
+    write(d, "M.mtx", np.diag(mdiag), True)
+    write(d, "Cq.mtx", r.standard_normal((m, n)), False)
+
+
+def gen(d):
+    for seed in (2, 4):
+        constrained(os.path.join(d, "rnd%d" % seed), seed)
+    for name, K in (("flutter", FLUTTER_K), ("nsreal", REAL_K)):
+        sub = os.path.join(d, name)
+        os.makedirs(sub, exist_ok=True)
+        write(sub, "K.mtx", K, False)
+        write(sub, "M.mtx", FLUTTER_M, True)
+        write(sub, "R.mtx", np.zeros((3, 3)), True)
+
+
+def load(d, name):
+    p = os.path.join(d, name + ".mtx")
+    return scipy.io.mmread(p).toarray() if os.path.exists(p) else None
+
+
+def finite(d):
+    """The finite eigenvalues of K x = lambda M x on null(Cq), ascending."""
+    K, M, Cq = load(d, "K"), load(d, "M"), load(d, "Cq")
+    Z = scipy.linalg.null_space(Cq) if Cq is not None and Cq.size else np.eye(K.shape[0])
+    Kz, Mz = Z.T @ K @ Z, Z.T @ M @ Z
+    if np.abs(Kz).max() == 0.0:  # K = 0 on null(Cq): every eigenvalue with mass is 0
+        return np.zeros(np.linalg.matrix_rank(Mz))
+    (al, be), _ = scipy.linalg.eig(Kz, Mz, homogeneous_eigvals=True)
+    scale = np.abs(Kz).max() / max(np.abs(Mz).max(), 1e-300)
+    fin = np.abs(be) * scale > 1e-9 * np.abs(al)
+    lam = (al[fin] / be[fin]).real
+    return np.sort(lam)
+
+
+def modal(d, report, k):
+    lam = finite(d)
+    want = min(k, len(lam))
+    f_ref = np.sqrt(np.abs(lam[:want])) / (2 * np.pi)
+    r = yaml.safe_load(open(report))
+    modes = r.get("modes") or []
+    f = np.sort([md["frequency_hz"] for md in modes])
+    bad = []
+    if len(f) != want:
+        bad.append("%d modes, expected %d of %d finite" % (len(f), want, len(lam)))
+    elif not np.allclose(f, f_ref, rtol=1e-7, atol=1e-6):
+        i = int(np.argmax(np.abs(f - f_ref)))
+        bad.append("mode %d: %.9g Hz, dense LAPACK %.9g Hz" % (i + 1, f[i], f_ref[i]))
+    worst = max([md["residual"] for md in modes] or [0.0])
+    if worst > 1e-9:
+        bad.append("residual %.2e" % worst)
+    st = (r.get("missed_mode_check") or {}).get("status", "ok")
+    if st != "ok":
+        bad.append("missed-mode check: %s" % st)
+    if bad:
+        print("FAIL %s (asked %d): %s" % (report, k, "; ".join(bad)))
+        return 1
+    print("ok %s: %d modes (asked %d, %d finite), max rel. error %.1e against dense LAPACK"
+          % (report, len(f), k, len(lam),
+             np.max(np.abs(f - f_ref) / np.maximum(f_ref, 1e-6)) if len(f) else 0.0))
+    return 0
+
+
+def flutter(report):
+    ev = np.linalg.eigvals(np.linalg.solve(FLUTTER_M, FLUTTER_K))
+    r = yaml.safe_load(open(report))
+    got = np.array([complex(*md["eigenvalue"]) for md in r["modes"]])
+    sq = -(got ** 2)  # omega^2 of each damped mode (R = 0: lambda = i omega)
+    bad = 0
+    for e in ev:
+        j = int(np.argmin(np.abs(sq - e)))
+        if abs(sq[j] - e) > 1e-9 * abs(e):
+            print("FAIL %s: no lambda with -lambda^2 = %s (nearest %s)" % (report, e, sq[j]))
+            bad = 1
+    if len(got) != 3:
+        print("FAIL %s: %d modes, expected 3" % (report, len(got)))
+        bad = 1
+    if not bad:
+        print("ok %s: -lambda^2 = %s as numpy.linalg.eigvals (rtol 1e-9)"
+              % (report, ", ".join("%.6g%+.6gi" % (e.real, e.imag) for e in ev)))
+    return bad
+
+
+if __name__ == "__main__":
+    a = sys.argv[1:]
+    if a[0] == "gen":
+        gen(a[1])
+    elif a[0] == "count":
+        print(len(finite(a[1])))
+    elif a[0] == "modal":
+        sys.exit(modal(a[1], a[2], int(a[3])))
+    elif a[0] == "flutter":
+        sys.exit(flutter(a[1]))
