@@ -69,6 +69,9 @@ typedef struct eigen_opts {
   int min_nev;            /* Krylov-Schur for at least this many eigenvalues */
   int block;              /* Krylov-Schur's block size; 0 = automatic (MBMODAL_KS_BLOCK or
                              the default) */
+  int whole;              /* 1: Krylov-Schur's dense path (ks_opts.whole): the modes asked
+                             with the check's margin reach the pencil's exact count of finite
+                             eigenvalues (set by gep_modal, gep_complex) */
 } eigen_opts;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;

@@ -308,6 +308,67 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
   }
 }
 
+/* Collective, before a stage. When the modes asked, with the margin Krylov-Schur takes
+   for them (nev: undamped want + max (2, want / 10), damped 2 want), reach a quarter of
+   the structural bound, the finite eigenvalues are counted exactly as count_finite does
+   (symmetric K, M (and R); bordered_nullity: undamped (n - m) - k0, damped
+   2 (n - m) - k0 - k1). With that count F known: o->modes is capped at F, and when nev >= F
+   Krylov-Schur is told to take the whole space (o->whole, its dense path): OP =
+   (A - sigma B)^-1 B has only F nonzero eigenvalues, and a Krylov subspace asked for more
+   reaches into its null space (the infinite eigenvalues, defective for constraints) where
+   it converges spurious pairs (a finite mode of 7e7 Hz with residual 0.1, a real one lost;
+   issue 22). Each step is said in the log. Returns F, or -1 when not counted; the same on
+   every rank. */
+static int exact_before (MPI_Comm comm, const gep_system *sys, int damped, int bound,
+                         eigen_opts *o)
+{
+  int rank, go = 0;
+  MPI_Comm_rank (comm, &rank);
+  const char *label = damped ? "complex" : "modal";
+  long want = o->modes, nev = damped ? 2 * want : want + (want / 10 > 2 ? want / 10 : 2);
+  if (o->min_nev > nev) nev = o->min_nev;
+  if (rank == 0 && 4 * nev >= bound)
+    go = sys->measures ? (damped ? sys->measures->damped_symmetric : sys->measures->symmetric)
+       : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+         && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
+  MPI_Bcast (&go, 1, MPI_INT, 0, comm);
+  if (!go) return -1;
+  int has_r = rank == 0 && damped && (sys->measures ? sys->measures->has_r : sys->R != NULL);
+  MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
+  mb_err e;
+  mb_err_init (&e);
+  int k0 = -1, k1 = 0, psd0 = 0, psd1 = 1;
+  int rc = bordered_nullity (comm, sys, 0, &k0, &psd0, &e);
+  if (rc == 0 && damped) {
+    if (has_r) rc = bordered_nullity (comm, sys, 1, &k1, &psd1, &e);
+    else k1 = k0;
+  }
+  long nm = (long) sys->n - sys->m;
+  long count = damped ? 2 * nm - k0 - k1 : nm - k0;
+  int f = rc == 0 && psd0 && psd1 && count > 0 && count <= bound ? (int) count : -1;
+  MPI_Bcast (&f, 1, MPI_INT, 0, comm);  /* rank 0's verdict */
+  if (f < 0) return -1;
+  FILE *log = rank == 0 ? o->log : NULL;
+  if (o->modes > f) {
+    if (log)
+      fprintf (log, "%s: the pencil has exactly %d finite eigenvalues (the rank%s of M%s on "
+               "null(Cq)): %d modes asked, computing %d\n", label, f, damped ? "s" : "",
+               damped ? " and M + R" : "", o->modes, f);
+    o->modes = f;
+    nev = damped ? 2 * (long) f : f + (f / 10 > 2 ? f / 10 : 2);
+    if (o->min_nev > nev) nev = o->min_nev;
+  }
+  if (nev >= f) {
+    o->whole = 1;
+    if (log)
+      fprintf (log, "%s: %ld eigenvalues wanted (%d modes and the margin) where the pencil has "
+               "exactly %d finite ones: all of them from the dense eigenproblem of the "
+               "operator (a Krylov subspace would reach into its null space)\n", label, nev,
+               o->modes, f);
+  }
+  return f;
+}
+
 /* ---- undamped stage: GEP (18), real, LDL^T when symmetric, missed-mode check ---------- */
 
 /* The stage takes the real pencil A (NULL: out of memory) as the matrix it factors: the
@@ -378,6 +439,7 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
   int want = st->opts->modes, extra = want / 10 > 2 ? want / 10 : 2;
   o->nev = want + extra;
   o->seed = 1;
+  o->whole = st->opts->whole;
   o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
   if (st->opts->min_nev > o->nev) {
     o->nev = st->opts->min_nev;
@@ -673,6 +735,7 @@ static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *
     memset (out, 0, sizeof *out);
     return MB_EDECK;
   }
+  exact_before (comm, sys, 0, bound, &o);
   int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
   rc = refuse_complex_undamped (comm, rc, out, err);
   if (rc == 0) rc = missed_retry (comm, sys, &o, sigma, out, err);
@@ -739,6 +802,7 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
 {
   o->nev = 2 * st->opts->modes;
   o->seed = 2;
+  o->whole = st->opts->whole;
   o->real_vectors = st->parts && st->nranks > 1 && cimag (st->sigma) == 0.0;
   stage_log (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
@@ -869,6 +933,7 @@ static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts
     memset (out, 0, sizeof *out);
     return MB_EDECK;
   }
+  exact_before (comm, sys, 1, bound, &o);
   int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
   if (real_path_rigid (comm, rc, out)) {  /* rigid-body modes: the complex path instead */
     if (opts->log)

@@ -60,6 +60,12 @@ typedef struct ks_opts {
   int vectors_by_rows; /* with real_vectors: 1 = leave the real Ritz vectors where they are,
                           each rank's rows in its own ks_result.xr (ks_result.rows = 1),
                           nothing gathered; 0 = gathered on rank 0. The same on every rank */
+  int whole;           /* 1: the dense path (the whole space, OP formed column by column and
+                          solved by LAPACK) whatever nev and ncv: the caller wants about as
+                          many eigenvalues as OP has nonzero ones, where the Krylov subspace
+                          would reach into OP's null space (infinite eigenvalues, often
+                          defective) and converge spurious pairs there. The same on every
+                          rank */
 } ks_opts;
 
 #define KS_MAX_BLOCK 16

@@ -1177,7 +1177,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     int pb = block_size (d, opts, n, (int) mll, nev, KS_DOUBLES == 1);
     if (pb > 1 && mll < nev + 4LL * pb) mll = nev + 4LL * pb;
   }
-  if (mll >= n) {  /* the whole space: dense n x n operator, KS_DOUBLES * n^2 doubles */
+  if (mll >= n || opts->whole) {  /* the whole space: dense n x n operator, KS_DOUBLES n^2 */
     if ((long long) n > KS_MAX_ORDER)
       return mb_fail (err, MB_ENOMEM, "Krylov-Schur: %d eigenvalues with a subspace of %lld "
                       "vectors need the whole space of order %d as a dense matrix (%.3g GB); "

@@ -123,6 +123,11 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *par
       fprintf (log, "modal: missed-mode check: the inertia counts %ld eigenvalues in [%.6g, "
                "%.6g] rad^2/s^2 but %d were found: modes are missing\n", out->sturm_count,
                mc->lo, at[1], mc->nfound);
+    else if (log && out->sturm_count < mc->nfound)  /* the report's status: inconsistent */
+      fprintf (log, "modal: missed-mode check: the inertia counts %ld eigenvalues in [%.6g, "
+               "%.6g] rad^2/s^2 but %d converged candidates lie there: %ld of them are not "
+               "eigenvalues of the pencil (inconsistent)\n", out->sturm_count, mc->lo, at[1],
+               mc->nfound, (long) mc->nfound - out->sturm_count);
     else if (log)
       fprintf (log, "modal: missed-mode check: %ld eigenvalues below %.6g rad^2/s^2, "
                "all found\n", out->sturm_count, at[1]);

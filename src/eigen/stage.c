@@ -375,7 +375,9 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
    tolerance although Krylov-Schur called them converged: the result is marked not
    converged, each such mode is logged, and the message says why when the shift is far
    from those modes (|sigma| above 1e3 times their largest |lambda|): there
-   OP = (A - sigma B)^-1 B is nearly 1/sigma times the identity on every mode, its eigenvalues differ in their last digits and the Ritz vectors mix modes.
+   OP = (A - sigma B)^-1 B is nearly 1/sigma times the identity on every mode, its eigenvalues differ in their last digits and the Ritz vectors mix modes. A shift the
+   deck did not set (neither shift nor target_frequency) is not the user's to move: the
+   message then says so, and advises on modes and subspace instead.
    Returns MB_ENOCONV on every rank (rank 0 sets err). */
 static int residual_failure (const stage_ops *ops, stage *st, mb_err *err)
 {
@@ -397,7 +399,11 @@ static int residual_failure (const stage_ops *ops, stage *st, mb_err *err)
   int far = sig > 1e3 * fmax (lmax, DBL_MIN) || !isfinite (sig);
   char why[400] = "; move the shift nearer those modes (or leave it out)", shift[96];
   shift_text (ops, st->sigma, shift, sizeof shift);
-  if (far)
+  int own = !st->opts->has_shift && !st->opts->has_target;  /* the deck set no shift */
+  if (own)  /* no advice about a shift the deck never set */
+    snprintf (why, sizeof why, " (at the stage's own shift %s); ask for fewer modes, or raise "
+              "'subspace'", shift);
+  if (far && !own)
     snprintf (why, sizeof why, ": the shift %s is far from those modes (|lambda| up to "
               "%.3g), where (A - sigma B)^-1 B is nearly 1/sigma times the identity and cannot "
               "tell the modes apart; give a shift (or target_frequency) near the wanted modes, "

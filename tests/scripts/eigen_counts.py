@@ -5,8 +5,8 @@ dense numpy / scipy (LAPACK), never from mbmodal's output.
 usage:
   eigen_counts.py gen DIR            write the matrix decks' .mtx files into DIR
   eigen_counts.py count MTXDIR       print the pencil's finite undamped eigenvalue count
-  eigen_counts.py modal MTXDIR REPORT K
-      the report's modes must be the min(K, F) lowest finite eigenvalues of
+  eigen_counts.py modal MTXDIR REPORT K [MTXDIR REPORT K ...]
+      each report's modes must be the min(K, F) lowest finite eigenvalues of
       (Z^T K Z, Z^T M Z), Z = null_space(Cq) (scipy.linalg.eig, homogeneous), F their
       count: as many, frequencies within rtol 1e-7 (1e-6 Hz absolute for rigid-body ones),
       every residual below 1e-9, and the missed-mode check (when present) `ok`
@@ -133,7 +133,8 @@ if __name__ == "__main__":
         gen(a[1])
     elif a[0] == "count":
         print(len(finite(a[1])))
-    elif a[0] == "modal":
-        sys.exit(modal(a[1], a[2], int(a[3])))
+    elif a[0] == "modal":  # MTXDIR REPORT K, any number of them
+        sys.exit(1 if sum(modal(a[i], a[i + 1], int(a[i + 2]))
+                          for i in range(1, len(a) - 2, 3)) else 0)
     elif a[0] == "flutter":
         sys.exit(flutter(a[1]))

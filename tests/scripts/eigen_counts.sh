@@ -12,7 +12,7 @@
 bin=$1
 dir="$2/eigen_counts"
 here=$(dirname "$0")
-top="$here/../.."
+top=$(cd "$here/../.." && pwd)
 py=/usr/bin/python3
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -42,5 +42,45 @@ for np in 1 2; do
   $py "$here/eigen_counts.py" modal "$dir/nsreal" "$dir/nsreal/out$np/d.modal.yaml" 3 \
     || fails=$((fails + 1))
 done
+# item 4: small decks asked for exactly their finite count F, and F + 1. F of each model
+# deck from scipy on its exported matrices (eigen_counts.py count); each run exports its
+# own matrices, and eigen_counts.py checks every report against dense LAPACK on them.
+checks=""
+count() {  # name deck F ranks...: the deck asked F and F + 1 modes
+  name=$1 deck=$2 F=$3
+  shift 3
+  for k in $F $((F + 1)); do
+    sed "s/^  modes: [0-9]*/  modes: $k/" "$deck" > "$dir/$name.$k.yaml"
+    for np in "$@"; do
+      x="--export-matrices mtx.$name.$k.$np"
+      case $name in rnd*) x="";; esac  # a matrix deck: its matrices are the reference
+      (cd "$dir" && timeout 120 mpirun --oversubscribe -np $np "$bin" -q -o "out$np" $x \
+         "$name.$k.yaml" > "$name.$k.np$np.log" 2>&1) \
+        || { fail "$name asked $k (np $np): exit $?"; tail -n 3 "$dir/$name.$k.np$np.log"; }
+      checks="$checks $dir/mtx.$name.$k.$np $dir/out$np/$name.$k.modal.yaml $k"
+    done
+  done
+}
+models="$top/tests/models"
+count all_modes "$models/all_modes.yaml" 7 1 2
+count free_body "$models/free_body.yaml" 6 1 2
+count joint_spherical "$models/joint_spherical.yaml" 9 1 2
+count mass_spring "$models/mass_spring.yaml" 24 1 2
+count welded_pair "$models/welded_pair.yaml" 12 1 2
+count hinged_bar "$models/hinged_bar.yaml" 1 1
+count joint_cylindrical "$models/joint_cylindrical.yaml" 8 1
+count joint_distance "$models/joint_distance.yaml" 11 1
+count joint_lock "$models/joint_lock.yaml" 9 1
+count joint_planar "$models/joint_planar.yaml" 9 1
+count joint_prismatic "$models/joint_prismatic.yaml" 7 1
+count joint_revolute "$models/joint_revolute.yaml" 7 1
+count joint_universal "$models/joint_universal.yaml" 8 1
+for s in 2 4; do  # F = 30 (eigen_counts.py count)
+  printf 'matrices: {K: rnd%s/K.mtx, M: rnd%s/M.mtx, Cq: rnd%s/Cq.mtx}\nmodal:\n  modes: 1\n' \
+    $s $s $s > "$dir/rnd$s.yaml"
+  count "rnd$s" "$dir/rnd$s.yaml" 30 1 2
+done
+checks=$(echo "$checks" | sed "s|$dir/mtx.rnd\([24]\)\.[0-9]*\.[12] |$dir/rnd\1 |g")
+$py "$here/eigen_counts.py" modal $checks || fails=$((fails + 1))
 [ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }
-echo "eigen_counts: a flutter pair refused by the undamped stage and given by the damped one as numpy; real eigenvalues of a non-symmetric K as numpy (1, 2 ranks)"
+echo "eigen_counts: every small deck asked its finite count F and F + 1 gives the F modes of dense LAPACK; a flutter pair refused by the undamped stage and given by the damped one as numpy; real eigenvalues of a non-symmetric K as numpy (1, 2 ranks)"
