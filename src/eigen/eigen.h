@@ -71,7 +71,10 @@ typedef struct eigen_opts {
                              the default) */
   int whole;              /* 1: Krylov-Schur's dense path (ks_opts.whole): the modes asked
                              with the check's margin reach the pencil's exact count of finite
-                             eigenvalues (set by gep_modal, gep_complex) */
+                             eigenvalues, `finite` (set by gep_modal, gep_complex); Krylov-
+                             Schur is then asked for exactly those: the rest of the whole
+                             space are infinite eigenvalues that rounding may leave finite */
+  int finite;             /* with whole: that count */
 } eigen_opts;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;
@@ -96,6 +99,10 @@ typedef struct mode {
                              complex: largest entry 1 (zero phase) */
   double complex *xi;     /* constraint multipliers, size m (scaled back), NULL if m = 0 */
   int col;                /* with eigen_result.vrows: the mode's column there (x, xi NULL) */
+  int multiplicity;       /* damped stage: the eigenvalues at lambda this mode stands for
+                             when more than one (a rigid-body motion undamped in R is a
+                             double zero, reported once with 2); 0 or 1: one (a conjugate
+                             pair is one mode, as always) */
 } mode;
 
 /* Where a stage's time and memory went (issue 10), filled at the stage's end on rank 0.

@@ -81,13 +81,19 @@ static int cap_modes (MPI_Comm comm, const gep_system *sys, int damped, int boun
   return 0;
 }
 
-/* Rank 0. The eigenvalues out's modes stand for: a damped mode with Im lambda != 0 is a
-   conjugate pair, 2; every other mode 1. */
+/* Rank 0. The eigenvalues a mode stands for: a damped mode with Im lambda != 0 is a
+   conjugate pair, 2; a folded rigid-body zero its multiplicity; every other mode 1. */
+static int mode_stands_for (const eigen_result *out, const mode *md)
+{
+  int k = md->multiplicity > 1 ? md->multiplicity : 1;
+  return k * (1 + (out->stage == STAGE_COMPLEX && cimag (md->lambda) != 0.0));
+}
+
+/* Rank 0. The eigenvalues out's modes stand for (mode_stands_for, summed). */
 static int modes_stand_for (const eigen_result *out)
 {
   int found = 0;
-  for (int i = 0; i < out->nmodes; i++)
-    found += 1 + (out->stage == STAGE_COMPLEX && cimag (out->modes[i].lambda) != 0.0);
+  for (int i = 0; i < out->nmodes; i++) found += mode_stands_for (out, &out->modes[i]);
   return found;
 }
 
@@ -108,7 +114,7 @@ static void drop_beyond (eigen_result *out, int bound, const char *what, FILE *l
       if (cabs (out->modes[i].lambda - out->shift) > cabs (out->modes[far].lambda - out->shift))
         far = i;
     mode *md = &out->modes[far];
-    int k = 1 + (out->stage == STAGE_COMPLEX && cimag (md->lambda) != 0.0);
+    int k = mode_stands_for (out, md);
     lo = fmin (lo, cabs (md->lambda));
     hi = fmax (hi, cabs (md->lambda));
     free (md->x);
@@ -249,9 +255,8 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
        : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
          && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
     for (int i = 0; i < out->nmodes; i++) {
-      int pair = damped && cimag (out->modes[i].lambda) != 0.0;
-      pairs += pair;
-      found += 1 + pair;
+      pairs += damped && cimag (out->modes[i].lambda) != 0.0;
+      found += mode_stands_for (out, &out->modes[i]);
     }
   }
   MPI_Bcast (&go, 1, MPI_INT, 0, comm);
@@ -360,6 +365,7 @@ static int exact_before (MPI_Comm comm, const gep_system *sys, int damped, int b
   }
   if (nev >= f) {
     o->whole = 1;
+    o->finite = f;
     if (log)
       fprintf (log, "%s: %ld eigenvalues wanted (%d modes and the margin) where the pencil has "
                "exactly %d finite ones: all of them from the dense eigenproblem of the "
@@ -440,6 +446,12 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
   o->nev = want + extra;
   o->seed = 1;
   o->whole = st->opts->whole;
+  if (o->whole) {  /* the dense path: exactly the finite eigenvalues, the nearest ones */
+    o->nev = st->opts->finite;
+    stage_log (st, "modal: the %d finite eigenvalues (%d wanted), from the whole space\n",
+               o->nev, want);
+    return;
+  }
   o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
   if (st->opts->min_nev > o->nev) {
     o->nev = st->opts->min_nev;
@@ -803,6 +815,7 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
   o->nev = 2 * st->opts->modes;
   o->seed = 2;
   o->whole = st->opts->whole;
+  if (o->whole) o->nev = st->opts->finite;  /* the dense path: the finite ones */
   o->real_vectors = st->parts && st->nranks > 1 && cimag (st->sigma) == 0.0;
   stage_log (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);

@@ -594,6 +594,99 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
   return rc;
 }
 
+/* Rank 0. Damped stage. A rigid-body motion u (K u = 0 and Cq u = 0) that R does not damp
+   (R u = 0) is a 2 x 2 Jordan block at lambda = 0 of GEP (31): rounding of size eps splits
+   it into two eigenvalues +-delta, |delta| ~ sqrt(eps) times the pencil's omega scale
+   (within floor_round, modes_rigid_threshold), whose position parts are both u; listed
+   apart they are one motion twice, and they take two of the `modes` asked. Candidates
+   0..nc-1 with |lambda| <= floor_round and |u^H R u| <= 0.1 |lambda| |u^H M u| (no damping
+   that could separate two zeros: a damped motion's zero is simple, its other eigenvalue
+   -u^H R u / u^H M u stays apart) are taken nearest zero first; each position part, made
+   unit, is orthogonalized against those kept (two classical Gram-Schmidt passes); one with
+   less than 1e-3 of its norm left is the other half of a kept motion: dropped, and counted
+   in the mult of the kept one it lies along most (largest |coefficient|). A candidate into
+   which modes_damped folded a conjugate partner (mult 2 on entry; 0 otherwise) counts 2. When the
+   eigenvalues counted are twice the motions kept, every kept one stands for 2 (each Jordan
+   block has two; which half lies along which motion is up to rounding); a kept one standing
+   for 2 or more is made real (the pair is in mult, not in Im lambda). At most FOLD_MAX motions
+   are kept as a basis (beyond that nothing more is folded); without memory for the work
+   nothing is folded. Returns the candidates left (in order), their mult set (0: one). */
+#define FOLD_MAX 64
+static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, double floor_round)
+{
+  int n = sys->n, nk = 0, total = 0;
+  double complex *basis = mb_calloc ((size_t) n * FOLD_MAX, sizeof *basis);
+  double complex *u = mb_calloc ((size_t) n, sizeof *u), *t = mb_calloc ((size_t) n, sizeof *t);
+  int *kept_at = mb_calloc (FOLD_MAX, sizeof *kept_at), *count = mb_calloc (FOLD_MAX, sizeof *count);
+  char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
+  if (!basis || !u || !t || !kept_at || !count || !state) {  /* no fold: the modes as they are */
+    free (basis); free (u); free (t); free (kept_at); free (count); free (state);
+    return nc;
+  }
+  for (;;) {
+    int i = -1;  /* the next candidate within the floor, nearest zero */
+    for (int j = 0; j < nc; j++)
+      if (!state[j] && cabs (cand[j].lambda) <= floor_round
+          && (i < 0 || cabs (cand[j].lambda) < cabs (cand[i].lambda)))
+        i = j;
+    if (i < 0) break;
+    candidate *c = &cand[i];
+    state[i] = 1;
+    double l = cabs (c->lambda), unrm = 0.0;
+    for (int k = 0; k < n; k++) unrm += creal (c->x[k] * conj (c->x[k]));
+    unrm = sqrt (unrm);
+    if (!(unrm > 0.0)) continue;
+    for (int k = 0; k < n; k++) u[k] = c->x[k] / unrm;
+    double complex qm = 0.0, qr = 0.0;  /* u^H M u, u^H R u */
+    spm_matvec_complex (sys->M, u, t);
+    for (int k = 0; k < n; k++) qm += conj (u[k]) * t[k];
+    if (sys->R) {
+      spm_matvec_complex (sys->R, u, t);
+      for (int k = 0; k < n; k++) qr += conj (u[k]) * t[k];
+    }
+    if (!(cabs (qr) <= 0.1 * l * cabs (qm))) continue;  /* damped: a simple zero */
+    int here = c->mult == 2 ? 2 : 1;  /* a conjugate pair folded into c: 2 */
+    double complex coef[FOLD_MAX] = { 0 };
+    for (int g = 0; g < 2; g++)
+      for (int b = 0; b < nk; b++) {
+        const double complex *e = basis + (size_t) b * n;
+        double complex s = 0.0;
+        for (int k = 0; k < n; k++) s += conj (e[k]) * u[k];
+        for (int k = 0; k < n; k++) u[k] -= s * e[k];
+        coef[b] += s;
+      }
+    double left = 0.0;
+    for (int k = 0; k < n; k++) left += creal (u[k] * conj (u[k]));
+    left = sqrt (left);
+    if (left <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
+      int best = 0;
+      for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
+      state[i] = 2;
+      count[best] += here;
+      total += here;
+    } else if (nk < FOLD_MAX) {
+      for (int k = 0; k < n; k++) basis[(size_t) nk * n + k] = u[k] / left;
+      count[nk] = here;
+      kept_at[nk++] = i;
+      total += here;
+    }
+  }
+  for (int b = 0; b < nk; b++) {  /* every Jordan block has two: the pairing is rounding's */
+    candidate *c = &cand[kept_at[b]];
+    int k = total == 2 * nk ? 2 : count[b];
+    c->mult = k > 1 ? k : 0;
+    if (k > 1) c->lambda = creal (c->lambda);  /* the pair is in mult, not in Im lambda */
+  }
+  int kept = 0;
+  for (int i = 0; i < nc; i++) {
+    if (state[i] == 2) continue;
+    if (cand[i].mult == 2 && cabs (cand[i].lambda) > floor_round) cand[i].mult = 0;  /* a pair */
+    cand[kept++] = cand[i];
+  }
+  free (basis); free (u); free (t); free (kept_at); free (count); free (state);
+  return kept;
+}
+
 /* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): multipliers scaled
    back, each eigenvalue refined by damped_rayleigh (kept when it lowers the true residual;
    the velocity part then set to lambda u), one mode per conjugate pair (Im >= 0), nearest
@@ -629,7 +722,7 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     else memcpy (v, vsave, (size_t) n * sizeof *v);
   }
   /* fold each pair onto Im >= 0; drop the second member of a pair */
-  for (int i = 0; i < ncand; i++) keep[i] = 1;
+  for (int i = 0; i < ncand; i++) keep[i] = 1, cand[i].mult = 0;
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
     double tol = 1e-8 * fmax (cabs (c->lambda), floor_round);
@@ -637,6 +730,7 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
       for (int j = 0; j < ncand; j++)
         if (j != i && keep[j] && cabs (cand[j].lambda - conj (c->lambda)) <= 1e-6 * cabs (c->lambda)) {
           keep[i] = 0;
+          cand[j].mult = 2;  /* j stands for the pair (for fold_rigid_pairs) */
           break;
         }
       if (keep[i]) {  /* its partner was not found: report the partner, conj (x) */
@@ -652,6 +746,7 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
   for (int i = 0; i < ncand; i++)
     if (keep[i]) cand[kept++] = cand[i];
   free (keep);
+  kept = fold_rigid_pairs (sys, cand, kept, floor_round);  /* a double zero once */
   qsort (cand, (size_t) kept, sizeof *cand, by_dist);
   int nsel = kept < want ? kept : want;
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
@@ -665,6 +760,7 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     for (int k = 0; k < N; k++) x[k] /= scale;
     double complex l = c->lambda;
     md->lambda = l;
+    md->multiplicity = c->mult > 1 ? c->mult : 0;
     md->freq_hz = cabs (l) / TWO_PI;
     md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
     md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;

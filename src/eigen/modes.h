@@ -27,6 +27,9 @@ typedef struct candidate {
   double q;                /* symmetric undamped: phi^T M phi as rayleigh_quotient found it */
   double resid;            /* and the true residual of (lambda, xr) from the same products */
   int fresh;               /* 1 while xr is only rescaled since then (q, resid still hold) */
+  int mult;                /* damped: eigenvalues this candidate stands for beyond a
+                              conjugate pair (fold_rigid_pairs: 2 for a rigid-body Jordan
+                              pair); 0 = 1 */
 } candidate;
 
 /* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;

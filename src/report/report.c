@@ -62,7 +62,12 @@ void report_print_table_with (FILE *f, const eigen_result *r, const participatio
   for (int i = 0; r->modes && i < r->nmodes; i++) {
     const mode *md = &r->modes[i];
     char dom[32];
-    if (damped)
+    if (damped && md->multiplicity > 1)  /* a folded rigid-body zero: said once */
+      fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %10.2e  x%d (a %d-fold eigenvalue)\n",
+               i + 1, tidy (md->freq_hz), tidy (md->zeta), tidy (md->damped_freq_hz),
+               report_kind_name (md->kind), tidy (md->residual), md->multiplicity,
+               md->multiplicity);
+    else if (damped)
       fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %10.2e\n", i + 1, tidy (md->freq_hz),
                tidy (md->zeta), tidy (md->damped_freq_hz), report_kind_name (md->kind),
                tidy (md->residual));
@@ -422,6 +427,7 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
     put_key_num (f, 4, "damping_ratio", md->zeta);
   }
   fprintf (f, "    kind: %s\n", report_kind_name (md->kind));
+  if (md->multiplicity > 1) fprintf (f, "    multiplicity: %d\n", md->multiplicity);
   put_key_num (f, 4, "residual", md->residual);
   if (mc && md->x) {
     MB_TRY (mode_shares (mc, md->x, md->kind == MODE_RIGID, err));

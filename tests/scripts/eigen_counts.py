@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """eigen_counts.py: outside references for eigen_counts.sh (issue 22 items 4, 6, 7), from
-dense numpy / scipy (LAPACK), never from mbmodal's output.
+dense numpy / scipy (LAPACK) on the matrices, never from mbmodal's output.
 
 usage:
   eigen_counts.py gen DIR            write the matrix decks' .mtx files into DIR
@@ -10,6 +10,9 @@ usage:
       (Z^T K Z, Z^T M Z), Z = null_space(Cq) (scipy.linalg.eig, homogeneous), F their
       count: as many, frequencies within rtol 1e-7 (1e-6 Hz absolute for rigid-body ones),
       every residual below 1e-9, and the missed-mode check (when present) `ok`
+  eigen_counts.py damped MTXDIR REPORT K
+      a model without damping: K physical damped modes, each rigid-body double zero once
+      with multiplicity 2 (see damped())
   eigen_counts.py flutter REPORT     the damped report of the flutter deck: its modes'
       lambda^2 must be -(eigenvalues of M^-1 K) (numpy.linalg.eigvals), rtol 1e-9"""
 import os
@@ -101,9 +104,42 @@ def modal(d, report, k):
     if bad:
         print("FAIL %s (asked %d): %s" % (report, k, "; ".join(bad)))
         return 1
-    print("ok %s: %d modes (asked %d, %d finite), max rel. error %.1e against dense LAPACK"
-          % (report, len(f), k, len(lam),
-             np.max(np.abs(f - f_ref) / np.maximum(f_ref, 1e-6)) if len(f) else 0.0))
+    el = f_ref > 1e-3  # elastic: the rigid-body ones are checked against 1e-6 Hz absolute
+    print("ok %s: %d modes (asked %d, %d finite), elastic max rel. error %.1e against dense "
+          "LAPACK" % (report, len(f), k, len(lam),
+                      np.max(np.abs(f - f_ref)[el] / f_ref[el]) if el.any() else 0.0))
+    return 0
+
+
+def damped(d, report, k):
+    """A model without damping (R = 0): its damped modes are lambda = +-i omega, omega^2 the
+    finite eigenvalues of (Z^T K Z, Z^T M Z); a rigid-body motion (omega^2 = 0, below
+    1e-9 of the largest) is a double zero, one mode of multiplicity 2. The report's modes
+    must be the min(k, physical) lowest: rigid-body ones first, each `multiplicity: 2`,
+    then frequencies within rtol 1e-7."""
+    lam = finite(d)
+    zero = np.abs(lam) <= 1e-9 * np.abs(lam).max()
+    f_el = np.sqrt(lam[~zero]) / (2 * np.pi)
+    nrigid = int(zero.sum())
+    want = min(k, nrigid + len(f_el))
+    modes = yaml.safe_load(open(report)).get("modes") or []
+    bad = []
+    if len(modes) != want:
+        bad.append("%d modes, expected %d (%d rigid-body double zeros, %d elastic)"
+                   % (len(modes), want, nrigid, len(f_el)))
+    rig = [md for md in modes if md["kind"] == "rigid-body"]
+    el = np.sort([md["frequency_hz"] for md in modes if md["kind"] != "rigid-body"])
+    if len(rig) != min(nrigid, want) or any(md.get("multiplicity") != 2 for md in rig):
+        bad.append("rigid-body modes: %s, expected %d each of multiplicity 2"
+                   % ([md.get("multiplicity", 1) for md in rig], min(nrigid, want)))
+    ref = f_el[:max(want - nrigid, 0)]
+    if len(el) != len(ref) or not np.allclose(el, ref, rtol=1e-7):
+        bad.append("elastic %s Hz, dense LAPACK %s" % (el[:4], ref[:4]))
+    if bad:
+        print("FAIL %s (asked %d): %s" % (report, k, "; ".join(bad)))
+        return 1
+    print("ok %s: %d rigid-body double zeros once each, %d elastic modes as dense LAPACK "
+          "(asked %d)" % (report, len(rig), len(el), k))
     return 0
 
 
@@ -136,5 +172,7 @@ if __name__ == "__main__":
     elif a[0] == "modal":  # MTXDIR REPORT K, any number of them
         sys.exit(1 if sum(modal(a[i], a[i + 1], int(a[i + 2]))
                           for i in range(1, len(a) - 2, 3)) else 0)
+    elif a[0] == "damped":
+        sys.exit(damped(a[1], a[2], int(a[3])))
     elif a[0] == "flutter":
         sys.exit(flutter(a[1]))
