@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+
 #include "../linalg/factor.h"
 #include "modes.h"
 #include "stage.h"
@@ -578,12 +582,118 @@ static double modal_retry_shift (const stage *st)
   return -0.1 * lowest < 10.0 * creal (st->sigma) ? -0.1 * lowest : 0.0;
 }
 
+/* Collective (rank 0 computes). Every finite eigenvalue of a symmetric undamped pencil
+   whose M is positive definite, from one symmetric LAPACK call instead of the dense path's
+   nonsymmetric one: with M = L L^T (dpotrf) and W = (A - sigma B)^-1 [L; 0] (n right-hand
+   sides in one multi-RHS solve with the stage's factors), OP = (A - sigma B)^-1 B is
+   similar on its range to C = L^T W(0:n, :), symmetric of order n, whose eigenvalues
+   (dsyevd) are mu = 1 / (lambda - sigma) for the n - m finite lambda and m exact zeros
+   (constraints: not defective here, unlike OP's). The p = opts->finite largest |mu| are
+   kept with x = W y / mu (one dgemm; order N = n + m, Cq scaled as in the factors) and the
+   relative residual estimate eps max|mu| / |mu| (dsyevd is backward stable on C; the modes
+   compute their own true residuals). Applies with opts->whole and finite > 0, a symmetric
+   pencil whose M is whole on rank 0 (sys->parts NULL; the stage's own factors may be by
+   rows, the right-hand sides are rank 0's) and M positive definite; else returns 0
+   and nothing is done (a failed Cholesky too: M semi-definite, the dense path then).
+   Returns 1 with ks filled (rank 0: mu, resid, xr of N x p; other ranks: counts), 0, or
+   an error, the same on every rank. */
+static int modal_dense (stage *st, factor *f, ks_result *ks, mb_err *err)
+{
+  const gep_system *sys = st->sys;
+  int n = sys->n, N = st->N, p = st->opts->finite, go = 0;
+  int root = st->rank == 0;
+  if (!st->opts->whole || p <= 0 || sys->parts) return 0;  /* M whole on rank 0 */
+  double *L = NULL, *W = NULL;
+  if (root && st->symmetric && (long) n * n < 400000000L) {
+    L = mb_calloc ((size_t) n * n, sizeof *L);
+    W = mb_calloc ((size_t) N * n, sizeof *W);
+    if (L && W) {
+      const spm *M = sys->M;
+      int lower = 0;
+      for (long e = 0; e < M->nnz; e++) lower |= M->row[e] > M->col[e];
+      for (long e = 0; e < M->nnz; e++) {
+        int r = M->row[e], c = M->col[e];
+        if (r == c || (r > c) == (lower != 0))
+          L[(r > c ? r : c) + (size_t) (r > c ? c : r) * n] += M->val[e];
+      }
+      go = LAPACKE_dpotrf (LAPACK_COL_MAJOR, 'L', n, L, n) == 0;
+    }
+  }
+  MPI_Bcast (&go, 1, MPI_INT, 0, st->comm);
+  if (!go) { free (L); free (W); return 0; }
+  double t0 = MPI_Wtime ();
+  if (root)
+    for (int j = 0; j < n; j++)
+      for (int i = j; i < n; i++) W[i + (size_t) j * N] = L[i + (size_t) j * n];
+  int rc = factor_solve_many (f, W, n, err);  /* collective; agreed */
+  double *C = NULL, *w = NULL, *X = NULL;
+  int fail = 0;
+  if (rc == 0 && root) {
+    for (int j = 0; j < n; j++)  /* the strict upper part of L: zero (dpotrf left M's) */
+      for (int i = 0; i < j; i++) L[i + (size_t) j * n] = 0.0;
+    C = mb_calloc ((size_t) n * n, sizeof *C);
+    w = mb_calloc ((size_t) n, sizeof *w);
+    X = mb_calloc ((size_t) N * p, sizeof *X);
+    fail = !C || !w || !X;
+    if (!fail) {
+      cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0, L, n, W, N, 0.0,
+                   C, n);
+      for (int j = 0; j < n; j++)  /* symmetric up to rounding: its mean */
+        for (int i = j + 1; i < n; i++) {
+          double a = 0.5 * (C[i + (size_t) j * n] + C[j + (size_t) i * n]);
+          C[i + (size_t) j * n] = C[j + (size_t) i * n] = a;
+        }
+      fail = LAPACKE_dsyevd (LAPACK_COL_MAJOR, 'V', 'L', n, C, n, w) != 0;
+    }
+    if (!fail) {  /* the p largest |mu|: from both ends of the ascending w */
+      ks->mu = mb_calloc ((size_t) p, sizeof *ks->mu);
+      ks->resid = mb_calloc ((size_t) p, sizeof *ks->resid);
+      double *Y = mb_calloc ((size_t) n * p, sizeof *Y);
+      fail = !ks->mu || !ks->resid || !Y;
+      double mu_max = n > 0 ? fmax (fabs (w[0]), fabs (w[n - 1])) : 0.0;
+      for (int k = 0, lo = 0, hi = n - 1; !fail && k < p && lo <= hi; k++) {
+        int j = fabs (w[lo]) > fabs (w[hi]) ? lo++ : hi--;
+        ks->mu[k] = w[j];
+        ks->resid[k] = DBL_EPSILON * mu_max / fmax (fabs (w[j]), DBL_MIN);
+        ks->worst = fmax (ks->worst, ks->resid[k]);
+        for (int i = 0; i < n; i++) Y[i + (size_t) k * n] = C[i + (size_t) j * n] / w[j];
+      }
+      if (!fail)
+        cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, N, p, n, 1.0, W, N, Y, n, 0.0,
+                     X, N);
+      free (Y);
+    }
+    if (!fail) {
+      ks->xr = X;
+      X = NULL;
+      ks->n = N;
+      ks->nconv = p;
+      ks->converged = 1;
+      ks->ncv = N;
+      ks->block = 1;
+      ks->time_total = MPI_Wtime () - t0;
+      stage_log (st, "modal: the %d finite eigenvalues at once: M = L L^T, C = L^T (A - sigma "
+                 "B)^-1 [L; 0] of order %d (%d right-hand sides in one solve), dsyevd "
+                 "(%.2f s)\n", p, n, n, ks->time_total);
+    }
+  }
+  free (L); free (W); free (C); free (w); free (X);
+  if (rc == 0 && root && fail) rc = mb_fail (err, MB_ENOMEM, "out of memory (or LAPACK "
+                                             "failed) in the dense symmetric eigenproblem of "
+                                             "order %d", n);
+  rc = mb_agree (st->comm, rc, err);
+  if (rc < 0) { ks_result_clear (ks); return rc; }
+  ks->nconv = p;
+  ks->converged = 1;
+  return 1;
+}
+
 static const stage_ops modal_ops = {
   .kind = STAGE_MODAL, .label = "modal", .gep = "GEP (18)", .unit = "rad^2/s^2",
   .complex_arith = 0, .scaling = modal_scaling, .pencil = modal_pencil,
   .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
-  .retry_shift = modal_retry_shift
+  .dense = modal_dense, .retry_shift = modal_retry_shift
 };
 
 /* Collective, after a converged undamped stage. When its missed-mode check counted more

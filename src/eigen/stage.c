@@ -469,7 +469,9 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->parts, st->N,
                           zarith ? sizeof (double complex) : sizeof (double), by_rows, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
-  if (rc == 0)
+  int dense = rc == 0 && ops->dense ? ops->dense (st, f, &ks, err) : 0;  /* every one */
+  if (dense < 0) rc = dense;
+  if (rc == 0 && !dense)
     rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
                 : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
   /* The block path did not converge (the same on every rank): once more with the
@@ -560,7 +562,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
    g = rho / tol. The stage then
    runs once more at the same shift with Krylov-Schur's tolerance tol / (4 g), when that is
    at least REFINE_TOL_FLOOR (below it the shift is too far for any tolerance: the first
-   result and its message stand). The second result replaces the first unless it failed
+   result and its message stand), and not on the dense path (opts->whole: no Krylov-Schur
+   tolerance to tighten). The second result replaces the first unless it failed
    where the first had been accepted (within EIGEN_RESIDUAL_SAFETY); then the first stands.
    Returns the status of the result kept, the same on every rank. */
 #define REFINE_TOL_FLOOR 1e-13
@@ -569,7 +572,7 @@ static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err
   double tol = st->opts->tolerance;
   double rho = st->rank == 0 ? st->out->max_residual : 0.0;
   MPI_Bcast (&rho, 1, MPI_DOUBLE, 0, st->comm);
-  if (!(rho > tol) || !isfinite (rho)) return rc;
+  if (!(rho > tol) || !isfinite (rho) || st->opts->whole) return rc;  /* dense: no tol */
   double ks_tol = tol / (4.0 * (rho / tol));
   if (ks_tol < REFINE_TOL_FLOOR) return rc;
   stage_log (st, "%s: true residuals up to %.2e, above the tolerance %.1e at this shift "

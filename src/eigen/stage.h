@@ -47,6 +47,11 @@ typedef struct stage_ops {
   /* Collective, once the modes are agreed; NULL when the stage has no check. Returns 0
      or an error, the same on every rank. */
   int (*check) (stage *st, mb_err *err);
+  /* Collective; NULL when the stage has none. Every finite eigenvalue at once from the
+     stage's factors f (st->opts->whole): fills ks as Krylov-Schur's dense path would
+     (rank 0: mu, resid, real vectors in xr) and returns 1; 0 when it does not apply (ks
+     untouched: Krylov-Schur runs), or an error; the same on every rank. */
+  int (*dense) (stage *st, factor *f, ks_result *ks, mb_err *err);
   /* Rank 0: a better default shift when the true residuals show that rigid-body modes
      next to the shift spoiled the operator's rounding; 0 for none. */
   double (*retry_shift) (const stage *st);
