@@ -483,25 +483,33 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
     rc = mb_fail (err, MB_ENOMEM, "out of memory for %d eigenvectors of order %d", p, n);
     goto done;
   }
-  if (root) {
+  double *rw = root ? mb_calloc ((size_t) 4 * n * p + (size_t) p, sizeof *rw) : NULL;
+  ok = !root || rw;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    free (A0);
+    free (rw);
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the residuals of %d eigenvectors", p);
+    goto done;
+  }
+  if (root) {  /* unit vectors, then every residual from matrix products (dense_resid) */
     for (int k = 0; k < p; k++) {
       const double complex *x = X + (size_t) order[k] * n;
       double complex *xk = res->x + (size_t) k * n;
-      double nrm = 0.0, r2 = 0.0;
+      double nrm = 0.0;
       for (int i = 0; i < n; i++) nrm += creal (x[i] * conj (x[i]));
       nrm = sqrt (nrm);
       for (int i = 0; i < n; i++) xk[i] = x[i] / nrm;
-      for (int i = 0; i < n; i++) {
-        double complex s = 0.0;
-        for (int q = 0; q < n; q++) s += A0[i + (size_t) q * n] * xk[q];
-        s -= mu[order[k]] * xk[i];
-        r2 += creal (s * conj (s));
-      }
       res->mu[k] = mu[order[k]];
-      res->resid[k] = sqrt (r2) / fmax (cabs (mu[order[k]]), DBL_EPSILON * mu_max);
+    }
+    double *r = rw + (size_t) 4 * n * p;
+    KS_SUFFIX (dense_resid) (n, p, A0, res->x, res->mu, r, rw);
+    for (int k = 0; k < p; k++) {
+      res->resid[k] = r[k] / fmax (cabs (res->mu[k]), DBL_EPSILON * mu_max);
       res->worst = fmax (res->worst, res->resid[k]);
     }
   }
+  free (rw);
   share (d, (double *) res->mu, 2 * p);
   share (d, res->resid, p);
   share (d, &res->worst, 1);
