@@ -618,9 +618,9 @@ static int solve_at_shifts (const stage_ops *ops, stage *st, mb_err *err)
               && out->max_residual > opts->tolerance ? ops->retry_shift (st) : 0.0;
   MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
   if (next != 0.0) {
-    stage_log (st, "%s: residual %.1e above the tolerance at shift %.3g (rigid-body modes "
-               "dominate the operator): again at shift %.6g %s\n", ops->label,
-               out->max_residual, creal (sigma), next, ops->unit);
+    stage_log (st, "%s: residual %.1e above the tolerance at the stage's own shift %.3g "
+               "(rigid-body modes or rounding near it can cap the accuracy): again at shift "
+               "%.6g %s\n", ops->label, out->max_residual, creal (sigma), next, ops->unit);
     eigen_result_clear (out);
     mb_err_init (err);
     st->sigma = next;
