@@ -361,8 +361,9 @@ static int exact_before (MPI_Comm comm, const gep_system *sys, int damped, int b
   if (o->modes > f) {
     if (log)
       fprintf (log, "%s: the pencil has exactly %d finite eigenvalues (the rank%s of M%s on "
-               "null(Cq)): %d modes asked, computing %d\n", label, f, damped ? "s" : "",
-               damped ? " and M + R" : "", o->modes, f);
+               "null(Cq)): %d modes asked, %s %d\n", label, f, damped ? "s" : "",
+               damped ? " and M + R" : "", o->modes,
+               damped ? "at most" : "computing", f);  /* damped: a pair is one mode */
     o->modes = f;
     nev = damped ? 2 * (long) f : f + (f / 10 > 2 ? f / 10 : 2);
     if (o->min_nev > nev) nev = o->min_nev;
