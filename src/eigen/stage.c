@@ -499,6 +499,11 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   krylov_facts kf = { first[0] + ks.time_apply, first[1] + ks.time_orth,
                       first[2] + ks.time_schur, first[3] + ks.time_basis, si.t_solve,
                       si.solves, ph.solves, si.block_solves, ph.solved_rhs, ks.block };
+  if (dense) {  /* the dense hook's solves: multi-RHS calls on the factors, outside OP */
+    kf.t_solve = ks.time_total;
+    kf.rhs = ph.solved_rhs;
+    kf.block_calls = ph.solves;
+  }
   rc = end_krylov (st->comm, rc, t0, &f, ops->check != NULL, &si, out, err);
   if (rc < 0) { ks_result_clear (&ks); return rc; }
 
