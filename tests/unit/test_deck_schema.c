@@ -94,7 +94,8 @@ static const char model[] =
   " damping: [[2, 1, 0, 0, 0, 0], [1, 2, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0],"
   " [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]]}\n"
   "  push: {type: force, node: tip, at: [0, 0, 2.1], value: [0, 100, 0], frame: body}\n"
-  "  spin: {type: torque, node: hub, value: [0, 0, 10], frame: global}\n";
+  "  spin: {type: torque, node: hub, value: [0, 0, 10], frame: global}\n"
+  "output: {reference_point: [0, 0, 1]}\n";
 
 static const char *const bases[] = { matrix_a, matrix_b, model };
 enum { NBASES = 3 };
