@@ -358,6 +358,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
                                   name, &fo, err);
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
+    if (st->parts) st->singular_by_rows = 1;
     *rc = diagnose_singular (ops, st, kind, err);
     ops->pencil_clear (st);
     return NULL;
@@ -637,6 +638,32 @@ static int solve_at_shifts (const stage_ops *ops, stage *st, mb_err *err)
   return refine_at_shift (ops, st, rc, err);
 }
 
+/* Collective. A pencil given to MUMPS by rows (distributed input, scaled by MUMPS's
+   iterative row and column scaling) whose factorization found null pivots at MUMPS's
+   threshold (st->singular_by_rows; the pencil's scattered parts already freed): the
+   pivots are either those of a singular pencil (a repeated constraint row) or the
+   rounding of an ill-conditioned regular one (a beam meshed into elements far shorter
+   than the model: ||K|| / (lambda_1 ||M||) ~ (L / h)^4, 1e16 and more), which the two
+   scalings round differently. The stage runs again with the whole system on rank 0
+   (centralized input, analysis-time scaling, where MUMPS's zero pivot is exact): that
+   run's verdict stands, singular or not. Returns rc otherwise (sigma: the stage's first
+   shift). */
+static int again_whole (const stage_ops *ops, stage *st, double complex sigma, int rc,
+                        mb_err *err)
+{
+  if (rc >= 0 || !st->singular_by_rows) return rc;
+  stage_log (st, "%s: the pencil by rows had null pivots at MUMPS's threshold: singular, "
+             "or the rounding of an ill-conditioned pencil; again with the system whole on "
+             "rank 0 (centralized input), whose factorization decides\n", ops->label);
+  eigen_result_clear (st->out);
+  mb_err_init (err);
+  st->parts = NULL;
+  st->singular_by_rows = 0;
+  st->residual_failed = 0;
+  st->sigma = sigma;
+  return solve_at_shifts (ops, st, err);
+}
+
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                  const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
                  mb_err *err)
@@ -695,5 +722,6 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   }
   rc = solve_at_shifts (ops, &st, err);
   if (st.parts) gep_parts_clear (&parts);
+  rc = again_whole (ops, &st, sigma, rc, err);
   return rc;
 }

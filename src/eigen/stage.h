@@ -89,6 +89,8 @@ struct stage {
   factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
   long nnz_factored;          /* entries of the factored pencil (its pattern's size) */
   int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
+  int singular_by_rows;       /* 1: a factorization of the pencil by rows (distributed input)
+                                 failed as singular (null pivots at MUMPS's threshold) */
   double ks_tol;              /* Krylov-Schur's tolerance when tighter than opts->tolerance
                                  (refine_at_shift), else 0 */
 };
