@@ -17,6 +17,7 @@
 #include "model/assemble.h"
 #include "model/model.h"
 #include "model/plausible.h"
+#include "model/strain.h"
 #include "report/export.h"
 #include "report/outputs.h"
 #include "report/report.h"
@@ -493,6 +494,21 @@ static void dof_label (const void *ctx, int i, char *buf, size_t len)
   else snprintf (buf, len, "DOF %d", i + 1);
 }
 
+/* The strain energy of DOF vector phi as a sum of element energies (ctx: the model at its
+   deck configuration), gep_system.energy: model_strain_energy. */
+static double strain_energy (const void *ctx, const double *phi, double *kphi, double *kabs,
+                             double eabs[2])
+{
+  return model_strain_energy (ctx, phi, kphi, kabs, eabs);
+}
+
+/* X^T K X of nv DOF vectors from the element energies (ctx: the model at its deck
+   configuration), gep_system.gram: model_strain_gram. */
+static int strain_gram (const void *ctx, int nv, const double *X, int ldx, double *G)
+{
+  return model_strain_gram (ctx, nv, X, ldx, G);
+}
+
 /* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
    that move most in each mode; for a model's undamped stage, the participation factors
    and effective masses in the table, the log and the report) and writes its YAML report
@@ -635,7 +651,12 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   gep_system sys = { .n = r.n, .m = r.m, .K = r.K, .M = r.M, .R = r.R, .Cq = r.Cq,
                      .parts = r.by_rows ? &r.parts : NULL,
                      .measures = r.by_rows ? &r.measures : NULL,
-                     .label = r.is_model ? dof_label : NULL, .label_ctx = &r.mdl };
+                     .label = r.is_model ? dof_label : NULL, .label_ctx = &r.mdl,
+                     /* element energies at the deck configuration: not about a static
+                        equilibrium, whose K holds geometric terms the elements do not */
+                     .energy = r.is_model && !r.d.statics.present ? strain_energy : NULL,
+                     .gram = r.is_model && !r.d.statics.present ? strain_gram : NULL,
+                     .energy_ctx = &r.mdl, .cond_check = r.is_model };
   int final = rc;
   if (rc == 0 && r.d.modal.enabled) {
     rc = run_stage (&r, 0, &sys, err);

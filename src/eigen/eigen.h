@@ -45,6 +45,26 @@ typedef struct gep_system {
      Called on rank 0 only, with label_ctx. */
   void (*label) (const void *ctx, int i, char *buf, size_t len);
   const void *label_ctx;
+  /* Optional (NULL: none; a model deck without statics sets it): phi^T K phi of a DOF
+     vector phi (n doubles) as a sum of element energies, each element's rigid motion
+     removed first, with K phi summed from the element forces into kphi (n doubles), the
+     sums of their terms' sizes into kabs and of the terms' rounding into kabs + n (2 n
+     doubles), and the rounding scales of a product
+     with the assembled K and of the energy itself into eabs[0], eabs[1]
+     (model_strain_energy). With it the undamped modes of a symmetric pencil
+     take their eigenvalue, residual, kind and conditioning at the mode's own scale
+     (modes.c, "own scale"), which the assembled K loses on fine meshes. Called on rank 0
+     only, with energy_ctx. */
+  double (*energy) (const void *ctx, const double *phi, double *kphi, double *kabs,
+                    double eabs[2]);
+  /* With energy: G = X^T K X (nv x nv, column-major) of nv DOF vectors (column j at
+     X + j ldx) from the same element energies (model_strain_gram), for the refinement of
+     the modes (modes_own_refine). Returns 0 or MB_ENOMEM. Rank 0 only, with energy_ctx. */
+  int (*gram) (const void *ctx, int nv, const double *X, int ldx, double *G);
+  const void *energy_ctx;
+  /* 1 (a model deck): without energy, the undamped modes still get their conditioning
+     estimate from the assembled K (modes_own_refine) and fail when it is too large */
+  int cond_check;
 } gep_system;
 
 /* Settings of one eigen stage, filled by the caller (the pipeline turns a deck's stage
@@ -93,7 +113,11 @@ typedef struct mode {
   double damped_freq_hz;  /* complex stage: Im lambda / 2pi; modal: = freq_hz */
   double zeta;            /* complex stage: -Re lambda / |lambda|; modal: 0 */
   mode_kind kind;
-  double residual;        /* ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||x||), unscaled */
+  double residual;        /* ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||x||), unscaled;
+                             with gep_system.energy the backward error at the mode's own
+                             scale (modes.c, "own scale") */
+  double cond;            /* undamped: estimated relative error of lambda from the rounding
+                             of the matrices (modes.c, "conditioning"); 0 when not estimated */
   double complex *x;      /* eigenvector on the n DOFs (position part), NULL if not kept;
                              modal: real (imag 0), mass-normalized, largest entry positive;
                              complex: largest entry 1 (zero phase) */
@@ -156,6 +180,10 @@ typedef struct eigen_result {
   int nconv;                 /* Ritz pairs converged (before filtering and pairing) */
   int n_infinite;            /* infinite (constraint / massless) eigenvalues filtered */
   double max_residual;       /* max residual over reported modes */
+  int refined;               /* modes_own_refine set mode.cond (1 on every rank) */
+  double resid_floor;        /* the largest rounding floor of the modes' own-scale residuals
+                                (modes_own_refine; 0 when not refined): a residual up to it is
+                                all that this mesh's vectors can give */
   /* factorization */
   factor_stats factor;
   /* missed-mode check (modal stage, symmetric only) */

@@ -13,6 +13,7 @@
 
 #include "../linalg/factor.h"
 #include "modes.h"
+#include "own_scale.h"
 #include "stage.h"
 #include "shift_invert.h"
 
@@ -563,8 +564,21 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
   return rc;
 }
 
+/* Collective. The modes refined at their own scale (modes_own_refine: model decks), then
+   the missed-mode check, unless the refinement says the assembled matrices' inertia cannot
+   place them (a fine mesh: the log says so, the report has no verdict). */
 static int modal_check (stage *st, mb_err *err)
 {
+  int inertia_ok = 1;
+  int rc = modes_own_refine (st->comm, st->sys, st->f, st->symmetric, st->s, st->log, st->out,
+                             &inertia_ok, err);
+  if (rc < 0) return rc;
+  if (!inertia_ok) {
+    stage_log (st, "modal: missed-mode check skipped: the assembled matrices' rounding at "
+               "these modes' scale exceeds a tenth of the lowest eigenvalue, so their inertia "
+               "cannot count the modes (elements far shorter than the model)\n");
+    return 0;
+  }
   return missed_check_run (st->comm, st->sys, st->parts, &st->mc, st->symmetric ? st->f : NULL,
                            st->nnz_factored, st->log, st->out, err);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../linalg/rowdist.h"
+#include "own_scale.h"
 #include "pencil.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -446,6 +447,42 @@ static void rayleigh_quotients (const gep_system *sys, candidate *c, int ncand, 
   }
 }
 
+/* Rank 0. Candidate c (real vector x) at its own scale (own_eval): c->lambda, rigid and
+   own = 1; cond = the a priori rounding of the assembled quotient. work: 4 n + 2 m
+   doubles. */
+static void own_scale (const gep_system *sys, double s, const double *x, candidate *c,
+                       double *work)
+{
+  own_mode o;
+  own_eval (sys, s, x, NULL, work, &o);
+  c->lambda = o.lambda;  /* resid stays the pencil's (the missed-mode check's margin) */
+  c->rigid = o.rigid;
+  c->cond = o.apriori;
+  c->own = 1;
+}
+
+/* Rank 0. own_scale for the candidates c[0..nc-1] (real vectors xr); only those whose
+   vector changed since (fresh 0) when stale_only. work: 4 n + 2 m doubles. */
+static void own_scale_all (const gep_system *sys, double s, candidate *c, int nc,
+                           int stale_only, double *work)
+{
+  for (int i = 0; i < nc; i++) {
+    if (stale_only && c[i].fresh) continue;
+    own_scale (sys, s, c[i].xr, &c[i], work);
+  }
+}
+
+/* The rigid-body floor of the clustering when the candidates are at their own scale: the
+   largest |lambda| of those own_scale called rigid, -1 when none is (then no candidate
+   counts as rigid in ncand_rigid_prefix and cluster_end). */
+static double own_rigid_tol (const candidate *c, int nc)
+{
+  double t = -1.0;
+  for (int i = 0; i < nc; i++)
+    if (c[i].own && c[i].rigid) t = fmax (t, fabs (creal (c[i].lambda)));
+  return t;
+}
+
 /* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
    out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
    on the unscaled pencil (rayleigh_quotient's when c->fresh, else
@@ -467,11 +504,12 @@ static int finish_real (const gep_system *sys, double s, candidate *c, double ri
   md->freq_hz = sqrt (fabs (lr)) / TWO_PI;
   md->damped_freq_hz = md->freq_hz;
   md->zeta = 0.0;
-  md->residual = c->fresh ? c->resid  /* the same vector up to scale, the same lambda */
+  md->residual = c->fresh && !c->own ? c->resid  /* the same vector up to scale and lambda */
               : pencil_residual_undamped_real (sys, lr, phi, xi, anorm, bnorm, work);
   if (!isfinite (md->residual)) md->residual = INFINITY;
-  md->kind = modes_is_rigid (lr, md->residual, rigid_tol, anorm, bnorm) ? MODE_RIGID
-           : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
+  int rigid = c->own ? c->rigid : modes_is_rigid (lr, md->residual, rigid_tol, anorm, bnorm);
+  md->kind = rigid ? MODE_RIGID : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
+  md->cond = c->own ? c->cond : 0.0;
   out->max_residual = fmax (out->max_residual, md->residual);
   if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
   out->nmodes++;
@@ -534,6 +572,10 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   if (rc == 0 && symmetric) {
     rayleigh_quotients (sys, cand, ncand, s, anorm, bnorm, mwork);
+    if (sys->energy) {  /* at the modes' own scale: lambda, and the rigid-body floor */
+      own_scale_all (sys, s, cand, ncand, 0, mwork);
+      rigid_tol = own_rigid_tol (cand, ncand);
+    }
     /* clusters of equal lambda among all candidates (by_dist order does not sort them by
        lambda) */
     sort_by_lambda (cand, ncand);
@@ -546,6 +588,7 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
     for (int i = nrigid; nrigid > 0 && i < ncand; i++)
       refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
     qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
+    if (sys->energy) own_scale_all (sys, s, cand, nsel, 1, mwork);  /* the edited vectors */
   }
   for (int i = 0; i < nsel && rc == 0 && symmetric; i++)
     rc = finish_real (sys, s, &cand[i], rigid_tol, anorm, bnorm, keep_vectors, mwork, out, err);

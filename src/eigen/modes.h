@@ -30,6 +30,10 @@ typedef struct candidate {
   int mult;                /* damped: eigenvalues this candidate stands for beyond a
                               conjugate pair (fold_rigid_pairs: 2 for a rigid-body Jordan
                               pair); 0 = 1 */
+  int own;                 /* 1: lambda, rigid and cond are at the mode's own scale
+                              (gep_system.energy; modes.c "own scale") */
+  int rigid;               /* with own: the mode is rigid-body by the own-scale test */
+  double cond;             /* with own: the a priori rounding of the assembled quotient */
 } candidate;
 
 /* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;

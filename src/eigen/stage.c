@@ -544,10 +544,18 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   if (st->rank == 0 && out->converged && out->max_residual > out->tolerance) {
     int above = 0;
     for (int i = 0; i < out->nmodes; i++) above += out->modes[i].residual > out->tolerance;
-    stage_log (st, "%s: %d mode%s with true residuals above the tolerance %.1e (worst %.2e) "
-               "but within the safety factor %.0f (the true residual is the pencil's backward "
-               "error, not Krylov-Schur's measure): accepted as converged\n", ops->label, above,
-               above == 1 ? "" : "s", out->tolerance, out->max_residual, EIGEN_RESIDUAL_SAFETY);
+    if (out->max_residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)
+      stage_log (st, "%s: %d mode%s with true residuals above the tolerance %.1e (worst %.2e) "
+                 "but within the safety factor %.0f (the true residual is the pencil's "
+                 "backward error, not Krylov-Schur's measure): accepted as converged\n",
+                 ops->label, above, above == 1 ? "" : "s", out->tolerance, out->max_residual,
+                 EIGEN_RESIDUAL_SAFETY);
+    else  /* only below the mesh's own floor (modes_own_refine) */
+      stage_log (st, "%s: %d mode%s with residuals above the tolerance %.1e (worst %.2e) but "
+                 "within the rounding floor %.1e of this mesh's element forces: accepted as "
+                 "converged (their eigenvalues' accuracy is the conditioning estimate's)\n",
+                 ops->label, above, above == 1 ? "" : "s", out->tolerance, out->max_residual,
+                 out->resid_floor);
   }
   if (!out->converged) {
     if (st->rank == 0)
@@ -577,8 +585,10 @@ static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err
 {
   double tol = st->opts->tolerance;
   double rho = st->rank == 0 ? st->out->max_residual : 0.0;
+  double floor = st->rank == 0 ? st->out->resid_floor : 0.0;  /* the mesh's own (own_scale.h) */
   MPI_Bcast (&rho, 1, MPI_DOUBLE, 0, st->comm);
-  if (!(rho > tol) || !isfinite (rho) || st->opts->whole) return rc;  /* dense: no tol */
+  MPI_Bcast (&floor, 1, MPI_DOUBLE, 0, st->comm);
+  if (!(rho > fmax (tol, floor)) || !isfinite (rho) || st->opts->whole) return rc;  /* dense */
   double ks_tol = tol / (4.0 * (rho / tol));
   if (ks_tol < REFINE_TOL_FLOOR) return rc;
   stage_log (st, "%s: true residuals up to %.2e, above the tolerance %.1e at this shift "
@@ -621,7 +631,8 @@ static int solve_at_shifts (const stage_ops *ops, stage *st, mb_err *err)
      it; then, unless the deck set the shift, the stage runs again at a shift it chooses
      (ops->retry_shift). */
   double next = !opts->has_shift && !opts->has_target && st->rank == 0
-              && out->max_residual > opts->tolerance ? ops->retry_shift (st) : 0.0;
+              && out->max_residual > fmax (opts->tolerance, out->resid_floor)
+              ? ops->retry_shift (st) : 0.0;
   MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
   if (next != 0.0) {
     stage_log (st, "%s: residual %.1e above the tolerance at the stage's own shift %.3g "

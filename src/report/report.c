@@ -429,6 +429,7 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
   fprintf (f, "    kind: %s\n", report_kind_name (md->kind));
   if (md->multiplicity > 1) fprintf (f, "    multiplicity: %d\n", md->multiplicity);
   put_key_num (f, 4, "residual", md->residual);
+  if (r->refined && md->kind != MODE_RIGID) put_key_num (f, 4, "conditioning", md->cond);
   if (mc && md->x) {
     MB_TRY (mode_shares (mc, md->x, md->kind == MODE_RIGID, err));
     fputs ("    energy:\n", f);
