@@ -38,6 +38,8 @@ typedef struct run {
   assembly as;             /* model deck, rank 0: owns K, M, R, Cq */
   spm *K, *M, *R, *Cq;     /* rank 0: borrowed from as (model deck) or owned (matrix deck) */
   int by_rows;             /* matrix deck read by rows: parts and measures, no K, M, Cq */
+  int energies;            /* model deck: the eigen stages may take its element energies at
+                              the deck (no statics, or an equilibrium that is the deck's) */
   gep_parts parts;         /* by rows: this rank's rows of K, M, Cq in the pencil layout */
   gep_measures measures;   /* by rows: what the stages need of the whole */
   int n, m;                /* DOFs and constraint rows, on every rank */
@@ -406,6 +408,22 @@ static void log_statics (FILE *log, const statics_result *res, const char *path,
   if (written) fprintf (log, "statics: report written to %s\n", path);
 }
 
+/* Rank 0: 1 when the equilibrium s is the deck configuration itself (every node at its deck
+   pose, bitwise; every reaction zero; no gravity; no preloaded rotational spring): its K
+   is then the deck's, which the
+   element energies at the deck reproduce (gep_system.energy), else 0 (geometric terms). */
+static int at_deck (const model *mdl, const model_state *s)
+{
+  for (int i = 0; i < mdl->nnodes; i++)
+    if (!model_state_node_at_deck (mdl, s, i)) return 0;
+  for (int k = 0; k < mdl->nconstraints; k++)
+    if (s->gamma[k] != 0.0) return 0;
+  for (int f = 0; f < mdl->nforces; f++)  /* assemble_at's preload stiffness differs there */
+    if (mdl->forces[f].type == FORCE_ROTATIONAL_SPRING && mdl->forces[f].preload != 0.0)
+      return 0;
+  return mdl->gravity[0] == 0.0 && mdl->gravity[1] == 0.0 && mdl->gravity[2] == 0.0;
+}
+
 /* Collective. The static stage of a model deck (d.statics.present): rank 0 makes the model
    at its deck configuration a static problem, every rank runs the deck's method
    (statics_solve), rank 0 writes OUTDIR/NAME.static.yaml (also when not converged: the
@@ -459,6 +477,7 @@ static int run_statics (run *r, int *proceed, mb_err *err)
     if (wrc == 0 && go) {  /* the eigen stages linearize about (q*, gamma*) */
       wrc = statics_model_assemble (sm, res.gamma, &werr);
       if (wrc == 0) {
+        r->energies = at_deck (&r->mdl, &sm->s);  /* before model_place moves the poses */
         assembly_clear (&r->as);
         r->as = sm->a;
         memset (&sm->a, 0, sizeof sm->a);
@@ -640,11 +659,14 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   if (rc == 0 && r.rank == 0) note_loads (&r);
   if (rc == 0 && r.rank == 0) note_complex_off (&r);
 
+  r.energies = r.is_model;  /* until a static stage finds another equilibrium */
   mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
   mb_err_init (&serr);
   int static_rc = 0, go = 1;
   if (rc == 0 && r.is_model && r.d.statics.present) {
+    r.energies = 0;
     static_rc = run_statics (&r, &go, &serr);
+    MPI_Bcast (&r.energies, 1, MPI_INT, 0, comm);
     if (!go) rc = static_rc, *err = serr;
   }
 
@@ -652,10 +674,10 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
                      .parts = r.by_rows ? &r.parts : NULL,
                      .measures = r.by_rows ? &r.measures : NULL,
                      .label = r.is_model ? dof_label : NULL, .label_ctx = &r.mdl,
-                     /* element energies at the deck configuration: not about a static
-                        equilibrium, whose K holds geometric terms the elements do not */
-                     .energy = r.is_model && !r.d.statics.present ? strain_energy : NULL,
-                     .gram = r.is_model && !r.d.statics.present ? strain_gram : NULL,
+                     /* element energies at the deck configuration: not about another
+                        static equilibrium, whose K holds geometric terms they do not */
+                     .energy = r.is_model && r.energies ? strain_energy : NULL,
+                     .gram = r.is_model && r.energies ? strain_gram : NULL,
                      .energy_ctx = &r.mdl, .cond_check = r.is_model };
   int final = rc;
   if (rc == 0 && r.d.modal.enabled) {

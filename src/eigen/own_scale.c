@@ -191,10 +191,8 @@ static int assembled_estimate (MPI_Comm comm, const gep_system *sys, FILE *log, 
         ea += fabs (t);
       }
       cond[j] = e != 0.0 ? OWN_EPS * ea / fabs (e) : INFINITY;
-      if (!(cond[j] <= OWN_COND_LIMIT)) {
-        nbad++;
-        if (!(cond[j] <= worst)) worst = cond[j], wi = j;
-      }
+      if (!(cond[j] <= worst)) worst = cond[j], wi = j;
+      nbad += !(cond[j] <= OWN_COND_LIMIT);
     }
     if (log)
       fprintf (log, "modal: conditioning of the modes from the assembled K (no element "

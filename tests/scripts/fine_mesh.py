@@ -5,9 +5,12 @@ The 80 m clamped steel tube (outer diameter 5 m, wall 20 mm, E 210 GPa, rho 7850
 Euler-Bernoulli: f1 = (beta1 L)^2 / (2 pi) sqrt(E I / (rho A L^4)), beta1 L = 1.87510406871196
 (the root of cos x cosh x = -1, computed below by Newton), the same in both bending planes.
 
-  gen DIR N [statics]   writes DIR/tubeN.yaml (or tubeN_statics.yaml with a load-free
-                        `statics` section: the modes about that equilibrium, where the eigen
-                        stage has no element energies and judges by the assembled K)
+  gen DIR N [statics|gravity]
+                        writes DIR/tubeN.yaml; tubeN_statics.yaml adds a load-free `statics`
+                        section (the equilibrium is the deck: the same modes);
+                        tubeN_gravity.yaml also gravity along the axis (an equilibrium that
+                        is not the deck's: the eigen stage has no element energies there and
+                        judges by the assembled K; no closed form is checked)
   check REPORT RTOL     the report's first two modes: oscillatory, within RTOL of f1, equal
                         to 1e-6 (both planes), each with a conditioning estimate <= 1e-6;
                         prints f1, its relative error and the estimate
@@ -40,7 +43,7 @@ def f1():
 
 
 def gen(d, n, statics):
-    name = "tube%d%s" % (n, "_statics" if statics else "")
+    name = "tube%d%s" % (n, "_" + statics if statics else "")
     with open("%s/%s.yaml" % (d, name), "w") as f:
         f.write("""# %s: clamped tube, %d elements (tests/scripts/fine_mesh.py)
 units: SI
@@ -58,8 +61,10 @@ modal:
 output:
   vtk: false
 """ % (name, n, E, RHO, DO, WALL, L, n))
-        if statics:
+        if statics == "statics":  # no loads: the equilibrium is the deck configuration
             f.write("statics:\n  method: fim\n")
+        elif statics == "gravity":  # self-weight along the axis: another equilibrium
+            f.write("gravity: [0, 0, -9.81]\nstatics:\n  method: fim\n  max_imbalance: 1.0\n")
 
 
 def modes(path):
@@ -114,7 +119,7 @@ def monotone(fs, ests):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "gen":
-        gen(sys.argv[2], int(sys.argv[3]), len(sys.argv) > 4)
+        gen(sys.argv[2], int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "")
     elif cmd == "check":
         sys.exit(check(sys.argv[2], float(sys.argv[3])))
     elif cmd == "flagged":
