@@ -69,7 +69,7 @@ output:
 
 def modes(path):
     with open(path) as f:
-        return yaml.safe_load(f)
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def check(path, rtol):
