@@ -50,8 +50,9 @@ static void print_usage (FILE *f)
     "default 0.99); exit 6 on a regression.\n"
     "\n"
     "exit status: 0 ok; 1 usage; 2 bad deck or input file (also a model that is singular\n"
-    "at every shift); 3 linear solver failure (MUMPS, LAPACK); 4 the static or an eigen\n"
-    "stage did not converge (what converged is still reported); 5 cannot write an output;\n"
+    "at every shift); 3 linear solver failure (MUMPS, LAPACK), also an undamped stage\n"
+    "refused for complex eigenvalues (flutter); 4 the static or an eigen stage did not\n"
+    "converge (what converged is still reported); 5 cannot write an output;\n"
     "6 compare found a regression; 7 out of memory. A stop signal gives 128 + signal.\n");
 }
 
