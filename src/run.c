@@ -38,6 +38,8 @@ typedef struct run {
   assembly as;             /* model deck, rank 0: owns K, M, R, Cq */
   spm *K, *M, *R, *Cq;     /* rank 0: borrowed from as (model deck) or owned (matrix deck) */
   int by_rows;             /* matrix deck read by rows: parts and measures, no K, M, Cq */
+  int refused_flutter;     /* 1: the undamped stage refused a pencil with complex
+                              eigenvalues; the damped stage, which gives them, still runs */
   int energies;            /* model deck: the eigen stages may take its element energies at
                               the deck (no statics, or an equilibrium that is the deck's) */
   gep_parts parts;         /* by rows: this rank's rows of K, M, Cq in the pencil layout */
@@ -552,6 +554,7 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
                          : gep_modal (r->comm, sys, &opts, &res, err);
   if (rc < 0 && rc != MB_ENOCONV) {
+    if (!complex_stage) r->refused_flutter = res.refused_complex;
     eigen_result_clear (&res);
     return rc;
   }
@@ -684,7 +687,9 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
     rc = run_stage (&r, 0, &sys, err);
     if (rc < 0) final = rc;
   }
-  if ((final == 0 || (final == MB_ENOCONV && go)) && r.d.damped.enabled) {
+  /* the damped stage after a converged (or allowed) undamped one, and after the undamped
+     stage's refusal of complex eigenvalues, which the damped stage gives (exit 3 stays) */
+  if ((final == 0 || (final == MB_ENOCONV && go) || r.refused_flutter) && r.d.damped.enabled) {
     mb_err cerr;
     mb_err_init (&cerr);
     rc = run_stage (&r, 1, &sys, &cerr);

@@ -181,6 +181,8 @@ typedef struct eigen_result {
   int n_infinite;            /* infinite (constraint / massless) eigenvalues filtered */
   double max_residual;       /* max residual over reported modes */
   int refined;               /* modes_own_refine set mode.cond (1 on every rank) */
+  int refused_complex;       /* 1 (every rank): the undamped stage refused its pencil, which
+                                has complex eigenvalues (flutter; gep_modal's error) */
   double resid_floor;        /* the largest rounding floor of the modes' own-scale residuals
                                 (modes_own_refine; 0 when not refined): a residual up to it is
                                 all that this mesh's vectors can give */

@@ -827,10 +827,11 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
    lambda = a +- i b (flutter), which the undamped stage's report cannot hold: it writes
    omega^2 as a real number, so a pair would come out as two equal real parts. Rank 0
    looks at the modes it found (Im lambda above 1e-8 |lambda|, the rule that labels such a
-   mode unstable in modes_undamped); when there is one, the stage is refused: MB_ESOLVE
+   mode unstable in modes_undamped); when there is one, the stage is refused (every rank:
+   out->refused_complex = 1, so that the damped stage still runs): MB_ESOLVE
    naming the first pair and pointing to the damped stage, which reports complex
    eigenvalues. Returns rc otherwise, the same on every rank. */
-static int refuse_complex_undamped (MPI_Comm comm, int rc, const eigen_result *out,
+static int refuse_complex_undamped (MPI_Comm comm, int rc, eigen_result *out,
                                     mb_err *err)
 {
   int rank, first = -1, pairs = 0;
@@ -843,6 +844,7 @@ static int refuse_complex_undamped (MPI_Comm comm, int rc, const eigen_result *o
       }
   MPI_Bcast (&first, 1, MPI_INT, 0, comm);
   if (first < 0) return rc;
+  out->refused_complex = 1;
   if (rank == 0) {
     double complex l = out->modes[first].lambda;
     mb_err_init (err);
@@ -850,8 +852,8 @@ static int refuse_complex_undamped (MPI_Comm comm, int rc, const eigen_result *o
              "or another non-conservative force) and has complex eigenvalues lambda = "
              "omega^2, %.6g %s %.6g i rad^2/s^2 among them (%d of the %d modes found; a flutter "
              "pair), which the undamped stage's real table cannot show: refused. The damped "
-             "stage reports complex eigenvalues: run the deck with 'modal: {enabled: false}' "
-             "and a 'complex' section (a model without damping: 'complex: {enabled: true}'; "
+             "stage reports complex eigenvalues; it runs after this refusal when the deck has "
+             "it (a 'complex' section; a model without damping: 'complex: {enabled: true}'; "
              "a matrix deck: with matrices.R, zero allowed)",
              creal (l), cimag (l) < 0.0 ? "-" : "+", fabs (cimag (l)), pairs, out->nmodes);
   }
