@@ -235,6 +235,41 @@ static int bordered_nullity (MPI_Comm comm, const gep_system *sys, int with_r, i
   return 0;
 }
 
+/* Rank 0. 1 when K and M (and R for the damped stage) are symmetric: the measures of a
+   system by rows, or the whole matrices' test at 1e-12. */
+static int symmetric_system (const gep_system *sys, int damped)
+{
+  return sys->measures ? (damped ? sys->measures->damped_symmetric : sys->measures->symmetric)
+         : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
+           && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
+}
+
+/* Collective. The finite eigenvalues of a symmetric pencil counted from the nullities
+   k0 = dim (null(M) ^ null(Cq)) and k1 = dim (null(M) ^ null(R) ^ null(Cq))
+   (bordered_nullity; k1 = k0 without R): *count = (n - m) - k0 undamped,
+   2 (n - m) - k0 - k1 damped (see count_finite), k = {k0, k1}, *psd = 1 when M (and
+   M + R) are positive semi-definite on null(Cq), where the count holds. Returns 0 or
+   bordered_nullity's error (e), the same on every rank; *count, k and *psd are rank 0's. */
+static int finite_count_exact (MPI_Comm comm, const gep_system *sys, int damped, long *count,
+                               int k[2], int *psd, mb_err *e)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int has_r = rank == 0 && damped && (sys->measures ? sys->measures->has_r : sys->R != NULL);
+  MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
+  int k0 = -1, k1 = 0, psd0 = 0, psd1 = 1;
+  int rc = bordered_nullity (comm, sys, 0, &k0, &psd0, e);
+  if (rc == 0 && damped) {
+    if (has_r) rc = bordered_nullity (comm, sys, 1, &k1, &psd1, e);
+    else k1 = k0;
+  }
+  long nm = (long) sys->n - sys->m;
+  *count = damped ? 2 * nm - k0 - k1 : nm - k0;
+  k[0] = k0, k[1] = k1;
+  *psd = psd0 && psd1;
+  return rc;
+}
+
 /* Collective, after a stage that gave fewer modes than asked (rank 0 decides, broadcast).
    For symmetric K, M (and R), the finite eigenvalues counted from ranks: with M (and
    M + R) positive semi-definite on null(Cq), k0 = dim (null(M) ^ null(Cq)) and
@@ -253,43 +288,35 @@ static void count_finite (MPI_Comm comm, const gep_system *sys, int damped, int 
   int rank, go = 0, found = 0;
   MPI_Comm_rank (comm, &rank);
   const char *label = damped ? "complex" : "modal";
-  int pairs = 0, has_r = rank == 0 && damped && (sys->measures ? sys->measures->has_r
-                                                                : sys->R != NULL);
+  int pairs = 0;
   if (rank == 0 && out->nmodes < asked) {
-    go = sys->measures ? (damped ? sys->measures->damped_symmetric : sys->measures->symmetric)
-       : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
-         && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
+    go = symmetric_system (sys, damped);
     for (int i = 0; i < out->nmodes; i++) {
       pairs += damped && cimag (out->modes[i].lambda) != 0.0;
       found += mode_stands_for (out, &out->modes[i]);
     }
   }
   MPI_Bcast (&go, 1, MPI_INT, 0, comm);
-  MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
   if (!go) return;
   mb_err e;
   mb_err_init (&e);
-  int k0 = -1, k1 = 0, psd0 = 0, psd1 = 1;
-  int rc = bordered_nullity (comm, sys, 0, &k0, &psd0, &e);
-  if (rc == 0 && damped) {
-    if (has_r) rc = bordered_nullity (comm, sys, 1, &k1, &psd1, &e);
-    else k1 = k0;
-  }
+  long count;
+  int psd, k[2];
+  int rc = finite_count_exact (comm, sys, damped, &count, k, &psd, &e);
   if (rank != 0) return;
-  long nm = (long) sys->n - sys->m;
+  int k0 = k[0], k1 = k[1];
   if (rc < 0) {
     if (opts->log)
       fprintf (opts->log, "%s: the finite eigenvalues could not be counted: %s\n", label, e.msg);
     return;
   }
-  if (!psd0 || !psd1) {
+  if (!psd) {
     if (opts->log)
       fprintf (opts->log, "%s: M%s is not positive semi-definite on null(Cq): the finite "
                "eigenvalues are not counted (the bound above stands)\n", label,
-               psd0 ? " + R" : "");
+               damped ? " or M + R" : "");
     return;
   }
-  long count = damped ? 2 * nm - k0 - k1 : nm - k0;
   if (count < found && count > 0) {
     drop_beyond (out, (int) count, damped ? "the ranks of M and M + R on null(Cq)"
                  : "the rank of M on null(Cq)", opts->log);
@@ -337,25 +364,15 @@ static int exact_before (MPI_Comm comm, const gep_system *sys, int damped, int b
   const char *label = damped ? "complex" : "modal";
   long want = o->modes, nev = damped ? 2 * want : want + (want / 10 > 2 ? want / 10 : 2);
   if (o->min_nev > nev) nev = o->min_nev;
-  if (rank == 0 && 4 * nev >= bound)
-    go = sys->measures ? (damped ? sys->measures->damped_symmetric : sys->measures->symmetric)
-       : spm_is_symmetric (sys->K, 1e-12) && spm_is_symmetric (sys->M, 1e-12)
-         && (!damped || !sys->R || spm_is_symmetric (sys->R, 1e-12));
+  if (rank == 0 && 4 * nev >= bound) go = symmetric_system (sys, damped);
   MPI_Bcast (&go, 1, MPI_INT, 0, comm);
   if (!go) return -1;
-  int has_r = rank == 0 && damped && (sys->measures ? sys->measures->has_r : sys->R != NULL);
-  MPI_Bcast (&has_r, 1, MPI_INT, 0, comm);
   mb_err e;
   mb_err_init (&e);
-  int k0 = -1, k1 = 0, psd0 = 0, psd1 = 1;
-  int rc = bordered_nullity (comm, sys, 0, &k0, &psd0, &e);
-  if (rc == 0 && damped) {
-    if (has_r) rc = bordered_nullity (comm, sys, 1, &k1, &psd1, &e);
-    else k1 = k0;
-  }
-  long nm = (long) sys->n - sys->m;
-  long count = damped ? 2 * nm - k0 - k1 : nm - k0;
-  int f = rc == 0 && psd0 && psd1 && count > 0 && count <= bound ? (int) count : -1;
+  long count;
+  int psd, k[2];
+  int rc = finite_count_exact (comm, sys, damped, &count, k, &psd, &e);
+  int f = rc == 0 && psd && count > 0 && count <= bound ? (int) count : -1;
   MPI_Bcast (&f, 1, MPI_INT, 0, comm);  /* rank 0's verdict */
   if (f < 0) return -1;
   FILE *log = rank == 0 ? o->log : NULL;
