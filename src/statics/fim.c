@@ -79,37 +79,22 @@ static int initial_gamma (MPI_Comm comm, const statics_problem *p, int n, int m,
 {
   int rank, rc = 0, zero = 1;
   MPI_Comm_rank (comm, &rank);
-  long nnz = 0;
-  int *ir = NULL, *jc = NULL;
-  double *av = NULL;
+  statics_eval e;
+  memset (&e, 0, sizeof e);
   if (rank == 0) {
     for (int i = 0; i < m; i++) zero = zero && gamma[i] == 0;
-    statics_eval e;
     if (zero) rc = p->eval (p->ctx, gamma, &e, err);
     if (zero && rc == 0) {
-      for (int i = 0; i < n; i++) ones[i] = 1.0, x[i] = -e.r[i];
+      for (int i = 0; i < n; i++) x[i] = -e.r[i];
       for (int i = 0; i < m; i++) x[n + i] = 0;
-      rc = statics_jacobian (&e, n, m, 0.0, 0.0, ones, 1, &nnz, &ir, &jc, &av, err);
-      for (int i = 0; i < n; i++) ones[i] = 0.0;
     }
   }
   rc = mb_agree (comm, rc, err);
-  MPI_Bcast (&zero, 1, MPI_INT, 0, comm);
-  if (rc < 0 || !zero || m == 0) {
-    free (ir), free (jc), free (av);
-    return rc;
-  }
-  mb_err e2;
-  mb_err_init (&e2);
-  factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir, jc,
-                             av, "[I Cq^T; Cq 0]", &e2);
-  free (ir), free (jc), free (av);
-  if (!f) return e2.code == MB_ENOMEM ? (*err = e2, MB_ENOMEM) : 0;
-  rc = factor_solve (f, rank == 0 ? x : NULL, err);
-  factor_free (f);
+  if (rc == 0) rc = statics_bordered_solve (comm, &e, zero && m > 0, n, m, ones, x, err);
+  if (rank == 0) for (int i = 0; i < n; i++) ones[i] = 0.0;  /* the caller's zero springs */
   if (rc == 0 && rank == 0 && statics_norm_inf (x + n, m) < 1e300)
     for (int i = 0; i < m; i++) gamma[i] = x[n + i];
-  return rc;
+  return rc < 0 ? rc : 0;
 }
 
 /* Rank 0. The tolerance on ||F||_inf at this iteration: the deck's max_imbalance when it

@@ -355,3 +355,32 @@ void statics_lin_clear (statics_lin *L)
   free (L->ir), free (L->jc);
   memset (L, 0, sizeof *L);
 }
+
+int statics_bordered_solve (MPI_Comm comm, const statics_eval *e, int go, int n, int m,
+                            double *ones, double *x, mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  if (rank == 0 && go) {
+    for (int i = 0; i < n; i++) ones[i] = 1.0;
+    rc = statics_jacobian (e, n, m, 0.0, 0.0, ones, 1, &nnz, &ir, &jc, &av, err);
+  }
+  rc = mb_agree (comm, rc, err);
+  MPI_Bcast (&go, 1, MPI_INT, 0, comm);
+  if (rc < 0 || !go) {
+    free (ir), free (jc), free (av);
+    return rc < 0 ? rc : 1;
+  }
+  mb_err e2;
+  mb_err_init (&e2);
+  factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir, jc,
+                             av, "[I Cq^T; Cq 0]", &e2);
+  free (ir), free (jc), free (av);
+  if (!f) return e2.code == MB_ENOMEM ? (*err = e2, MB_ENOMEM) : 1;
+  rc = factor_solve (f, rank == 0 ? x : NULL, err);
+  factor_free (f);
+  return rc;
+}

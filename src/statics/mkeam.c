@@ -138,37 +138,21 @@ static int project (MPI_Comm comm, const statics_problem *p, mk *w, double *gamm
   double last = HUGE_VAL;
   for (int it = 0; it < PROJECT_ITER; it++) {
     int rc = 0, go = 1;
-    long nnz = 0;
-    int *ir = NULL, *jc = NULL;
-    double *av = NULL;
+    statics_eval e;
+    memset (&e, 0, sizeof e);
     if (rank == 0) {
-      statics_eval e;
-      memset (&e, 0, sizeof e);
       rc = p->eval (p->ctx, gamma, &e, err);
       double nc = rc == 0 ? statics_norm_inf (e.c, m) : 0.0;
       go = rc == 0 && nc > 1e-12 && nc < 0.5 * last && isfinite (nc);
       last = nc;
       if (go) {
-        for (int i = 0; i < n; i++) w->Mu[i] = 1.0, w->x[i] = 0.0;
+        for (int i = 0; i < n; i++) w->x[i] = 0.0;
         for (int i = 0; i < m; i++) w->x[n + i] = -e.c[i];
-        rc = statics_jacobian (&e, n, m, 0.0, 0.0, w->Mu, 1, &nnz, &ir, &jc, &av, err);
       }
     }
     rc = mb_agree (comm, rc, err);
-    MPI_Bcast (&go, 1, MPI_INT, 0, comm);
-    if (rc < 0 || !go) {
-      free (ir), free (jc), free (av);
-      return rc;
-    }
-    mb_err e2;
-    mb_err_init (&e2);
-    factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir, jc,
-                               av, "[I Cq^T; Cq 0]", &e2);
-    free (ir), free (jc), free (av);
-    if (!f) return e2.code == MB_ENOMEM ? (*err = e2, MB_ENOMEM) : 0;
-    rc = factor_solve (f, rank == 0 ? w->x : NULL, err);
-    factor_free (f);
-    if (rc < 0) return rc;
+    if (rc == 0) rc = statics_bordered_solve (comm, &e, go, n, m, w->Mu, w->x, err);
+    if (rc != 0) return rc < 0 ? rc : 0;  /* 1: on the manifold, or Cq Cq^T singular */
     if (rank == 0) p->step (p->ctx, w->x, 1.0);
   }
   return 0;

@@ -44,6 +44,15 @@ double statics_kmax (const statics_eval *e, int n);
 
 /* ||x||_inf and ||x||_2 of n entries */
 double statics_norm_inf (const double *x, int n);
+
+/* Collective. Solves [I Cq^T; Cq 0] z = x in place (order n + m; x and e, Cq at the
+   current state, are rank 0's; go: rank 0's wish to solve, taken from rank 0) with MUMPS's
+   LDL^T: with x = [a; b], z = [y; mu] holds Cq Cq^T mu = Cq a - b and y = a - Cq^T mu (the
+   least-norm and least-squares steps of both methods). ones: n doubles of work (left at
+   1). Returns 0 when solved, 1 when not (go was 0, or Cq Cq^T is singular: redundant
+   rows), or an error, the same on every rank. */
+int statics_bordered_solve (MPI_Comm comm, const statics_eval *e, int go, int n, int m,
+                            double *ones, double *x, mb_err *err);
 double statics_norm_2 (const double *x, int n);
 
 /* F = r + Cq^T gamma (n) */
