@@ -208,6 +208,28 @@ static void corot_bt (const double *B, const double f[7], double y[12])
   }
 }
 
+/* The corotational state of element (na, nb) at s (c: its deformation d and B), the
+   deformation stiffness kd = k_def (7 x 7, from the local kl at corot_slot) and the
+   deformation forces fd = kd d. x0 and dR (the nodes' positions and rotations from the deck
+   pose) are left for the caller's geometric terms. */
+static void corot_forces (const model *m, const model_state *s, int na, int nb,
+                          const double Lam0[9], double L0, const double kl[144],
+                          const double *x0[2], double dR[2][9], corot *c, double kd[49],
+                          double fd[7])
+{
+  x0[0] = node_xs (m, s, na);
+  x0[1] = node_xs (m, s, nb);
+  node_drot (m, s, na, dR[0]);
+  node_drot (m, s, nb, dR[1]);
+  corot_eval (Lam0, L0, x0[0], x0[1], dR[0], dR[1], c);
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++) kd[7 * i + j] = kl[12 * corot_slot[i] + corot_slot[j]];
+  for (int i = 0; i < 7; i++) {
+    fd[i] = 0;
+    for (int j = 0; j < 7; j++) fd[i] += kd[7 * i + j] * c->d[j];
+  }
+}
+
 /* f_int = B^T k_def d, K = B^T k_def B + geometric part (central differences of
    B^T f_def on the 12 increments, f_def fixed; left out when material), M in the current
    frame. */
@@ -215,18 +237,10 @@ static void beam_corotational (const model *m, const model_state *s, int na, int
                                const double Lam0[9], double L0, const double kl[144],
                                const double ml[144], int material, elem *e)
 {
-  const double *x0[2] = { node_xs (m, s, na), node_xs (m, s, nb) };
+  const double *x0[2];
   double dR[2][9], kd[49], fd[7], KB[7 * 12];
-  node_drot (m, s, na, dR[0]);
-  node_drot (m, s, nb, dR[1]);
   corot c;
-  corot_eval (Lam0, L0, x0[0], x0[1], dR[0], dR[1], &c);
-  for (int i = 0; i < 7; i++)
-    for (int j = 0; j < 7; j++) kd[7 * i + j] = kl[12 * corot_slot[i] + corot_slot[j]];
-  for (int i = 0; i < 7; i++) {
-    fd[i] = 0;
-    for (int j = 0; j < 7; j++) fd[i] += kd[7 * i + j] * c.d[j];
-  }
+  corot_forces (m, s, na, nb, Lam0, L0, kl, x0, dR, &c, kd, fd);
   corot_bt (c.B, fd, e->f_int);
   for (int i = 0; i < 7; i++)                  /* KB = k_def B */
     for (int j = 0; j < 12; j++) {
@@ -389,17 +403,9 @@ void beam_energy (const model *m, const model_state *s, int ib, int k, int flags
   double Lam0[9], kl[144], ml[144], kd[49], fd[7], dR[2][9];
   double L0 = beam_axes (b, m->nodes[na].x, m->nodes[nb].x, Lam0);
   beam_local (b, L0, kl, ml);
-  const double *x0[2] = { node_xs (m, s, na), node_xs (m, s, nb) };
-  node_drot (m, s, na, dR[0]);
-  node_drot (m, s, nb, dR[1]);
+  const double *x0[2];
   corot c;
-  corot_eval (Lam0, L0, x0[0], x0[1], dR[0], dR[1], &c);
-  for (int i = 0; i < 7; i++)
-    for (int j = 0; j < 7; j++) kd[7 * i + j] = kl[12 * corot_slot[i] + corot_slot[j]];
-  for (int i = 0; i < 7; i++) {
-    fd[i] = 0;
-    for (int j = 0; j < 7; j++) fd[i] += kd[7 * i + j] * c.d[j];
-  }
+  corot_forces (m, s, na, nb, Lam0, L0, kl, x0, dR, &c, kd, fd);
   double mat = 0.0, geo = 0.0;
   for (int part = 0; part < 2; part++) {       /* Re(x^H A x) = xr^T A xr + xi^T A xi */
     double v[12];
