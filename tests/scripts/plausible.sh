@@ -1,6 +1,7 @@
 #!/bin/sh
 # plausible.sh: decks that parse but are unlikely to be what was meant are run with a
-# warning (not an error) that names the file:line:col of the value (issue 21.3), 1 rank:
+# warning (not an error) that names the file:line:col of the value (issue 21.3), 1 rank
+# (and the far joint frame on 2 ranks: one warning, from rank 0):
 #  - E: 210 (GPa in an SI deck: below 1e5 Pa), E: 210000 with rho 7850 (MPa: a wave
 #    speed sqrt(E / rho) of 5.2 m/s, below 10) and E: 1.0e14; rho: 7.85e6 (g/m^3?);
 #  - a revolute joint 'at' 8 km from its body (a 1 m pendulum's size);
@@ -72,6 +73,12 @@ modal: {modes: 1}
 output: {vtk: false}
 DECK
 expect far_at 1 "[8000, 0, 0]"
+# on 2 ranks: the same warning, once (rank 0 says it), exit 0
+n=$((n + 1))
+timeout 120 mpirun --oversubscribe -np 2 "$bin" -q "$dir/far_at.yaml" -o "$dir/out2" \
+  > "$dir/far_at.np2.out" 2> "$dir/far_at.np2.err" || fail "far_at np 2: exit $?"
+[ "$(grep -c "^warning: $dir/far_at.yaml:$(pos "$dir/far_at.yaml" "[8000, 0, 0]"):" \
+  "$dir/far_at.np2.err")" = 1 ] || fail "far_at np 2: not one warning: $(cat "$dir/far_at.np2.err")"
 sed 's/\[8000, 0, 0\]/[0, 0, 0]/' "$dir/far_at.yaml" > "$dir/near_at.yaml"
 expect near_at 0
 cat > "$dir/far_weld.yaml" <<'DECK'
