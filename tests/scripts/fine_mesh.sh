@@ -6,11 +6,11 @@
 #     error), 1e-9 (100, 1000) and 1e-6 (10,000; the issue asks 1e-4) of f1, with a
 #     conditioning estimate below 1e-6; the sequence decreases to f1 within the estimates.
 #  2. 20,000 elements once (1 rank): within 1e-4 of f1, or exit 4 with the estimate.
-#  3. With a load-free `statics` section (the equilibrium is the deck): 1000 elements on 1
-#     and 2 ranks within 1e-9 of f1, as without it. With gravity along the axis (another
-#     equilibrium: no element energies, the assembled K's estimate): 1000 elements on 1 and
-#     2 ranks exit 4, the report not converged with the estimate above 1e-6 and the message
-#     naming the cause (elements far shorter than the model).
+#  3. With a load-free `statics` section (the equilibrium is the deck): 10,000 elements on 1
+#     and 2 ranks within 1e-6 of f1 (the issue asks 1e-4), as without it. With gravity along
+#     the axis (another equilibrium: no element energies, the assembled K's estimate): 1000
+#     elements on 1 and 2 ranks exit 4, the report not converged with the estimate above
+#     1e-6 and the message naming the cause (elements far shorter than the model).
 # usage: sh fine_mesh.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/fine_mesh"
@@ -29,7 +29,7 @@ run() {  # np name: runs DIR/name.yaml into DIR/npNP (no vectors in the reports:
   n=$((n + 1))
 }
 for ne in 10 100 1000 10000 20000; do $py gen "$dir" $ne; done
-$py gen "$dir" 1000 statics
+$py gen "$dir" 10000 statics
 $py gen "$dir" 1000 gravity
 seq=""
 for ne in 10 100 1000 10000; do
@@ -54,9 +54,9 @@ if [ $st -eq 0 ]; then $py check "$dir/np1/tube20000.modal.yaml" 1e-4 || fail "t
 elif [ $st -eq 4 ]; then $py flagged "$dir/np1/tube20000.modal.yaml" || fail "tube20000: exit 4"
 else fail "tube20000: exit $st"; fi
 for np in 1 2; do
-  run $np tube1000_statics
-  if [ $st -ne 0 ]; then fail "tube1000_statics np $np: exit $st"
-  else $py check "$dir/np$np/tube1000_statics.modal.yaml" 1e-9 || fail "tube1000_statics np $np"; fi
+  run $np tube10000_statics
+  if [ $st -ne 0 ]; then fail "tube10000_statics np $np: exit $st"
+  else $py check "$dir/np$np/tube10000_statics.modal.yaml" 1e-6 || fail "tube10000_statics np $np"; fi
   run $np tube1000_gravity
   if [ $st -ne 4 ]; then fail "tube1000_gravity np $np: exit $st, expected 4"; continue; fi
   grep -q "is uncertain to .*elements far shorter than the model" "$dir/tube1000_gravity.np$np.log" \
