@@ -118,45 +118,6 @@ static double imbalance_tolerance (const deck_statics *par, const statics_eval *
   return res->tolerance = tol;
 }
 
-/* Collective. At the current state: res->negative = negative eigenvalues of the symmetric
-   part of K + sqrt(stability) M on the constraint manifold, from the inertia of
-   [Ks, Cq^T; Cq, 0] (LDL^T, INFOG(12) minus m); res->nonsymmetric from K. A failed
-   factorization (singular) leaves negative = -1 and is not an error. */
-static int inertia (MPI_Comm comm, const statics_problem *p, const deck_statics *par, int n,
-                    int m, const double *gamma, statics_result *res, mb_err *err)
-{
-  int rank, rc = 0;
-  MPI_Comm_rank (comm, &rank);
-  long nnz = 0;
-  int *ir = NULL, *jc = NULL;
-  double *av = NULL;
-  if (rank == 0) {
-    statics_eval e;
-    rc = p->eval (p->ctx, gamma, &e, err);
-    if (rc == 0) {
-      res->nonsymmetric = e.nonsymmetric;
-      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, 2, &nnz, &ir, &jc,
-                             &av, err);
-    }
-  }
-  rc = mb_agree (comm, rc, err);
-  res->negative = -1;
-  if (rc == 0) {
-    mb_err e2;
-    mb_err_init (&e2);
-    factor *f = factor_create (comm, FACTOR_REAL_SYMMETRIC, rank == 0 ? n + m : 0, nnz, ir,
-                               jc, av, "symmetric tangent at the equilibrium", &e2);
-    if (f) {
-      factor_stats st;
-      factor_get_stats (f, &st);
-      if (st.negative_pivots >= 0) res->negative = (int) (st.negative_pivots - m);
-      factor_free (f);
-    } else if (e2.code == MB_ENOMEM) rc = (*err = e2, MB_ENOMEM);
-  }
-  free (ir), free (jc), free (av);
-  return rc;
-}
-
 /* Rank 0. res->reason for a stop other than convergence (k iterations, nF, nC, change:
    the last state's; the best state's in res). */
 static void stop_reason (statics_result *res, const deck_statics *par, int stop, int max_iter,
@@ -315,8 +276,6 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
     k++;
   }
 
-  res->negative = -1;  /* no stability verdict for a state that is not an equilibrium */
-  if (rc == 0 && stop == STATICS_STOP_CONVERGED) rc = inertia (comm, p, par, n, m, gamma, res, err);
   res->nsprings += nsprings;
   res->time += MPI_Wtime () - t0;
   if (rc == 0 && rank == 0) {

@@ -410,7 +410,7 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
                           res->unstable, res->unstable > 1 ? "s" : "", PERTURB);
         perturb (p, &w);
       }
-      res->converged = 0, res->negative = res->unstable = -1, res->reason[0] = 0;
+      res->converged = 0, res->unstable = -1, res->reason[0] = 0;
     } else {  /* still there: say so, no exit 0 with an unstable state */
       if (rank == 0) {
         int neg = res->unstable;
@@ -428,7 +428,7 @@ int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *
   res->peaks = iters;
   if (rc == MB_ENOCONV && !polished) {
     res->iterations = iters;  /* MKEAM itself did not converge: the state as it is */
-    res->converged = 0, res->negative = -1;
+    res->converged = 0, res->unstable = -1;
     if (rank == 0) fill_state (p, res->gamma, &w, last_dq, res);
   }
   if (log && rank == 0)

@@ -8,6 +8,7 @@ int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *
   int rc = par->method == STATICS_MKEAM ? statics_mkeam (comm, p, par, log, res, err)
          : statics_fim (comm, p, par, par->max_num_iter, 0, log, res, err);
   if (rc != 0 && rc != MB_ENOCONV) return rc;
+  if (rc == 0 && par->method == STATICS_MKEAM) return 0;  /* MKEAM judged its rest already */
   mb_err verr;
   mb_err_init (&verr);
   int vrc = statics_verdict (comm, p, rc == 0, res, &verr);  /* 0: converged */

@@ -98,10 +98,6 @@ typedef struct statics_result {
   double imbalance, constraint, change;  /* at the returned state */
   double *gamma;        /* m multipliers at the returned state, rank 0; caller frees */
   int nsprings;         /* p_f: grounded springs added to the Jacobian (seed 000) */
-  int negative;         /* statics_fim's diagnostic: negative eigenvalues of the symmetric
-                           part of the Newton matrix K + sqrt(stability) M on the constraint
-                           manifold at the returned state (MUMPS inertia of the saddle-point
-                           matrix minus m); -1 when unknown. Not the verdict: see unstable */
   int nonsymmetric;     /* 1: K at the returned state is not symmetric (follower loads,
                            body-fixed torques: non-conservative) */
   int unstable;         /* the stability verdict (statics_solve, statics_verdict): modes of
@@ -130,9 +126,8 @@ typedef struct statics_result {
    null-pivot detection (threshold 100 DBL_EPSILON (n + m), fixation p_f: grounded springs,
    seed 000); without, a singular J is MB_ESOLVE naming the DOFs of its null pivots and
    suggesting p_f. Not converged after max_iter: MB_ENOCONV with the best state (lowest
-   ||F||_inf + ||C||_inf) loaded and res->reason saying which tolerance failed. After it, the
-   inertia of the symmetric tangent at the returned state gives res->negative. The
-   problem's state is the result; res (caller clears with statics_result_clear) keeps the
+   ||F||_inf + ||C||_inf) loaded and res->reason saying which tolerance failed. The stability
+   verdict is statics_verdict's (statics_solve calls it). The problem's state is the result; res (caller clears with statics_result_clear) keeps the
    history, phase tags it. log (rank 0, may be NULL) gets one line per iteration. */
 int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err);

@@ -174,7 +174,9 @@ static void test_pendulum (MPI_Comm comm)
   CHECK0 ("pendulum: hangs at (0, 0, -L)", fabs (t.x[0]) < 1e-8 && fabs (t.x[2] + L) < 1e-8);
   CHECK0 ("pendulum: gamma = m g", rank != 0 || fabs (res.gamma[0] - m * G) < 1e-6 * m * G);
   CHECK0 ("pendulum: a few Newton iterations", res.iterations >= 2 && res.iterations < 15);
-  CHECK ("pendulum: stable (inertia)", res.negative == 0);
+  int vrc = statics_verdict (comm, rank == 0 ? &p : NULL, 1, &res, &err);
+  CHECK ("pendulum: stable (statics_verdict: the inertia of (K, M) on the manifold)",
+         vrc == 0 && res.unstable == 0);
   CHECK0 ("pendulum: one analysis, refactorizations after it",
          res.analyses == 1 && res.factorizations == res.iterations);
   if (rank == 0) {
@@ -222,7 +224,8 @@ static void test_inverted (MPI_Comm comm)
   CHECK ("inverted: FIM converges", rc == 0);
   CHECK0 ("inverted: FIM stays at the top", fabs (t.x[0]) < 1e-8 && fabs (t.x[2] - L) < 1e-8);
   CHECK0 ("inverted: gamma = -m g", rank != 0 || fabs (res.gamma[0] + m * G) < 1e-6 * G);
-  CHECK ("inverted: two unstable directions (x and y swings)", res.negative == 2);
+  int vrc = statics_verdict (comm, rank == 0 ? &p : NULL, 1, &res, &err);
+  CHECK ("inverted: two unstable directions (x and y swings)", vrc == 0 && res.unstable == 2);
   statics_result_clear (&res);
 
   toy_clear (&t);
