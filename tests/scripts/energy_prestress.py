@@ -25,47 +25,18 @@ import sys
 
 import yaml
 
+from testlib import Tally, pinned_rod
+
 BIN, OUT = sys.argv[1], os.path.join(sys.argv[2], "energy_prestress")
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 os.makedirs(OUT, exist_ok=True)
 L, E, d = 2.0, 2.0e11, 0.02
 I = math.pi * d ** 4 / 64
 PCR = math.pi ** 2 * E * I / L ** 2
-fails, checks = [], 0
+TALLY = Tally()
+check = TALLY.check
 
 
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append(what)
-
-
-DECK = """units: SI
-materials:
-  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}
-sections:
-  rod: {shape: circle, diameter: 0.02}
-beams:
-  rod:
-    material: steel
-    section: rod
-    from: [0, 0, 0]
-    to: [2, 0, 0]
-    elements: 40
-    y_axis: [0, 1, 0]
-    nodes: {left: start, right: end}
-joints:
-  pin: {type: lock, nodes: [ground, left], dofs: [x, y, z, rx]}
-  roller: {type: lock, nodes: [ground, right], dofs: [y, z]}
-forces:
-  pull: {type: force, node: right, value: [%r, 0, 0]}
-modal:
-  modes: 2
-output: {vtk: false}
-statics:
-  method: fim
-"""
 
 
 def run(np, deck, outdir):
@@ -98,7 +69,7 @@ for N in (4000.0, -0.5 * PCR):
     want = E * I * k ** 4 / (E * I * k ** 4 + N * k * k)
     deck = os.path.join(OUT, "rod_%s.yaml" % ("tension" if N > 0 else "compression"))
     with open(deck, "w") as f:
-        f.write(DECK % N)
+        f.write(pinned_rod(N, 2, vtk=False))
     for np in (1, 2):
         rep = run(np, deck, os.path.join(OUT, "np%d" % np))
         if rep is None:
@@ -125,7 +96,4 @@ for np in (1, 2):
     check(len(items) == 1 and items[0]["part"] == "hinge" and items[0]["kind"] == "joint"
           and items[0]["material"] == 0 and abs(items[0]["geometric"] - 1) <= 1e-9,
           "pendulum np %d: strain items %r, wanted the hinge's reaction alone" % (np, items))
-for f in fails:
-    print("FAIL " + f)
-print("energy_prestress.py: %d checks, %d failed" % (checks, len(fails)))
-sys.exit(1 if fails else 0)
+TALLY.finish("energy_prestress.py: %d checks, %d failed")

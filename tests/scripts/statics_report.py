@@ -55,16 +55,11 @@ import sys
 
 import yaml
 
+from testlib import Tally
+
 G = 9.81
-fails = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append(what)
+TALLY = Tally()
+check = TALLY.check
 
 
 def strict_load(path):
@@ -378,10 +373,7 @@ def main():
     else:
         n = run_decks(sys.argv[1], sys.argv[2])
         what = "%d decks on 1 and 2 ranks, %d static reports" % (len(DECKS), n)
-    for f in fails:
-        print("FAIL " + f)
-    print("statics_report.py: %s, %d checks, %d failed" % (what, checks, len(fails)))
-    sys.exit(1 if fails else 0)
+    TALLY.finish("statics_report.py: " + what + ", %d checks, %d failed")
 
 
 main()

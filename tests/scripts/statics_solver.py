@@ -34,17 +34,13 @@ import sys
 
 import yaml
 
+from testlib import Tally
+
 BIN, OUT = sys.argv[1], os.path.join(sys.argv[2], "statics_solver")
 os.makedirs(OUT, exist_ok=True)
 G = 9.81
-fails, checks = [], 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append(what)
+TALLY = Tally()
+check = TALLY.check
 
 
 def run(name, text, np):
@@ -305,7 +301,4 @@ def cases(np):
 
 for np in (1, 2):
     cases(np)
-for f in fails:
-    print("FAIL", f)
-print("statics_solver.py: %d checks, %d failed" % (checks, len(fails)))
-sys.exit(1 if fails else 0)
+TALLY.finish("statics_solver.py: %d checks, %d failed")

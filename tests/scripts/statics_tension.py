@@ -18,51 +18,23 @@ import sys
 
 import yaml
 
+from testlib import Tally, pinned_rod
+
 BIN, OUT = sys.argv[1], os.path.join(sys.argv[2], "tension")
 os.makedirs(OUT, exist_ok=True)
 L, E, rho, d = 2.0, 2.0e11, 7850.0, 0.02
 A, I = math.pi * d * d / 4, math.pi * d ** 4 / 64
 PCR = math.pi ** 2 * E * I / L ** 2
-fails, checks = [], 0
+TALLY = Tally()
+check = TALLY.check
 
 
-def check(cond, what):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append(what)
-
-
-DECK = """units: SI
-materials:
-  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}
-sections:
-  rod: {shape: circle, diameter: 0.02}
-beams:
-  rod:
-    material: steel
-    section: rod
-    from: [0, 0, 0]
-    to: [2, 0, 0]
-    elements: 40
-    y_axis: [0, 1, 0]
-    nodes: {left: start, right: end}
-joints:
-  pin: {type: lock, nodes: [ground, left], dofs: [x, y, z, rx]}
-  roller: {type: lock, nodes: [ground, right], dofs: [y, z]}
-forces:
-  pull: {type: force, node: right, value: [%r, 0, 0]}
-modal:
-  modes: 6
-statics:
-  method: fim
-"""
 first = []
 for T in (-0.5 * PCR, 0.0, 4000.0):
     name = "tension_%d" % round(T)
     path = os.path.join(OUT, name + ".yaml")
     with open(path, "w") as f:
-        f.write(DECK % T)
+        f.write(pinned_rod(T, 6))
     r = subprocess.run(["timeout", "300", BIN, "-q", path, "-o", OUT], capture_output=True, text=True)
     check(r.returncode == 0, "%s: exit %d %s" % (name, r.returncode, r.stderr[-300:]))
     if r.returncode:
@@ -82,7 +54,4 @@ for T in (-0.5 * PCR, 0.0, 4000.0):
     if got:
         first.append(got[0])
 check(len(first) == 3 and first[0] < first[1] < first[2], "frequencies rise with tension")
-for f in fails:
-    print("FAIL " + f)
-print("statics_tension.py: %d checks, %d failed" % (checks, len(fails)))
-sys.exit(1 if fails else 0)
+TALLY.finish("statics_tension.py: %d checks, %d failed")
