@@ -13,7 +13,7 @@ set -e
 packages="make gcc libc6-dev pkg-config clang
   libopenmpi-dev openmpi-bin libmumps-dev libscalapack-openmpi-dev
   libyaml-dev liblapacke-dev libopenblas-dev
-  python3 python3-numpy python3-scipy python3-yaml"
+  python3 python3-numpy python3-scipy python3-yaml python3-matplotlib"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 vtk=python3-vtk9
 installed python3-paraview && vtk=python3-paraview
