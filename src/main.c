@@ -38,6 +38,8 @@ static void print_usage (FILE *f)
     "options:\n"
     "  -o, --output-dir DIR  write reports to DIR (overrides output.directory)\n"
     "  -q, --quiet           no progress log, only the tables of modes and errors\n"
+    "  -v, --verbose         the log adds each eigen stage's factorization, time profile,\n"
+    "                        floor, memory per rank and Krylov-Schur's work\n"
     "      --no-vectors      leave eigenvectors out of the reports\n"
     "      --export-matrices DIR\n"
     "                        model decks: write K, M, R, Cq (.mtx), the row maps dofs.csv and\n"
@@ -66,6 +68,7 @@ static int cli_parse (int argc, char **argv, run_opts *c, mb_err *err)
     if (!strcmp (a, "-h") || !strcmp (a, "--help")) return 1;
     if (!strcmp (a, "--version")) return 2;
     if (!strcmp (a, "-q") || !strcmp (a, "--quiet")) c->quiet = 1;
+    else if (!strcmp (a, "-v") || !strcmp (a, "--verbose")) c->verbose = 1;
     else if (!strcmp (a, "--no-vectors")) c->no_vectors = 1;
     else if (!strcmp (a, "-o") || !strcmp (a, "--output-dir")) {
       if (i + 1 >= argc) return mb_fail (err, MB_EUSAGE, "%s needs a directory", a);

@@ -26,12 +26,23 @@
 #include "statics/statics.h"
 #include "statics/statics_model.h"
 
+/* The eigen stages' solver choices from the deck's solver section. */
+static eigen_solver eigen_solver_of (const deck_solver *s)
+{
+  eigen_solver e = { .has_ordering = s->has_ordering, .ordering = s->ordering,
+                     .has_workspace = s->has_workspace, .workspace = s->workspace,
+                     .low_rank = s->low_rank, .no_early_exit = !s->early_exit,
+                     .no_lag = !s->lagged_orthogonalization };
+  return e;
+}
+
 /* Everything one run holds. run_clear frees it: the one cleanup path. */
 typedef struct run {
   MPI_Comm comm;
   int rank, nranks;
   const run_opts *opts;    /* borrowed */
   FILE *log;               /* rank 0's progress log; NULL when quiet and on other ranks */
+  FILE *detail;            /* rank 0's detail lines (-v): the log, or NULL */
   deck d;
   int is_model;            /* 1: model deck; 0: matrix deck */
   model mdl;               /* model deck: every rank builds it */
@@ -547,7 +558,8 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
                       .target_hz = st->target_hz, .tolerance = st->tolerance,
                       .max_restarts = st->max_restarts, .subspace = st->subspace,
-                      .keep_vectors = keep, .log = r->log,
+                      .keep_vectors = keep, .log = r->log, .detail = r->detail,
+                      .block = d->solver.block, .solver = eigen_solver_of (&d->solver),
                       /* a matrix deck's vectors go to the report only: left by rows */
                       .stream_vectors = vectors && mdl == NULL };
   eigen_result res;
@@ -649,6 +661,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   MPI_Comm_rank (comm, &r.rank);
   MPI_Comm_size (comm, &r.nranks);
   r.log = (r.rank == 0 && !o->quiet) ? stdout : NULL;
+  r.detail = o->verbose ? r.log : NULL;
   double t0 = MPI_Wtime ();
 
   int rc = mb_agree (comm, blas_reserve (err), err);  /* before any stage: no hang later */

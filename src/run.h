@@ -13,6 +13,8 @@ typedef struct run_opts {
   const char *output_dir;  /* NULL: the deck's output.directory */
   const char *export_dir;  /* NULL: the deck's output.export_matrices */
   int quiet;               /* 1: no progress log, only the tables and errors */
+  int verbose;             /* 1: the log adds each stage's profile, floor, memory and
+                              Krylov-Schur's work (ignored with quiet) */
   int no_vectors;          /* 1: leave eigenvectors out of the YAML reports */
   const char *version;     /* printed in the first log line */
 } run_opts;

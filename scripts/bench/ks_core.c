@@ -4,7 +4,8 @@
    benchmark by default (n = 60024, nev = 110, ncv = 0 = 220). Prints wall and CPU time of
    the solve on rank 0; built against any version of krylov_schur.c to compare them.
 
-   usage: mpirun -np NP ks_core [N [NEV [NCV [REPEATS]]]] */
+   usage: mpirun -np NP ks_core [N [NEV [NCV [REPEATS [BLOCK]]]]]
+   (BLOCK: Krylov-Schur's block size, 0 = its default; its counts and times go to stderr) */
 #include "eigen/krylov_schur.h"
 
 #include <math.h>
@@ -36,6 +37,7 @@ int main (int argc, char **argv)
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   int n = argc > 1 ? atoi (argv[1]) : 60024, nev = argc > 2 ? atoi (argv[2]) : 110;
   int ncv = argc > 3 ? atoi (argv[3]) : 0, reps = argc > 4 ? atoi (argv[4]) : 1;
+  int block = argc > 5 ? atoi (argv[5]) : 0;
   ks_dist d;
   ks_dist_init (&d, MPI_COMM_WORLD, n);
   diag g = { &d, malloc ((size_t) (d.nloc > 0 ? d.nloc : 1) * sizeof (double)) };
@@ -44,7 +46,8 @@ int main (int argc, char **argv)
     g.mu[i] = 1.0 / (lambda + 1e-3);
   }
   for (int rep = 0; rep < reps; rep++) {
-    ks_opts o = { .nev = nev, .ncv = ncv, .tol = 1e-10, .max_restarts = 100, .seed = 1 };
+    ks_opts o = { .nev = nev, .ncv = ncv, .tol = 1e-10, .max_restarts = 100, .seed = 1,
+                  .block = block, .stats = stderr };
     ks_result r;
     mb_err err;
     mb_err_init (&err);

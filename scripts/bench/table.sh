@@ -8,7 +8,7 @@
 # of run.sh applies: MBMODAL_BASE adds the "before" column). Each run's full output is kept in
 # $BUILD/bench/table/. Times are the slowest rank's wall time (GNU time), memory the sum of
 # the ranks' peaks, CPU the sum over the ranks of user + system time (less sensitive to other
-# jobs on a shared machine than wall time, but it counts MPI's busy waiting); "KS" is mbmodal's Krylov-Schur breakdown (MBMODAL_KS_STATS): total, OP
+# jobs on a shared machine than wall time, but it counts MPI's busy waiting); "KS" is mbmodal's Krylov-Schur breakdown (mbmodal -v): total, OP
 # applies (the solves), orthogonalization, Schur work, basis rotations.
 set -eu
 if [ $# -lt 2 ] || [ $# -gt 5 ]; then

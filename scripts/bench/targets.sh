@@ -81,10 +81,10 @@ command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found (set MPIRUN)"
 command -v timeout >/dev/null || die "timeout (coreutils) not found"
 
 NCPU=$(nproc --all)  # before OMP_NUM_THREADS=1, which GNU nproc honours
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MBMODAL_KS_STATS=1
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 MPIFLAGS=""
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-  MPIFLAGS="-x OPENBLAS_NUM_THREADS -x OMP_NUM_THREADS -x MBMODAL_KS_STATS"
+  MPIFLAGS="-x OPENBLAS_NUM_THREADS -x OMP_NUM_THREADS"
   [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
@@ -131,13 +131,13 @@ run_case() {
     printf '%s\n' "matrices: {K: K.mtx, M: M.mtx, Cq: Cq.mtx}" \
       "modal: {modes: $NEV, shift: -1.0e-3, tolerance: 1.0e-10}" \
       "output: {directory: out, name: bench, eigenvectors: false}" > "$d/deck.yaml"
-    set -- "$MBMODAL" deck.yaml ;;
+    set -- "$MBMODAL" -v deck.yaml ;;
   mbmodal-damped)
     printf '%s\n' "matrices: {K: K.mtx, M: M.mtx, R: R.mtx, Cq: Cq.mtx}" \
       "modal: {enabled: false}" \
       "complex: {enabled: true, modes: $DAMPED_MODES, tolerance: 1.0e-10}" \
       "output: {directory: out, name: bench, eigenvectors: false}" > "$d/deck.yaml"
-    set -- "$MBMODAL" deck.yaml ;;
+    set -- "$MBMODAL" -v deck.yaml ;;
   lu|ldlt)
     pc=lu; [ "$kind" = ldlt ] && pc=cholesky
     set -- "$BENCH/slepc_peer_real" K.mtx M.mtx Cq.mtx peer.eig -nev "$NEV" -sigma -1.0e-3 -tol 1.0e-10 \

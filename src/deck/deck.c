@@ -6,7 +6,8 @@
      deck     := { title?: text, units?: SI, gravity?: vec3, materials?, sections?, bodies?,
                    beams?, joints?, forces?, matrices?: matrices, modal?: stage,
                    complex?: stage, output?: output,
-                   statics?: statics (model decks only; schema in deck_statics.c) }
+                   statics?: statics (model decks only; schema in deck_statics.c),
+                   solver?: solver (schema in deck_solver.c) }
                  A deck is either a matrix deck (matrices given) or a model deck (any of
                  units, gravity, materials, sections, bodies, beams, joints, forces given);
                  not both, not neither. A model deck needs 'units: SI' and at least one
@@ -221,7 +222,7 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, NF = 14 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, NF = 15 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -237,6 +238,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "complex", .type = F_MAP, .section = complex_section },
     { .key = "output", .type = F_MAP, .section = output_section },
     { .key = "statics", .type = F_MAP, .section = deck_statics_section },
+    { .key = "solver", .type = F_MAP, .section = deck_solver_section },
   };
   if (!r || deck_is_null (r))
     return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
@@ -359,6 +361,7 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
   stage_defaults (&t.damped);
   t.output.eigenvectors = 1;
   t.output.vtk = 1;
+  deck_solver_defaults (&t.solver);
   const char *slash = strrchr (c.path, '/');
   c.dirlen = slash ? (size_t) (slash - c.path) + 1 : 0;
   if (!text && len) return mb_fail (err, MB_EDECK, "no deck text for %s", c.path);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "../error.h"
 #include "deck_model.h"
+#include "deck_solver.h"
 #include "deck_statics.h"
 
 /* Caps on a stage's counts, checked by deck_parse: the eigen stages form modes + modes/10,
@@ -64,6 +65,7 @@ typedef struct deck {
                            (matrix deck) or when the model has damping (model deck) */
   deck_output output;
   deck_statics statics; /* model deck: the static equilibrium stage (deck_statics.h) */
+  deck_solver solver;   /* how the eigen stages factor and iterate (deck_solver.h) */
 } deck;
 
 /* The most bytes a deck file may hold: 64 MiB (a model deck of a million beam elements

@@ -67,6 +67,22 @@ typedef struct gep_system {
   int cond_check;
 } gep_system;
 
+/* How the eigen stages factor and iterate (a deck's `solver:` section, docs/deck.md). All
+   zero: the defaults, which the stages choose per pencil. The same on every rank. */
+typedef struct eigen_solver {
+  int has_ordering;       /* 1: ordering replaces the stage's own choice */
+  int ordering;           /* with has_ordering: MUMPS's ICNTL(7), 0 AMD, 2 AMF, 3 SCOTCH,
+                             4 PORD, 5 METIS, 6 QAMD, 7 MUMPS's automatic choice */
+  int has_workspace;      /* 1: workspace replaces the initial ICNTL(14) of 30 % */
+  int workspace;          /* with has_workspace: ICNTL(14) [%], 0..2^20 */
+  double low_rank;        /* > 0: block low-rank factors at this dropping tolerance (MUMPS's
+                             BLR, CNTL(7)); 0: exact factors */
+  int no_early_exit;      /* 1: the block path expands fully, with no convergence probes
+                             inside an expansion (ks_opts.no_early_exit) */
+  int no_lag;             /* 1: the block path's second Gram-Schmidt pass is not lagged
+                             (ks_opts.no_lag) */
+} eigen_solver;
+
 /* Settings of one eigen stage, filled by the caller (the pipeline turns a deck's stage
    section into these). */
 typedef struct eigen_opts {
@@ -85,10 +101,13 @@ typedef struct eigen_opts {
                              (eigen_result.vrows) for the report to fetch one at a time
                              (eigen_vector_fetch), instead of gathering every one on rank 0 */
   FILE *log;              /* progress lines on rank 0, or NULL (borrowed) */
+  FILE *detail;           /* rank 0: the profile, the floor, memory and Krylov-Schur's
+                             breakdown (the command line's -v), or NULL (borrowed) */
+  eigen_solver solver;    /* factorization and Krylov-Schur choices */
   /* set by the stage's own second run (gep_modal after a missed-mode alarm), 0 from decks */
   int min_nev;            /* Krylov-Schur for at least this many eigenvalues */
-  int block;              /* Krylov-Schur's block size; 0 = automatic (MBMODAL_KS_BLOCK or
-                             the default) */
+  int block;              /* Krylov-Schur's block size; 0 = automatic (a deck's
+                             solver.block, else the default of ks_opts.block) */
   int whole;              /* 1: Krylov-Schur's dense path (ks_opts.whole): the modes asked
                              with the check's margin reach the pencil's exact count of finite
                              eigenvalues, `finite` (set by gep_modal, gep_complex); Krylov-

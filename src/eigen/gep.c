@@ -478,11 +478,11 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
   o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
   if (st->opts->min_nev > o->nev) {
     o->nev = st->opts->min_nev;
-    stage_log (st, "modal: Krylov-Schur for %d eigenvalues (all that the inertia counts "
+    stage_detail (st, "modal: Krylov-Schur for %d eigenvalues (all that the inertia counts "
                "around the %d wanted, and a margin)\n", o->nev, want);
     return;
   }
-  stage_log (st, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
+  stage_detail (st, "modal: Krylov-Schur for %d eigenvalues (%d wanted + %d for the check)\n",
              o->nev, want, extra);
 }
 
@@ -497,7 +497,7 @@ static int keep_rows (const stage *st)
 static void log_rows_modes (const stage *st)
 {
   int keep = keep_rows (st);
-  stage_log (st, "%s: modes from the Ritz vectors by rows on %d ranks (%s)\n",
+  stage_detail (st, "%s: modes from the Ritz vectors by rows on %d ranks (%s)\n",
              st->out->stage == STAGE_COMPLEX ? "complex" : "modal", st->nranks,
              keep == 1 ? "each mode's vector then gathered on rank 0"
              : keep ? "the vectors left by rows for the report" : "no vector kept");
@@ -596,8 +596,10 @@ static int modal_check (stage *st, mb_err *err)
                "cannot count the modes (elements far shorter than the model)\n");
     return 0;
   }
+  factor_opts anew;
+  stage_factor_opts (st, 6, &anew);   /* the stage's LDL^T choice: QAMD */
   return missed_check_run (st->comm, st->sys, st->parts, &st->mc, st->symmetric ? st->f : NULL,
-                           st->nnz_factored, st->log, st->out, err);
+                           &anew, st->nnz_factored, st->log, st->out, err);
 }
 
 /* Rank 0. A tenth of the lowest elastic eigenvalue below zero, when that is further from
@@ -961,7 +963,7 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
   o->whole = st->opts->whole;
   if (o->whole) o->nev = st->opts->finite;  /* the dense path: the finite ones */
   o->real_vectors = st->parts && st->nranks > 1 && cimag (st->sigma) == 0.0;
-  stage_log (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
+  stage_detail (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
 }
 

@@ -653,8 +653,8 @@ static void dense_resid_c (int n, int p, const double complex *A0, const double 
   }
 }
 
-/* The block size of a solve, the same on every rank: opts->block, or when 0 rank 0's
-   MBMODAL_KS_BLOCK (an integer), or else the default: KS_DEFAULT_BLOCK for real (real = 1)
+/* The block size of a solve, the same on every rank: opts->block, or when 0 the
+   default: KS_DEFAULT_BLOCK for real (real = 1)
    operators of order KS_BLOCK_MIN_ORDER or more (where a solve costs more than the
    Gram-Schmidt work it brings), at most (m - nev) / 4 so that a restart expands by 4
    blocks or more; 1 (single vector) below that order and in complex arithmetic (the damped
@@ -664,42 +664,15 @@ static void dense_resid_c (int n, int p, const double complex *A0, const double 
    Gram-Schmidt on the basis of order 2n + m outweighs the cheaper block solves). Clamped
    to 1..KS_MAX_BLOCK, to n - m (the m + p basis vectors must fit the space) and to
    m / 2. */
-static int block_size (const ks_dist *d, const ks_opts *opts, int n, int m, int nev, int real)
+static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 {
   double pd = opts->block;
-  if (opts->block <= 0) {
-    const char *e = is_root (d) ? getenv ("MBMODAL_KS_BLOCK") : NULL;
-    if (e && *e) pd = atof (e);
-    else pd = real && n >= KS_BLOCK_MIN_ORDER ? fmin (KS_DEFAULT_BLOCK, (m - nev) / 4) : 1.0;
-    share (d, &pd, 1);
-  }
+  if (opts->block <= 0)
+    pd = real && n >= KS_BLOCK_MIN_ORDER ? fmin (KS_DEFAULT_BLOCK, (m - nev) / 4) : 1.0;
   int p = pd < 1.0 ? 1 : pd > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) pd;
   if (p > n - m) p = n - m;
   if (p > m / 2) p = m / 2;
   return p < 1 ? 1 : p;
-}
-
-/* 1 unless rank 0's environment sets name to "0"; the same on every rank. */
-static int env_on (const ks_dist *d, const char *name)
-{
-  const char *e = is_root (d) ? getenv (name) : NULL;
-  double on = !(e && strcmp (e, "0") == 0);
-  share (d, &on, 1);
-  return on != 0.0;
-}
-
-/* 1 (the default) when the block path probes convergence at block boundaries inside an
-   expansion, 0 with MBMODAL_KS_EARLY=0 (measurements). */
-static int early_stop (const ks_dist *d)
-{
-  return env_on (d, "MBMODAL_KS_EARLY");
-}
-
-/* 1 (the default) when the block path lags the second Gram-Schmidt pass (see
-   KS_SUFFIX (lag_step)), 0 with MBMODAL_KS_LAG=0 (measurements). */
-static int lagged_gs (const ks_dist *d)
-{
-  return env_on (d, "MBMODAL_KS_LAG");
 }
 
 /* ---- the algorithm, once per arithmetic --------------------------------------------- */

@@ -6,6 +6,7 @@
 
 #include <complex.h>
 #include <mpi.h>
+#include <stdio.h>
 #include "../error.h"
 
 /* The Krylov basis is distributed by rows: each rank of comm holds rows [row0, row0 + nloc)
@@ -49,9 +50,14 @@ typedef struct ks_opts {
                                Gram matrix of the basis, for tests); 0: off */
   int block;           /* block size p of the block Krylov-Schur path: 1 = the single-vector
                           path (DCGS2); 2..KS_MAX_BLOCK = block path (band Arnoldi, p
-                          vectors applied at once); 0 = default: MBMODAL_KS_BLOCK in rank 0's
-                          environment if set, else KS_DEFAULT_BLOCK for orders from
-                          KS_BLOCK_MIN_ORDER on (see block_size in krylov_schur.c) */
+                          vectors applied at once); 0 = default: KS_DEFAULT_BLOCK for orders
+                          from KS_BLOCK_MIN_ORDER on (see block_size in krylov_schur.c) */
+  int no_early_exit;   /* 1: the block path expands fully, no convergence probes at block
+                          boundaries inside an expansion; 0 (default): probes */
+  int no_lag;          /* 1: the block path's second Gram-Schmidt pass right away; 0
+                          (default): lagged by one block (KS_SUFFIX (lag_step)) */
+  FILE *stats;         /* rank 0: one line of counts and times after the solve
+                          ("krylov-schur: ..."), or NULL */
   ks_apply_block_real apply_block_real;       /* block path, real: may be NULL (then the */
   ks_apply_block_complex apply_block_complex; /* single-vector op is applied per column) */
   int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
@@ -123,12 +129,6 @@ typedef struct ks_result {
   int rows;              /* 1: xr holds this rank's rows (opts->vectors_by_rows, and not the
                             dense path); the same on every rank */
 } ks_result;
-
-/* With MBMODAL_KS_STATS set in the environment, rank 0 prints the counts and times of
-   ks_result to stderr after a solve (for scripts/bench). MBMODAL_KS_EARLY=0 in rank 0's
-   environment turns off the block path's convergence probes inside an expansion, and
-   MBMODAL_KS_LAG=0 its lagged second Gram-Schmidt pass (for measurements; both on by
-   default). */
 
 /* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks
    for complex pairs). Fills *res (caller frees with ks_result_clear). Returns 0 (also when

@@ -1041,15 +1041,15 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
   KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
   double *gg = mb_calloc ((size_t) p, sizeof *gg);
-  int lag = lagged_gs (d);
+  int lag = !opts->no_lag;
   KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
   double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
   double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
   double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
   double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
   double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
-  /* H's copy for the probes (all ranks take the same branch: opts and getenv on rank 0) */
-  int probing = early_stop (d);
+  /* H's copy for the probes (all ranks take the same branch: opts are the same on all) */
+  int probing = !opts->no_early_exit;
   KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
   if (mb_fault ("krylov")) { free (V); V = NULL; }
   int ok = V && rvec && H && S && Z && Bm && h2 && C && L && gg && tmp && Y && rel && locked_rel
@@ -1150,8 +1150,8 @@ done:
   if (rc < 0) ks_result_clear (res);
   else {
     res->time_total = MPI_Wtime () - t_start;
-    if (root && getenv ("MBMODAL_KS_STATS"))
-      fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+    if (root && opts->stats)
+      fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
                "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
                "ncv %d, block %d (%d block applies, %d deflated), %d probes%s, %d lagged "
                "second passes (%d retried)\n",
@@ -1182,7 +1182,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
      restart then expands by at least 4 blocks; the default p already allows that): with
      nev + 2 p the block path stalls (the damped grounded chain of test_gep, nev 12, p 8) */
   if (opts->ncv <= 0 && mll < n) {
-    int pb = block_size (d, opts, n, (int) mll, nev, KS_DOUBLES == 1);
+    int pb = block_size (opts, n, (int) mll, nev, KS_DOUBLES == 1);
     if (pb > 1 && mll < nev + 4LL * pb) mll = nev + 4LL * pb;
   }
   if (mll >= n || opts->whole) {  /* the whole space: dense n x n operator, KS_DOUBLES n^2 */
@@ -1204,7 +1204,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     return mb_fail (err, MB_ENOMEM, "Krylov-Schur: a subspace of %d vectors is too large (its "
                     "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
-  int pblk = block_size (d, opts, n, m, nev, KS_DOUBLES == 1);
+  int pblk = block_size (opts, n, m, nev, KS_DOUBLES == 1);
   if (pblk > 1) return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
   res->ncv = m;
   res->block = 1;
@@ -1283,8 +1283,8 @@ done:
   if (rc < 0) ks_result_clear (res);
   else {
     res->time_total = MPI_Wtime () - t_start;
-    if (root && getenv ("MBMODAL_KS_STATS"))
-      fprintf (stderr, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+    if (root && opts->stats)
+      fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
                "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
                "ncv %d\n", res->time_total, res->applies, res->time_apply, res->time_orth,
                res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);

@@ -49,8 +49,8 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    same pattern, nnz entries) the pencil at s is refactored on f's analysis (factor_refactor:
    numerical factorization only); without it, a new factorization from scratch. */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
-                      const missed_check *mc, factor *f, long nnz, FILE *log,
-                      eigen_result *out, mb_err *err)
+                      const missed_check *mc, factor *f, const factor_opts *anew, long nnz,
+                      FILE *log, eigen_result *out, mb_err *err)
 {
   int rank, m = sys->m, N = sys->n + sys->m;
   MPI_Comm_rank (comm, &rank);
@@ -100,7 +100,7 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *par
     }
     if (!reuse) {
       factor_opts fo;
-      factor_opts_default (&fo);
+      fo = *anew;
       fo.distributed = parts != NULL;   /* a null pivot then fails as singular */
       factor *fs = factor_create_opts (comm, FACTOR_REAL_SYMMETRIC, N, mine,
                                        parts ? arow : As ? As->row : NULL,

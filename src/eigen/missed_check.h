@@ -29,7 +29,8 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    s = hi (and s = lo; below the shift the first factorization's inertia, in out->factor,
    counts), with s scaled Cq as in the stage (out->cq_scale). f: the stage's LDL^T factors
    of A - sigma B (nnz triplets from pencil_undamped), refactored at s on their analysis
-   (their values are lost: f is for nothing but this afterwards), or NULL: factor anew.
+   (their values are lost: f is for nothing but this afterwards), or NULL: factor anew
+   with the options anew (the stage's, stage_factor_opts).
    Fills out->time_check and out->sturm_* on rank 0
    and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL).
    With parts (the system by rows, NULL: none) every rank builds its rows of the pencil at
@@ -38,7 +39,7 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    mc is read on rank 0 only. Fault site "check". Returns 0, MB_ENOMEM or MB_ESOLVE, the
    same on every rank. */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
-                      const missed_check *mc, factor *f, long nnz, FILE *log,
-                      eigen_result *out, mb_err *err);
+                      const missed_check *mc, factor *f, const factor_opts *anew, long nnz,
+                      FILE *log, eigen_result *out, mb_err *err);
 
 #endif

@@ -74,18 +74,12 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   return 0;
 }
 
-/* Rank 0's environment decides, every rank follows: by rows unless MBMODAL_DIST_SOLVE=0. */
+/* More than one rank: by rows (the same answer on every rank). */
 int shift_invert_by_rows (MPI_Comm comm)
 {
-  int rank, size, yes;
-  MPI_Comm_rank (comm, &rank);
+  int size;
   MPI_Comm_size (comm, &size);
-  if (rank == 0) {
-    const char *s = getenv ("MBMODAL_DIST_SOLVE");
-    yes = size > 1 && !(s && strcmp (s, "0") == 0);
-  }
-  MPI_Bcast (&yes, 1, MPI_INT, 0, comm);
-  return yes;
+  return size > 1;
 }
 
 /* Every rank: the shift and balancing factor that the damped applies use. */

@@ -64,9 +64,7 @@ typedef struct shift_invert {
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
                        const gep_parts *parts, int N, size_t vsize, int by_rows, mb_err *err);
 
-/* 1 when the undamped operator should work by rows on comm: more than one rank and
-   MBMODAL_DIST_SOLVE (rank 0's environment) not "0" (0: the gathering path, for A/B
-   measurements). Collective (rank 0's answer on every rank). */
+/* 1 when the operator works by rows on comm: more than one rank. The same on every rank. */
 int shift_invert_by_rows (MPI_Comm comm);
 
 /* GEP (31): the shift and balancing factor of the reduced factors (every rank). */

@@ -24,6 +24,25 @@ void stage_log (const stage *st, const char *fmt, ...)
   fflush (st->log);
 }
 
+void stage_detail (const stage *st, const char *fmt, ...)
+{
+  if (!st->detail) return;
+  va_list ap;
+  va_start (ap, fmt);
+  vfprintf (st->detail, fmt, ap);
+  va_end (ap);
+  fflush (st->detail);
+}
+
+void stage_factor_opts (const stage *st, int own_ordering, factor_opts *fo)
+{
+  const eigen_solver *s = &st->opts->solver;
+  factor_opts_default (fo);
+  fo->ordering = s->has_ordering ? s->ordering : own_ordering;
+  if (s->has_workspace) fo->icntl14 = s->workspace;
+  fo->low_rank = s->low_rank;
+}
+
 /* Progress of Krylov-Schur: a line at most every 2 s (and after the first restart). */
 typedef struct progress_ctx { FILE *out; double t0, last; } progress_ctx;
 
@@ -149,17 +168,17 @@ static void profile_log (const stage_ops *ops, const stage *st)
   double total = out->time_total > 0.0 ? out->time_total : 1.0;
   double krylov = p->time_solves + p->time_apply_other + p->time_orth + p->time_schur
                   + p->time_basis + p->time_krylov_other;
-  stage_log (st, "%s: the stage's %.2f s: pencil %.2f, analysis %.2f, factorization %.2f, "
+  stage_detail (st, "%s: the stage's %.2f s: pencil %.2f, analysis %.2f, factorization %.2f, "
              "Krylov-Schur %.2f, post-processing %.2f, missed-mode check %.2f (%.0f %%%s), "
              "other %.2f\n", ops->label, out->time_total, p->time_pencil, p->time_analysis,
              p->time_factor, krylov, p->time_post, p->time_check,
              100.0 * p->time_check / total, out->sturm_done ? "; target at most 15 %" : "",
              p->time_other);
-  stage_log (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's gathers and B x %.2f, "
+  stage_detail (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's gathers and B x %.2f, "
              "orthogonalization %.2f, Schur (projected problem) %.2f, basis rotations %.2f, "
              "the rest %.2f\n", ops->label, krylov, p->time_solves, p->time_apply_other,
              p->time_orth, p->time_schur, p->time_basis, p->time_krylov_other);
-  stage_log (st, "%s: %ld right-hand sides solved, %.3g ms each: %ld single solves, %ld "
+  stage_detail (st, "%s: %ld right-hand sides solved, %.3g ms each: %ld single solves, %ld "
              "multi-RHS solves of %ld (block size %d)\n", ops->label, p->rhs,
              1e3 * p->time_per_rhs, p->single_solves, p->block_solves, p->block_rhs, p->block);
   if (p->memory_bytes) {
@@ -176,12 +195,12 @@ static void profile_log (const stage_ops *ops, const stage *st)
       else if (r == p->nranks - 1)
         snprintf (list + len, sizeof list - len, ", ...");
     }
-    stage_log (st, "%s: peak resident memory (VmHWM) of rank%s 0..%d: %s MiB; largest on "
+    stage_detail (st, "%s: peak resident memory (VmHWM) of rank%s 0..%d: %s MiB; largest on "
                "rank %d, sum %.1f MiB\n", ops->label, p->nranks > 1 ? "s" : "",
                p->nranks - 1, list, peak, sum / 1048576.0);
   }
   if (p->time_floor > 0.0)
-    stage_log (st, "%s: floor %.2f s = factorization %.2f + %ld solves x %.3g ms + "
+    stage_detail (st, "%s: floor %.2f s = factorization %.2f + %ld solves x %.3g ms + "
                "orthogonalization %.2f (%s N k^2 = %.3g flop, N = %d, k = %ld, at %.3g Gflop/s "
                "(dgemm) on %d rank%s); the stage took %.2f x the floor\n", ops->label,
                p->time_floor, out->time_factor, p->floor_solves, 1e3 * p->time_per_rhs,
@@ -331,28 +350,23 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   stage_log (st, "%s: %s, order %d (%d DOFs, %d constraints), shift %s\n", ops->label,
              ops->gep, st->N, st->sys->n, st->sys->m, shift);
   if (st->Nf != st->N)
-    stage_log (st, "%s: factoring the reduced matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq, "
+    stage_detail (st, "%s: factoring the reduced matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq, "
                "0] of order %d (%s, MUMPS, %d rank%s) ...\n", ops->label, st->Nf,
                complex_at (ops, st) ? (st->symmetric ? "complex symmetric LDL^T" : "complex LU")
                : st->symmetric ? "real symmetric LDL^T" : "real LU", st->nranks,
                st->nranks > 1 ? "s" : "");
   else
-    stage_log (st, "%s: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n", ops->label,
+    stage_detail (st, "%s: factoring A - sigma B (%s, MUMPS, %d rank%s) ...\n", ops->label,
                ops->complex_arith ? "complex LU" : st->symmetric ? "LDL^T" : "LU", st->nranks,
                st->nranks > 1 ? "s" : "");
   double t0 = now ();
   snprintf (name, sizeof name, "A - sigma B (%s stage, sigma = %s)", ops->label, shift);
-  /* the undamped pencil (LDL^T): QAMD with the pivot threshold 0.1; on the beam grids its
-     analysis is 3-18x faster than MUMPS's automatic (constrained AMF) one and its factors 20 %
-     smaller; the threshold 0.1 (MUMPS's default 0.01) keeps the double pendulum's solves
-     right on 2 ranks (scripts/bench/README.md, "2 ranks"). MBMODAL_ORDERING does not apply:
-     the ordering is not the automatic one. Other stages: MUMPS's defaults. */
+  /* the undamped pencil (LDL^T): QAMD with the pivot threshold 0.1 (scripts/bench/README.md,
+     "2 ranks"); other stages: MUMPS's automatic ordering. A deck's solver section over both. */
+  int undamped_ldlt = !ops->complex_arith && kind == FACTOR_REAL_SYMMETRIC;
   factor_opts fo;
-  factor_opts_default (&fo);
-  if (!ops->complex_arith && kind == FACTOR_REAL_SYMMETRIC) {
-    fo.ordering = 6;
-    fo.pivot_threshold = 0.1;
-  }
+  stage_factor_opts (st, undamped_ldlt ? 6 : 7, &fo);
+  if (undamped_ldlt) fo.pivot_threshold = 0.1;
   fo.distributed = st->parts != NULL;   /* a null pivot then fails as singular */
   factor *f = factor_create_opts (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                                   name, &fo, err);
@@ -367,7 +381,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   if (!f) { *rc = err->code ? err->code : MB_ESOLVE; return NULL; }
   factor_get_stats (f, &out->factor);
   out->time_factor = now () - t0;
-  stage_log (st, "%s: factored in %.2f s: %ld entries in factors, %.1f MB\n", ops->label,
+  stage_detail (st, "%s: factored in %.2f s: %ld entries in factors, %.1f MB\n", ops->label,
              out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
   return f;
 }
@@ -455,7 +469,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   progress_ctx pc = { st->log, t0, t0 };
   ks_opts o = { .ncv = opts->subspace, .tol = st->ks_tol > 0.0 ? st->ks_tol : opts->tolerance,
                 .max_restarts = opts->max_restarts, .block = opts->block,
-                .progress = progress_print, .progress_ctx = &pc };
+                .no_early_exit = opts->solver.no_early_exit, .no_lag = opts->solver.no_lag,
+                .stats = st->detail, .progress = progress_print, .progress_ctx = &pc };
   ops->krylov_opts (st, &o);
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
@@ -494,7 +509,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   }
   if (st->rank == 0) record_krylov (out, &o, &ks);
   double ks_worst = ks.worst, t_solve = si.t_solve;
-  int solves = si.solves, block_solves = si.block_solves;
+  int solves = si.solves;
   factor_phases ph;
   factor_get_phases (f, &ph);
   krylov_facts kf = { first[0] + ks.time_apply, first[1] + ks.time_orth,
@@ -513,10 +528,6 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
     stage_log (st, "%s: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
                "%.2f s)\n", ops->label, out->nconv, out->restarts, out->time_iterate, solves,
                t_solve);
-    stage_log (st, "%s: Krylov-Schur block %d: apply %.2f s, orthogonalization %.2f s (%d "
-               "second passes), Schur %.2f s, basis %.2f s, %d block solves\n", ops->label,
-               ks.block, ks.time_apply, ks.time_orth, ks.reorths, ks.time_schur, ks.time_basis,
-               block_solves);
   }
   /* by rows (vectors by rows, or a system by rows): every rank on its own rows */
   if (ks.rows || st->sys->parts || st->rank == 0) {
@@ -534,7 +545,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   out->time_post = now () - t_post;
   out->time_total = now () - t_start;
   if (ops->check && out->sturm_done)
-    stage_log (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
+    stage_detail (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
                ops->label, out->time_check, 100.0 * out->time_check
                / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
   profile_finish (ops, st, &kf);
@@ -687,6 +698,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   st.sys = sys;
   st.opts = opts;
   st.log = st.rank == 0 ? opts->log : NULL;
+  st.detail = st.rank == 0 ? opts->detail : NULL;
   st.sigma = sigma;
   st.N = N;
   st.out = out;

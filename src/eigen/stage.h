@@ -65,6 +65,7 @@ struct stage {
   const gep_system *sys;      /* borrowed */
   const eigen_opts *opts;     /* borrowed: modes, shift, tolerance, vectors, log, ... */
   FILE *log;                  /* opts->log on rank 0, NULL on the others */
+  FILE *detail;               /* opts->detail on rank 0, NULL on the others (-v) */
   double complex sigma;       /* the shift (real for the undamped stage) */
   int N;                      /* order of the pencil (and of the Krylov vectors) */
   int Nf;                     /* order of the factored matrix: n + m (both stages) */
@@ -111,5 +112,14 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
 
 /* Writes a line to st->log (printf style) when it is not NULL, and flushes. */
 void stage_log (const stage *st, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
+/* The same to st->detail: the lines of -v (profile, floor, memory, Krylov-Schur's work). */
+void stage_detail (const stage *st, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* The factorization options of the stage's pencils: the defaults, then the deck's
+   solver choices (opts->solver) over them. own_ordering: the stage's own ICNTL(7) choice
+   (7: MUMPS's automatic one), which a solver ordering replaces. */
+void stage_factor_opts (const stage *st, int own_ordering, factor_opts *fo);
 
 #endif

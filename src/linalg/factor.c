@@ -331,30 +331,6 @@ static int copy_matrix (factor *f, int n, long nnz, const int *irow, const int *
   return 0;
 }
 
-/* Rank 0's environment: the initial ICNTL(14), MBMODAL_ICNTL14 if it is an integer in
-   [0, ICNTL14_MAX], else the default. */
-static int env_icntl14 (void)
-{
-  const char *s = getenv ("MBMODAL_ICNTL14");
-  if (!s || !*s) return ICNTL14_DEFAULT;
-  char *end;
-  long v = strtol (s, &end, 10);
-  if (*end != '\0' || v < 0 || v > ICNTL14_MAX) return ICNTL14_DEFAULT;
-  return (int) v;
-}
-
-/* Rank 0's environment: MBMODAL_ORDERING, an ICNTL(7) code (0, 2..7) that replaces the
-   automatic choice (7) of the options, for measurements; unset, empty or invalid: -1. */
-static int env_ordering (void)
-{
-  const char *s = getenv ("MBMODAL_ORDERING");
-  if (!s || !*s) return -1;
-  char *end;
-  long v = strtol (s, &end, 10);
-  if (*end != '\0' || v < 0 || v > 7 || v == 1) return -1;
-  return (int) v;
-}
-
 /* The verbosity of factor_opts -1: MBMODAL_MUMPS_VERBOSE in this rank's environment (a
    level 1..4, another non-empty value 2), unset or empty 0. */
 static int env_verbosity (void)
@@ -368,7 +344,7 @@ static int env_verbosity (void)
 void factor_opts_default (factor_opts *o)
 {
   memset (o, 0, sizeof *o);
-  o->icntl14 = -1;
+  o->icntl14 = ICNTL14_DEFAULT;
   o->verbosity = -1;
   o->ordering = 7;
   o->pivot_threshold = -1.0;
@@ -404,6 +380,10 @@ static void set_controls (factor *f)
   ICNTL (f, 20) = 0;   /* dense right-hand sides */
   ICNTL (f, 21) = 0;   /* solution centralized on the host */
   ICNTL (f, 14) = o->icntl14;
+  if (o->low_rank > 0.0) {   /* block low-rank factors (BLR), dropping at this tolerance */
+    ICNTL (f, 35) = 2;
+    CNTL (f, 7) = o->low_rank;
+  }
   if (o->pivot_threshold >= 0.0) CNTL (f, 1) = o->pivot_threshold;
   ICNTL (f, 24) = o->null_pivots || f->null_singular ? 1 : 0;   /* null pivot detection */
   if (f->null_singular) CNTL (f, 3) = 0.0;   /* MUMPS's own: 1e-5 eps ||A_pre|| */
@@ -463,8 +443,6 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   factor_opts o;
   if (in) o = *in;
   else factor_opts_default (&o);
-  if (o.icntl14 == -1) o.icntl14 = env_icntl14 ();
-  if (o.ordering == 7 && env_ordering () >= 0) o.ordering = env_ordering ();
   f->opts = o;
   if (o.icntl14 < 0 || o.icntl14 > ICNTL14_MAX)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': initial ICNTL(14) %d is outside 0..%d",
@@ -472,6 +450,9 @@ static int resolve_opts (factor *f, const factor_opts *in, mb_err *err)
   if (o.ordering < 0 || o.ordering > 7 || o.ordering == 1)
     return mb_fail (err, MB_ESOLVE, "matrix '%s': ordering ICNTL(7) = %d is not one of 0, "
                     "2..7", f->name, o.ordering);
+  if (!(o.low_rank >= 0.0 && o.low_rank < 1.0))
+    return mb_fail (err, MB_ESOLVE, "matrix '%s': low-rank tolerance %g is outside [0, 1)",
+                    f->name, o.low_rank);
   if (!(o.pivot_threshold <= 1.0))   /* NaN too; any value < 0 is MUMPS's default */
     return mb_fail (err, MB_ESOLVE, "matrix '%s': pivot threshold CNTL(1) = %g is not in "
                     "[0, 1] (or negative for MUMPS's default)", f->name, o.pivot_threshold);
@@ -1099,6 +1080,15 @@ void factor_get_stats (const factor *f, factor_stats *s)
   s->retries = f->retries;
   s->time_analysis = f->t_ana_max;
   s->time_factor = f->t_fac_max;
+  s->ordering = (int) INFOG (f, 7);
+  s->low_rank = f->opts.low_rank;
+}
+
+const char *factor_ordering_name (int icntl7)
+{
+  static const char *const names[] = { "amd", "unknown", "amf", "scotch", "pord", "metis",
+                                       "qamd", "automatic" };
+  return icntl7 >= 0 && icntl7 <= 7 ? names[icntl7] : "unknown";
 }
 
 void factor_get_phases (const factor *f, factor_phases *p)

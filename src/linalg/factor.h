@@ -29,7 +29,13 @@ typedef struct factor_stats {
   double time_analysis;    /* [s] */
   double time_factor;      /* [s] every factorization (JOB=2): retries and refactorizations
                               included */
+  int ordering;            /* INFOG(7): the ordering the analysis used (ICNTL(7) codes) */
+  double low_rank;         /* the block low-rank dropping tolerance; 0: exact factors */
 } factor_stats;
+
+/* The name of an ICNTL(7) ordering code: amd, amf, scotch, pord, metis, qamd, or
+   "automatic" for 7 and "unknown" for anything else. */
+const char *factor_ordering_name (int icntl7);
 
 /* What a factor did, phase by phase (kept apart from factor_stats, whose layout the stages
    and their tests fill positionally). Times are wall times, max over ranks. */
@@ -55,13 +61,12 @@ typedef struct factor_phases {
    values of rank 0 are used on every rank (verbosity excepted: each rank's own). */
 typedef struct factor_opts {
   int icntl14;             /* initial ICNTL(14), extra workspace over the analysis estimate
-                              [%], 0..2^20; -1: MBMODAL_ICNTL14 in rank 0's environment, else
-                              30. Workspace failures double it, up to 5 times per call. */
+                              [%], 0..2^20 (default 30; a deck's solver.workspace).
+                              Workspace failures double it, up to 5 times per call. */
   int verbosity;           /* MUMPS's own output ICNTL(4), 0 (silent) .. 4, to stdout; -1:
                               MBMODAL_MUMPS_VERBOSE in each rank's environment, else 0 */
   int ordering;            /* ICNTL(7): 0 AMD, 2 AMF, 3 SCOTCH, 4 PORD, 5 METIS, 6 QAMD,
-                              7 automatic (default; MBMODAL_ORDERING in rank 0's
-                              environment replaces it); what the MUMPS build lacks (Debian's
+                              7 automatic (default); what the MUMPS build lacks (Debian's
                               5.5.1 has no METIS or SCOTCH) falls back to automatic */
   double pivot_threshold;  /* CNTL(1), MUMPS's relative threshold for partial pivoting, in
                               [0, 1] (MUMPS reads values above 0.5 as 0.5 for LDL^T); < 0
@@ -78,6 +83,9 @@ typedef struct factor_opts {
                               grounded spring (seed 000's p_f); <= 0 (default) MUMPS's
                               choice: LDL^T zeroes the row and column and puts 1 on the
                               diagonal, LU a large pivot with the row of U zeroed */
+  double low_rank;         /* > 0: block low-rank factors (ICNTL(35) = 2) with this dropping
+                              tolerance CNTL(7), in (0, 1): approximate factors, fewer flops
+                              and less memory; 0 (default): exact factors */
   int distributed;         /* 1: every rank gives its own triplets (MUMPS's distributed
                               assembled input, ICNTL(18) = 3; any entry from any rank,
                               duplicates over the ranks summed), and factor_refactor its own
@@ -98,11 +106,9 @@ typedef struct factor factor;
    (irow[k] >= jcol[k]). a is `const double *` for the real kinds, `const double complex *`
    for the complex ones.
    The arrays are copied: the caller may free them on return.
-   MBMODAL_ICNTL14 (rank 0's environment) sets the initial ICNTL(14), default 30; a
-   workspace failure refactors with it doubled, up to 5 times. MBMODAL_ORDERING (rank 0's
-   environment; an ICNTL(7) code 0, 2..7, for measurements) replaces the automatic ordering
-   (options' ordering 7) and nothing else. MBMODAL_MUMPS_VERBOSE (each
-   rank's environment; a level 1..4, default 2) turns MUMPS's own output on.
+   The initial ICNTL(14) is 30 (factor_opts); a workspace failure refactors with it
+   doubled, up to 5 times. MBMODAL_MUMPS_VERBOSE (each rank's environment; a level 1..4,
+   default 2) turns MUMPS's own output on (diagnostics only: no result changes).
    Fault site "factor" (mb_fault, rank 0): out of memory copying the matrix.
    Returns a new factor (caller frees with factor_free) or NULL with err set to MB_ESOLVE
    or MB_ENOMEM, identically on every rank. */

@@ -573,6 +573,9 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   if (fs->negative_pivots >= 0) fprintf (f, "  negative_pivots: %ld\n", fs->negative_pivots);
   put_key_num (f, 2, "memory_mb", fs->memory_mb);
   fprintf (f, "  icntl14: %d\n  retries: %d\n", fs->icntl14, fs->retries);
+  if (fs->ordering >= 0 && fs->ordering <= 7 && fs->ordering != 1)
+    fprintf (f, "  ordering: %s\n", factor_ordering_name (fs->ordering));
+  if (fs->low_rank > 0.0) put_key_num (f, 2, "low_rank", fs->low_rank);
   put_key_num (f, 2, "time_analysis_s", fs->time_analysis);
   put_key_num (f, 2, "time_factor_s", fs->time_factor);
 

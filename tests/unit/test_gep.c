@@ -338,11 +338,16 @@ static long count_in (const double complex *lam, int len, double lo, double hi)
 
 /* ---- running a stage ---------------------------------------------------------------- */
 
+/* Krylov-Schur's block size in every stage (eigen_opts.block): 0 automatic, or the
+   command line's --block N (run.sh forces the block path on the small problems). */
+static int forced_block = 0;
+
 static eigen_opts stage (int modes)
 {
   eigen_opts s;
   memset (&s, 0, sizeof s);
   s.modes = modes;
+  s.block = forced_block;
   s.tolerance = 1e-10;
   s.max_restarts = 100;
   s.subspace = 0;
@@ -2257,6 +2262,7 @@ int main (int argc, char **argv)
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &nranks);
+  if (argc == 3 && !strcmp (argv[1], "--block")) forced_block = atoi (argv[2]);
 
   test_spd ();
   test_rigid ();

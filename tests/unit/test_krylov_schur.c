@@ -588,7 +588,7 @@ static void test_block (void)
    that the 5 eigenvalues of largest modulus (9, 8, 7, 5 +- 2i) are separated from the rest
    by a factor of more than 500 and converge within a few blocks; ncv 100, block 4. Reference
    eigenvalues: LAPACK dgeev of A. With the probes the solve stops early, from the partial
-   basis: fewer applies than ncv, no restart; without them (MBMODAL_KS_EARLY=0) the first
+   basis: fewer applies than ncv, no restart; without them (ks_opts.no_early_exit) the first
    expansion runs to ncv; both give the dgeev values (1e-10) and small true residuals. */
 static void test_early_stop (void)
 {
@@ -612,9 +612,8 @@ static void test_early_stop (void)
                 .apply_block_real = apply_block_real, .check_orthogonality = 1 };
   ks_result re, rf;
   int rce = ks_solve_real (&d.d, apply_real, &d, &o, &re, &err);
-  if (rank == 0) setenv ("MBMODAL_KS_EARLY", "0", 1);  /* read on rank 0 only */
+  o.no_early_exit = 1;
   int rcf = ks_solve_real (&d.d, apply_real, &d, &o, &rf, &err);
-  if (rank == 0) unsetenv ("MBMODAL_KS_EARLY");
   if (rank == 0) printf ("  early stop: %d applies, %d probes, orth %.2e; without probes %d "
                          "applies\n", re.applies, re.probes, re.orth_loss, rf.applies);
   CHECK ("early stop: converged from the partial basis, fewer applies than ncv, no restart",
@@ -624,7 +623,7 @@ static void test_early_stop (void)
   CHECK ("early stop: eigenvalues match dgeev (1e-10)", matches (nev + 1, ref, n, &re, 1e-10));
   CHECK ("early stop: true residuals small, basis orthonormal",
          re.orth_loss < 1e-12 && (rank != 0 || (re.x && true_residual_real (&d, &re) < 1e-10)));
-  CHECK ("early stop off (MBMODAL_KS_EARLY=0): full expansion, same eigenvalues (1e-10)",
+  CHECK ("early stop off (no_early_exit): full expansion, same eigenvalues (1e-10)",
          rcf == 0 && rf.converged && rf.early == 0 && rf.probes == 0 && rf.applies >= ncv
          && same_values (&re, &rf, nev + 1, 1e-10));
   ks_result_clear (&re); ks_result_clear (&rf);
@@ -633,7 +632,7 @@ static void test_early_stop (void)
 }
 
 /* The block path's lagged second Gram-Schmidt pass against the unlagged one
-   (MBMODAL_KS_LAG=0) and dense LAPACK: A = Q D Q^T with D = 1 / (i + 1) + 0.3 r_i for
+   (ks_opts.no_lag) and dense LAPACK: A = Q D Q^T with D = 1 / (i + 1) + 0.3 r_i for
    i < 30 and 0.01 r_i after (n = 400, nev 16, ncv 96, block 4, probes off so that
    expansions are long), real; and a random complex matrix (n = 250, nev 10, ncv 80,
    block 4) against zgeev. Lagged steps must be taken, none retried, the basis stay
@@ -642,7 +641,6 @@ static void test_lagged_gs (void)
 {
   mb_err err;
   mb_err_init (&err);
-  if (rank == 0) setenv ("MBMODAL_KS_EARLY", "0", 1);
   {
     int n = 400, nev = 16;
     double *dv = malloc (n * sizeof *dv);
@@ -652,12 +650,12 @@ static void test_lagged_gs (void)
     double complex *ref = malloc (n * sizeof *ref);
     for (int i = 0; i < n; i++) ref[i] = dv[i];
     ks_opts o = { .nev = nev, .ncv = 96, .tol = 1e-12, .max_restarts = 500, .seed = 6, .block = 4,
-                  .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+                  .apply_block_real = apply_block_real, .check_orthogonality = 1,
+                  .no_early_exit = 1 };
     ks_result rl, ru;
     int rcl = ks_solve_real (&d.d, apply_real, &d, &o, &rl, &err);
-    if (rank == 0) setenv ("MBMODAL_KS_LAG", "0", 1);
+    o.no_lag = 1;
     int rcu = ks_solve_real (&d.d, apply_real, &d, &o, &ru, &err);
-    if (rank == 0) unsetenv ("MBMODAL_KS_LAG");
     if (rank == 0) printf ("  lagged real: %d of %d second passes lagged, %d retried, orth %.2e "
                            "(unlagged %.2e), %d applies (unlagged %d)\n", rl.lagged, rl.reorths,
                            rl.lag_retries, rl.orth_loss, ru.orth_loss, rl.applies, ru.applies);
@@ -676,7 +674,8 @@ static void test_lagged_gs (void)
     dense d;
     double complex *w = random_complex_operator (&d, n);
     ks_opts o = { .nev = nev, .ncv = 80, .tol = 1e-12, .max_restarts = 2000, .seed = 7, .block = 4,
-                  .apply_block_complex = apply_block_complex, .check_orthogonality = 1 };
+                  .apply_block_complex = apply_block_complex, .check_orthogonality = 1,
+                  .no_early_exit = 1 };
     ks_result rl;
     int rcl = ks_solve_complex (&d.d, apply_complex, &d, &o, &rl, &err);
     if (rank == 0) printf ("  lagged complex: %d of %d second passes lagged, %d retried, orth "
@@ -698,7 +697,8 @@ static void test_lagged_gs (void)
     double complex *ref = malloc (n * sizeof *ref);
     for (int i = 0; i < n; i++) ref[i] = dv[i];
     ks_opts o = { .nev = nev, .ncv = 60, .tol = 1e-12, .max_restarts = 100, .seed = 8, .block = 4,
-                  .apply_block_real = apply_block_real, .check_orthogonality = 1 };
+                  .apply_block_real = apply_block_real, .check_orthogonality = 1,
+                  .no_early_exit = 1 };
     ks_result r;
     int rc = ks_solve_real (&d.d, apply_real, &d, &o, &r, &err);
     if (rank == 0) printf ("  lagged rank 30: %d lagged, %d retried, %d deflated, orth %.2e\n",
@@ -709,7 +709,6 @@ static void test_lagged_gs (void)
     ks_result_clear (&r);
     dense_free (&d); free (dv); free (ref);
   }
-  if (rank == 0) unsetenv ("MBMODAL_KS_EARLY");
 }
 
 /* An operator like (A - sigma B)^-1 B of a constrained pencil: two finite eigenvalues 0.11

@@ -120,7 +120,7 @@ static void make_modal (eigen_result *r, int n, int m)
   r->nconv = 22;
   r->n_infinite = 2;
   r->max_residual = 1.5e-14;
-  r->factor = (factor_stats) { 2, 1, 0, n + m, 5678, 91011, -1, 12.5, 30, 0, 0.01, 0.02 };
+  r->factor = (factor_stats) { 2, 1, 0, n + m, 5678, 91011, -1, 12.5, 30, 0, 0.01, 0.02, 6, 0.0 };
   r->time_assemble = 0.1;
   r->time_factor = 0.2;
   r->time_iterate = 0.3;
