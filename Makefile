@@ -2,6 +2,7 @@
 #   make            build ./mbmodal
 #   make run        install missing Debian packages, build, run decks/ (README command 1)
 #   make test       build and run every test; last line "N passed, N failed" (README command 2)
+#   make check-layers  the layering rule of HACKING.md (no include of a later layer)
 #   make san        the tests once more under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       run the deck and Matrix Market fuzz targets for a bounded time (60 s each)
 #   make fuzz-long  the same for 10 minutes each (make test runs them for 15 s each)
@@ -19,7 +20,7 @@ TEST_SRC = $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(filter build,$(BUILD)),mbmodal,$(BUILD)/mbmodal)
 
-.PHONY: all run test tests san fuzz fuzz-long clean deps
+.PHONY: all run test tests san fuzz fuzz-long clean deps check-layers
 all: $(BIN)
 
 $(BUILD)/%.o: %.c $(wildcard src/*.h src/*/*.h)
@@ -47,6 +48,9 @@ run: deps
 
 test: tests
 	sh tests/run.sh $(BUILD) $(BIN)
+
+check-layers:
+	sh scripts/check_layers.sh
 
 san:
 	$(MAKE) test BUILD=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"

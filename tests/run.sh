@@ -46,6 +46,10 @@ count_unit() {  # name logfile status
   fi
 }
 
+section "layers (make check-layers)"
+if sh scripts/check_layers.sh > "$out/check_layers.log" 2>&1; then ok; tail -n 1 "$out/check_layers.log"
+else bad "scripts/check_layers.sh"; cat "$out/check_layers.log"; fi
+
 section "unit tests"
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
