@@ -16,6 +16,10 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+# Open MPI's mpirun waits 1 s (np 2) to 2 s (np 1) before it returns a rank's non-zero exit
+# status, its SIGTERM-to-SIGKILL grace; at 0 a failing run returns at once (the failing
+# decks and fault sites run hundreds of times). signals.sh restores the grace it tests.
+export OMPI_MCA_odls_base_sigkill_timeout=0
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0}"
 mpirun="timeout 600 mpirun --oversubscribe"   # a hang fails, never blocks

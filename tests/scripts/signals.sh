@@ -45,7 +45,7 @@ case_run() {  # label signal target(one|mpirun|rank) command...
   shift 3
   dir=$out/$label
   mkdir -p "$dir"
-  "$@" -q "$deck" -o "$dir" > "$dir.log" 2>&1 &
+  "$@" -q --no-vectors "$deck" -o "$dir" > "$dir.log" 2>&1 &
   pid=$!
   sleep 4   # a stage is running (the 40 x 40 grid takes about 30 s on 2 cores)
   case $target in
@@ -66,6 +66,7 @@ case_run() {  # label signal target(one|mpirun|rank) command...
 }
 
 export OMPI_MCA_rmaps_base_oversubscribe=1
+unset OMPI_MCA_odls_base_sigkill_timeout   # mpirun's own grace, as a job script has it
 case_run term-1rank TERM one "$bin"
 grep -q "stopped by SIGTERM" "$out/term-1rank.log" || fail "term-1rank: no message naming SIGTERM"
 case_run term-mpirun TERM mpirun mpirun --oversubscribe -np 2 "$bin"
