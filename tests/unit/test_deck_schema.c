@@ -42,7 +42,9 @@ static const char matrix_a[] =
 static const char matrix_b[] =
   "matrices: {K: a.mtx, M: b.mtx, R: c.mtx}\n"
   "modal: {shift: -1.5}\n"
-  "complex: {target_frequency: 7}\n";
+  "complex: {target_frequency: 7}\n"
+  "solver: {block: 4, ordering: amd, workspace: 50, low_rank: 1e-10, early_exit: false,"
+  " lagged_orthogonalization: false}\n";
 
 static const char model[] =
   "units: SI\n"
