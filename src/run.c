@@ -23,6 +23,7 @@
 #include "report/report.h"
 #include "report/static_report.h"
 #include "report/vtk.h"
+#include "report/csv.h"
 #include "statics/statics.h"
 #include "statics/statics_model.h"
 
@@ -599,6 +600,13 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     if (wrc == 0)
       wrc = report_write_yaml_with (path, &res, d->path, d->title, vectors, mdl,
                                     with_pf ? &pf : NULL, &werr);
+    if (wrc == 0 && d->output.csv) {  /* the table of modes as CSV (output.csv) */
+      char *csv = outputs_path (r->outdir, d->output.name, label, "csv");
+      wrc = csv ? csv_write_modes (csv, &res, with_pf ? &pf : NULL, &werr)
+                : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
+      if (wrc == 0 && r->log) fprintf (r->log, "%s: table of modes written to %s\n", label, csv);
+      free (csv);
+    }
     participation_clear (&pf);
     if (wrc == 0 && r->log)
       fprintf (r->log, "%s: report written to %s (%.2f s for the stage)\n", label, path,

@@ -26,7 +26,7 @@
                  compared, so any int >= 1 is safe.
      output   := { directory?: text, name?: text without '/', eigenvectors?: bool,
                    export_matrices?: text, vtk?: bool,
-                   reference_point?: vec3 [m] (model decks only) }
+                   reference_point?: vec3 [m] (model decks only), csv?: bool }
      (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
@@ -40,7 +40,7 @@
    Defaults: modal enabled; complex enabled iff matrices.R is given (matrix deck) or the
    model has damping (model deck: deck_model.has_damping); modes 10, tolerance 1e-10,
    max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file name
-   without .yaml/.yml, eigenvectors true, export_matrices none, vtk true. directory and
+   without .yaml/.yml, eigenvectors true, export_matrices none, vtk true, csv false. directory and
    export_matrices are kept as written (relative to the current directory).
 
    Errors: "path:line:col: message" through mb_fail_at, at the offending node: the key for
@@ -196,8 +196,9 @@ static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "vtk", .type = F_BOOL, .dst = &o->vtk },
     { .key = "reference_point", .type = F_FN, .dst = o->reference_point,
       .parse = reference_point_fn },
+    { .key = "csv", .type = F_BOOL, .dst = &o->csv },
   };
-  MB_TRY (deck_walk (c, map, sec, f, 6));
+  MB_TRY (deck_walk (c, map, sec, f, 7));
   c->reference_key = f[5].k;
   return 0;
 }

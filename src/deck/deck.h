@@ -49,6 +49,7 @@ typedef struct deck_output {
   char *export_matrices;  /* folder for K, M, R, Cq (.mtx) and the row maps, kept as
                              written (relative to the current directory); NULL: none */
   int vtk;           /* 1: write ParaView mode shapes of a model deck (default 1) */
+  int csv;           /* 1: write the table of modes as NAME.STAGE.csv (default 0) */
   int has_reference_point;    /* 1: reference_point was given (model decks only) */
   double reference_point[3];  /* [m] the point the rotational participation factors and
                                  effective masses are about; default (not given): the

@@ -19,7 +19,7 @@ char *outputs_path (const char *outdir, const char *name, const char *stage, con
   return path;
 }
 
-/* Adds NAME.STAGE.EXT to names (room for 5); the strings are new (caller frees). */
+/* Adds NAME.STAGE.EXT to names (room for 7); the strings are new (caller frees). */
 static int add_name (char **names, int *n, const char *name, const char *stage,
                      const char *ext, mb_err *err)
 {
@@ -40,7 +40,7 @@ int outputs_prepare (const deck *d, const char *deck_path, const char *outdir,
   MB_TRY (writer_protect (dm->R, "matrix R", err));
   MB_TRY (writer_protect (dm->Cq, "matrix Cq", err));
 
-  char *names[5];
+  char *names[7];
   int n = 0, rc = 0, vtk = d->model.present && d->output.vtk;
   const char *name = d->output.name ? d->output.name : "mbmodal";
   if (d->model.present && d->statics.present)
@@ -48,10 +48,12 @@ int outputs_prepare (const deck *d, const char *deck_path, const char *outdir,
   if (rc == 0 && d->modal.enabled) {
     rc = add_name (names, &n, name, "modal", "yaml", err);
     if (rc == 0 && vtk) rc = add_name (names, &n, name, "modal", "vtu", err);
+    if (rc == 0 && d->output.csv) rc = add_name (names, &n, name, "modal", "csv", err);
   }
   if (rc == 0 && d->damped.enabled) {
     rc = add_name (names, &n, name, "complex", "yaml", err);
     if (rc == 0 && vtk) rc = add_name (names, &n, name, "complex", "vtu", err);
+    if (rc == 0 && d->output.csv) rc = add_name (names, &n, name, "complex", "csv", err);
   }
   if (rc == 0)
     rc = writer_check_folder (outdir ? outdir : ".", (const char *const *) names, n, err);

@@ -11,7 +11,7 @@
    (writer_check_folder) the output folder outdir for the reports of the enabled stages,
    NAME.static.yaml (a model deck with a statics section), NAME.modal.yaml and
    NAME.complex.yaml (NAME = d->output.name), with NAME.STAGE.vtu
-   for a model deck with output.vtk, and, when export_dir is not NULL, the export folder
+   for a model deck with output.vtk and NAME.STAGE.csv with output.csv, and, when export_dir is not NULL, the export folder
    for K.mtx, M.mtx, R.mtx, Cq.mtx, dofs.csv, constraints.csv and deck.yaml. Each folder
    is created (mkdir -p), must take a new file, and no output may be an input. Ignores
    SIGXFSZ (a file-size limit then fails a write with a message, exit 5).

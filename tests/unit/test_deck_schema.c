@@ -37,7 +37,7 @@ static const char matrix_a[] =
   "complex: {enabled: true, modes: 3, shift: [0.5, 3], tolerance: 1e-8, max_restarts: 50,"
   " subspace: 0}\n"
   "output: {directory: out, name: run, eigenvectors: false, export_matrices: mats,"
-  " vtk: false}\n";
+  " vtk: false, csv: true}\n";
 
 static const char matrix_b[] =
   "matrices: {K: a.mtx, M: b.mtx, R: c.mtx}\n"

@@ -1,0 +1,37 @@
+#!/bin/sh
+# csv_plot.sh: output.csv (the table of modes as CSV), on 1 and 2 MPI ranks, checked by
+# tests/scripts/csv_plot.py:
+#  1. decks/cantilever-tip-mass.yaml (4 modes per stage, csv: true): each CSV's columns
+#     equal its YAML report's values (the same doubles), its frequencies (and damping
+#     ratios) equal the scipy references decks/cantilever-tip-mass.ref.*.yaml (an
+#     independent assembly, tests/models/mbref.py) within their rtol 1e-8, and rank 0's
+#     CSV on 2 ranks equals the 1-rank CSV within 1e-8;
+# usage: sh csv_plot.sh MBMODAL OUTDIR
+bin=$1
+dir="$2/csv_plot"
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+mpirun="timeout 120 mpirun --oversubscribe"
+rm -rf "$dir"
+mkdir -p "$dir"
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+py() { /usr/bin/python3 "$here/csv_plot.py" "$@" || fail "csv_plot.py $*"; }
+
+# 1. CSV tables of a model deck with both stages
+sed -e 's/^  modes: 12$/  modes: 4/' -e '/^output:/,$d' "$top/decks/cantilever-tip-mass.yaml" \
+  > "$dir/ctm.yaml"
+printf 'output:\n  csv: true\n' >> "$dir/ctm.yaml"
+for np in 1 2; do
+  $mpirun -np $np "$bin" -q "$dir/ctm.yaml" -o "$dir/np$np" > "$dir/ctm.np$np.log" 2>&1 \
+    || fail "ctm np $np: exit status $?"
+  for st in modal complex; do
+    py csv "$dir/np$np/ctm.$st.yaml" "$dir/np$np/ctm.$st.csv" \
+      "$top/decks/cantilever-tip-mass.ref.$st.yaml" 4
+  done
+done
+for st in modal complex; do py same "$dir/np1/ctm.$st.csv" "$dir/np2/ctm.$st.csv" 1e-8; done
+
+if [ $fails -eq 0 ]; then echo "csv_plot: all checks passed (1 and 2 ranks)"; exit 0; fi
+echo "csv_plot: $fails check(s) FAILED"
+exit 1
