@@ -5,7 +5,8 @@
 
      format: mbmodal-report        required (otherwise "not an mbmodal report")
      format_version: 1             optional; only 1 is read
-     stage: modal | complex        required; A and B must agree
+     stage: modal | complex        required; A and B must agree (static: the whole
+                                   comparison is compare_static.c's)
      rtol: 1e-3                    optional, reference only: tolerance when --rtol is absent
      modes:                        required sequence, possibly []
        - mode: 1                   optional label (default: position in the list)
@@ -38,7 +39,17 @@
 #include <yaml.h>
 
 #include "../eigen/eigen.h"
+#include "compare_static.h"
 #include "report.h"
+
+/* cmp_report.stage of a static report (stage: static), besides STAGE_MODAL, STAGE_COMPLEX */
+#define STAGE_STATIC_CMP 2
+
+/* The name of a cmp_report.stage. */
+static const char *stage_name (int stage)
+{
+  return stage == STAGE_MODAL ? "modal" : stage == STAGE_COMPLEX ? "complex" : "static";
+}
 
 #define RIGID_REL 1e-6     /* rigid: frequency at most this times A's largest frequency, */
 #define RIGID_LABEL_REL 1e-3  /* or this times it when labelled rigid-body (a damped rigid
@@ -376,9 +387,11 @@ static int read_report (reader *rd, cmp_report *out)
   if (!v) return fail_node (rd, root, "'stage' (modal or complex) is missing");
   if (scalar_is (v, "modal")) out->stage = STAGE_MODAL;
   else if (scalar_is (v, "complex")) out->stage = STAGE_COMPLEX;
-  else return fail_node (rd, v, "stage must be modal or complex");
+  else if (scalar_is (v, "static")) out->stage = STAGE_STATIC_CMP;
+  else return fail_node (rd, v, "stage must be modal, complex or static");
   out->stage_line = v->start_mark.line + 1;
   out->stage_col = v->start_mark.column + 1;
+  if (out->stage == STAGE_STATIC_CMP) return 0;  /* compare_static_reports reads the rest */
   MB_TRY (lookup (rd, root, "rtol", &v));
   if (v) {
     MB_TRY (get_number (rd, v, "rtol", &out->rtol));
@@ -521,10 +534,9 @@ static int prescan (FILE *f, const char *path, mb_err *err)
   return rc;
 }
 
-/* Loads path into *out; on failure *out is left empty. */
-static int load_report (const char *path, cmp_report *out, mb_err *err)
+/* Loads path into *doc after prescan (compare_static.h); on failure *doc holds nothing. */
+int compare_load_yaml (const char *path, yaml_document_t *doc, mb_err *err)
 {
-  memset (out, 0, sizeof *out);
   FILE *f = fopen (path, "rb");
   if (!f) return mb_fail_at (err, MB_EIO, path, 0, 0, "cannot open: %s", strerror (errno));
   int rc = prescan (f, path, err);
@@ -536,23 +548,26 @@ static int load_report (const char *path, cmp_report *out, mb_err *err)
     return rc;
   }
   yaml_parser_t parser;
-  yaml_document_t doc;
   if (!yaml_parser_initialize (&parser)) {
     fclose (f);
     return mb_fail (err, MB_ENOMEM, "out of memory starting the YAML parser");
   }
   yaml_parser_set_input_file (&parser, f);
-  if (!yaml_parser_load (&parser, &doc)) {
-    rc = yaml_error (&parser, f, path, err);
-    yaml_parser_delete (&parser);
-    fclose (f);
-    return rc;
-  }
-  reader rd = { path, &doc, err };
-  rc = read_report (&rd, out);
-  yaml_document_delete (&doc);
+  if (!yaml_parser_load (&parser, doc)) rc = yaml_error (&parser, f, path, err);
   yaml_parser_delete (&parser);
   fclose (f);
+  return rc;
+}
+
+/* Loads path into *out; on failure *out is left empty. */
+static int load_report (const char *path, cmp_report *out, mb_err *err)
+{
+  memset (out, 0, sizeof *out);
+  yaml_document_t doc;
+  MB_TRY (compare_load_yaml (path, &doc, err));
+  reader rd = { path, &doc, err };
+  int rc = read_report (&rd, out);
+  yaml_document_delete (&doc);
   if (rc < 0) cmp_report_clear (out);
   return rc;
 }
@@ -910,9 +925,12 @@ int compare_reports (const char *path_a, const char *path_b, const compare_opts 
   if (rc == 0 && c.A.stage != c.B.stage)
     rc = mb_fail_at (err, MB_EDECK, path_b, c.B.stage_line, c.B.stage_col,
                      "stage '%s' differs from the reference's stage '%s' (%s)",
-                     c.B.stage == STAGE_MODAL ? "modal" : "complex",
-                     c.A.stage == STAGE_MODAL ? "modal" : "complex", path_a);
+                     stage_name (c.B.stage), stage_name (c.A.stage), path_a);
   if (rc < 0) goto done;
+  if (c.A.stage == STAGE_STATIC_CMP) {  /* two static reports: compare_static.c */
+    rc = compare_static_reports (path_a, path_b, opts, out, err);
+    goto done;
+  }
 
   c.na = opts->modes > 0 && opts->modes < c.A.nmodes ? opts->modes : c.A.nmodes;
   c.rtol = opts->rtol_given || !c.A.has_rtol ? opts->rtol : c.A.rtol;
@@ -958,6 +976,8 @@ static const char compare_usage[] =
   "  --mac X         smallest accepted MAC of paired eigenvectors, in [0, 1] (default 0.99)\n"
   "  --modes N       check only the first N modes of the reference (default 0: all)\n"
   "  --ignore-kinds  a differing mode kind (rigid-body, oscillatory, ...) is not a failure\n"
+  "two static reports (stage: static) compare positions, displacements, rotations and\n"
+  "reactions by name within --rtol of each quantity's largest value (docs/compare.md)\n"
   "exit status: 0 all modes ok, 6 regression, 1 usage error, 2 unreadable or invalid file\n";
 
 static int usage_error (const char *fmt, const char *arg)
