@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "plot.h"
 #include "report/compare.h"
 #include "report/writer.h"
 #include "run.h"
@@ -20,6 +21,7 @@ static void print_usage (FILE *f)
     "usage: mbmodal [options] DECK.yaml\n"
     "       mpirun -np N mbmodal [options] DECK.yaml\n"
     "       mbmodal compare [--rtol X] [--mac X] [--modes N] [--ignore-kinds] REF.yaml REPORT.yaml\n"
+    "       mbmodal plot [-o PNG] [--mode N] REPORT.yaml\n"
     "\n"
     "Computes the undamped (real) and damped (complex) modes of a linearized multibody\n"
     "system, M q'' + R q' + K q + Cq^T gamma = 0, Cq q = 0 (SI units), about the\n"
@@ -51,6 +53,11 @@ static void print_usage (FILE *f)
     "vectors are absent) and checks eigenvalues (--rtol, default 1e-6) and MAC (--mac,\n"
     "default 0.99); static reports: positions, displacements and reactions by name;\n"
     "exit 6 on a regression.\n"
+    "\n"
+    "plot: draws a report as a PNG with python3 and matplotlib (scripts/mbmodal_plot.py):\n"
+    "the table of modes (frequency and damping per mode, coloured by kind or dominant\n"
+    "direction), or with --mode N a model report's mode N over the undeformed model;\n"
+    "-o PNG (default: REPORT without .yaml, .png or .modeN.png). See docs/output.md.\n"
     "\n"
     "exit status: 0 ok; 1 usage; 2 bad deck or input file (also a model that is singular\n"
     "at every shift); 3 linear solver failure (MUMPS, LAPACK), also an undamped stage\n"
@@ -129,6 +136,8 @@ static void catch_stop_signals (int rank)
 
 int main (int argc, char **argv)
 {
+  if (argc >= 2 && !strcmp (argv[1], "plot"))  /* a Python script, before (without) MPI */
+    return plot_main (argc - 1, argv + 1, argv[0]);
   MPI_Init (&argc, &argv);
   MPI_Comm comm = MPI_COMM_WORLD;
   int rank;

@@ -8,8 +8,8 @@
   same CSV_A CSV_B RTOL
       two CSV tables of one deck (1 and 2 ranks): same columns, kinds and count, numbers
       within RTOL relative (rounding depends on the rank count); residuals not compared
-  png FILE
-      a PNG file: the 8-byte signature, an IHDR chunk with a width and height > 0
+  png FILE...
+      PNG files: the 8-byte signature, an IHDR chunk with a width and height > 0
 """
 import csv
 import math
@@ -123,8 +123,11 @@ def check_same(a, b, rtol):
 
 
 def check_png(path):
-    with open(path, "rb") as f:
-        head = f.read(33)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(33)
+    except OSError as e:
+        return ["%s: %s" % (path, e.strerror)]
     if len(head) < 33 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
         return ["%s: not a PNG" % path]
     w, h = struct.unpack(">II", head[16:24])
@@ -139,7 +142,7 @@ def main():
     elif what == "same":
         bad = check_same(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     elif what == "png":
-        bad = check_png(sys.argv[2])
+        bad = [b for path in sys.argv[2:] for b in check_png(path)]
     else:
         sys.exit("unknown check " + what)
     for b in bad:

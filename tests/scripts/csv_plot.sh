@@ -6,6 +6,9 @@
 #     ratios) equal the scipy references decks/cantilever-tip-mass.ref.*.yaml (an
 #     independent assembly, tests/models/mbref.py) within their rtol 1e-8, and rank 0's
 #     CSV on 2 ranks equals the 1-rank CSV within 1e-8;
+#  2. `mbmodal plot` (scripts/mbmodal_plot.py, matplotlib) writes PNGs (signature, IHDR
+#     size > 0) of the modal and complex mode tables and of mode 2 of the model; a mode the
+#     report lacks: exit 2.
 # usage: sh csv_plot.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/csv_plot"
@@ -31,6 +34,18 @@ for np in 1 2; do
   done
 done
 for st in modal complex; do py same "$dir/np1/ctm.$st.csv" "$dir/np2/ctm.$st.csv" 1e-8; done
+
+# 2. mbmodal plot (the binary runs scripts/mbmodal_plot.py): the mode table of the modal
+#    and complex reports, mode 2 of the model; then nothing to draw: exit 2 with why
+np1="$dir/np1"
+for args in "$np1/ctm.modal.yaml" "$np1/ctm.complex.yaml" "--mode 2 -o $np1/shape.png $np1/ctm.modal.yaml"; do
+  "$bin" plot $args > "$dir/plot.log" 2>&1 || { fail "plot $args: exit status $?"; cat "$dir/plot.log"; }
+done
+py png "$np1/ctm.modal.png" "$np1/ctm.complex.png" "$np1/shape.png"
+"$bin" plot --mode 5 "$np1/ctm.modal.yaml" > "$dir/plot5.log" 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q "has no mode 5 (it has 4)" "$dir/plot5.log" \
+  || fail "plot --mode 5 of 4 modes: exit $st, not 2 with 'has no mode 5'"
 
 if [ $fails -eq 0 ]; then echo "csv_plot: all checks passed (1 and 2 ranks)"; exit 0; fi
 echo "csv_plot: $fails check(s) FAILED"

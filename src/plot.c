@@ -1,0 +1,81 @@
+/* plot.c: `mbmodal plot`: finds scripts/mbmodal_plot.py beside the binary and runs it with
+   python3 (matplotlib draws the PNG). */
+#include "plot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PLOT_SCRIPT "mbmodal_plot.py"
+#define SCRIPT_MAX (PATH_MAX + 64)  /* the binary's folder and the script's place in it */
+#define PLOT_NEEDS "python3 with matplotlib and yaml (Debian: apt-get install python3 " \
+                   "python3-matplotlib python3-yaml; scripts/install-deps.sh does it)"
+
+/* The folder of the running binary into dir (PATH_MAX): /proc/self/exe, else argv0 when
+   it holds a '/' (a path, relative to the current folder or absolute). Returns 0, or -1
+   when neither gives one. */
+static int exe_dir (const char *argv0, char *dir)
+{
+  ssize_t n = readlink ("/proc/self/exe", dir, PATH_MAX - 1);
+  if (n > 0) dir[n] = '\0';
+  else if (argv0 && strchr (argv0, '/') && strlen (argv0) < PATH_MAX)
+    memcpy (dir, argv0, strlen (argv0) + 1);
+  else return -1;
+  char *slash = strrchr (dir, '/');
+  if (!slash) return -1;
+  if (slash == dir) slash[1] = '\0';
+  else *slash = '\0';
+  return 0;
+}
+
+/* The plot script into path (SCRIPT_MAX): DIR/scripts/ (the build tree: the binary in the
+   repository's root) or DIR/../share/mbmodal/ (an installed binary in PREFIX/bin).
+   Returns 0, or -1 when neither is readable (path holds the first tried). */
+static int find_script (const char *dir, char *path)
+{
+  char other[SCRIPT_MAX];
+  snprintf (other, sizeof other, "%s/../share/mbmodal/%s", dir, PLOT_SCRIPT);
+  snprintf (path, SCRIPT_MAX, "%s/scripts/%s", dir, PLOT_SCRIPT);
+  if (access (path, R_OK) == 0) return 0;
+  if (access (other, R_OK) == 0) {
+    memcpy (path, other, strlen (other) + 1);
+    return 0;
+  }
+  return -1;
+}
+
+int plot_main (int argc, char **argv, const char *argv0)
+{
+  char dir[PATH_MAX], script[SCRIPT_MAX];
+  if (exe_dir (argv0, dir) < 0) {
+    fprintf (stderr, "mbmodal: error: plot: cannot tell where the mbmodal binary is (no "
+             "/proc/self/exe), so cannot find scripts/%s; run python3 on it directly\n",
+             PLOT_SCRIPT);
+    return 1;
+  }
+  if (find_script (dir, script) < 0) {
+    fprintf (stderr, "mbmodal: error: plot: the plot script %s is missing (it ships in the "
+             "repository's scripts/ beside the binary)\n", script);
+    return 1;
+  }
+  /* python3 SCRIPT ARGS...: argv[1 ..] after "plot" */
+  char **args = calloc ((size_t) argc + 2, sizeof *args);
+  if (!args) {
+    fprintf (stderr, "mbmodal: error: plot: out of memory\n");
+    return 7;
+  }
+  args[0] = "python3";
+  args[1] = script;
+  for (int i = 1; i < argc; i++) args[i + 1] = argv[i];
+  args[argc + 1] = NULL;
+  fflush (stdout);
+  if (access ("/usr/bin/python3", X_OK) == 0) execv ("/usr/bin/python3", args);
+  execvp ("python3", args);
+  fprintf (stderr, "mbmodal: error: plot needs %s: cannot run python3: %s\n", PLOT_NEEDS,
+           strerror (errno));
+  free (args);
+  return 1;
+}
