@@ -5,7 +5,9 @@
 #     equal its YAML report's values (the same doubles), its frequencies (and damping
 #     ratios) equal the scipy references decks/cantilever-tip-mass.ref.*.yaml (an
 #     independent assembly, tests/models/mbref.py) within their rtol 1e-8, and rank 0's
-#     CSV on 2 ranks equals the 1-rank CSV within 1e-8;
+#     CSV on 2 ranks equals the 1-rank CSV within 1e-8; the matrix deck
+#     tests/decks/chain_free.yaml on 2 ranks: its CSVs equal its reports and the closed
+#     form of its references (1e-9), without participation columns;
 #  2. `mbmodal plot` (scripts/mbmodal_plot.py, matplotlib) writes PNGs (signature, IHDR
 #     size > 0) of the modal and complex mode tables and of mode 2 of the model; a mode the
 #     report lacks: exit 2.
@@ -19,7 +21,9 @@ rm -rf "$dir"
 mkdir -p "$dir"
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-py() { /usr/bin/python3 "$here/csv_plot.py" "$@" || fail "csv_plot.py $*"; }
+checks="$dir/checks.txt"  # csv_plot.py's checks, run at the end in one Python start
+: > "$checks"
+py() { echo "$*" >> "$checks"; }
 
 # 1. CSV tables of a model deck with both stages
 sed -e 's/^  modes: 12$/  modes: 4/' -e '/^output:/,$d' "$top/decks/cantilever-tip-mass.yaml" \
@@ -35,6 +39,18 @@ for np in 1 2; do
 done
 for st in modal complex; do py same "$dir/np1/ctm.$st.csv" "$dir/np2/ctm.$st.csv" 1e-8; done
 
+# a matrix deck on 2 ranks (its vectors stay distributed): no participation columns; the
+# free-free chain's closed form f_j = (1/2pi) 2 sqrt(k/m) sin(j pi/(2N)) in its references
+sed "s|: chain_free|: $top/tests/decks/chain_free|" "$top/tests/decks/chain_free.yaml" \
+  > "$dir/chain.yaml"
+printf 'output:\n  csv: true\n' >> "$dir/chain.yaml"
+$mpirun -np 2 "$bin" -q "$dir/chain.yaml" -o "$dir/chain" > "$dir/chain.log" 2>&1 \
+  || fail "chain_free np 2: exit status $?"
+py csv "$dir/chain/chain.modal.yaml" "$dir/chain/chain.modal.csv" \
+  "$top/tests/decks/chain_free.ref.modal.yaml" 6
+py csv "$dir/chain/chain.complex.yaml" "$dir/chain/chain.complex.csv" \
+  "$top/tests/decks/chain_free.ref.complex.yaml" 5
+
 # 2. mbmodal plot (the binary runs scripts/mbmodal_plot.py): the mode table of the modal
 #    and complex reports, mode 2 of the model; then nothing to draw: exit 2 with why
 np1="$dir/np1"
@@ -46,6 +62,8 @@ py png "$np1/ctm.modal.png" "$np1/ctm.complex.png" "$np1/shape.png"
 st=$?
 [ $st -eq 2 ] && grep -q "has no mode 5 (it has 4)" "$dir/plot5.log" \
   || fail "plot --mode 5 of 4 modes: exit $st, not 2 with 'has no mode 5'"
+
+/usr/bin/python3 "$here/csv_plot.py" batch "$checks" || fail "csv_plot.py (above)"
 
 if [ $fails -eq 0 ]; then echo "csv_plot: all checks passed (1 and 2 ranks)"; exit 0; fi
 echo "csv_plot: $fails check(s) FAILED"
