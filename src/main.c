@@ -35,6 +35,7 @@ static void print_usage (FILE *f)
     "  OUTDIR/NAME.modal.yaml    undamped modes (eigenvalue omega^2 [rad^2/s^2], f [Hz])\n"
     "  OUTDIR/NAME.complex.yaml  damped modes (eigenvalue lambda [1/s], f, zeta, f_d)\n"
     "  OUTDIR/NAME.*.vtu         model decks: mode shapes for ParaView (Warp By Vector)\n"
+    "  OUTDIR/NAME.*.csv         with output.csv: true, the table of modes as CSV\n"
     "where OUTDIR and NAME come from the deck's output section. See README.md.\n"
     "\n"
     "options:\n"
