@@ -270,12 +270,25 @@ def draw_shape(plt, rep, path, mode):
     return fig
 
 
+def pyplot():
+    """matplotlib.pyplot on the Agg backend (no display needed); exit 1 when missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail(1, NEEDS)
+    return plt
+
+
 def draw_frf(rep, png):
     """An FRF report: scripts/plot_frf.py's draw(report, png), from this script's folder."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         import plot_frf
-    except ImportError:
+    except ImportError as e:
+        if getattr(e, "name", None) != "plot_frf":  # the module is there, its imports fail
+            fail(1, "scripts/plot_frf.py: %s; it %s" % (e, NEEDS))
         fail(1, "FRF plots need scripts/plot_frf.py")
     plot_frf.draw(rep, png)
 
@@ -284,7 +297,11 @@ def main():
     path, png, mode = parse_args(sys.argv[1:])
     rep = load(path)
     if "frf" in rep:
-        draw_frf(rep, png)
+        os.environ["MPLBACKEND"] = "Agg"  # plot_frf's matplotlib draws without a display
+        try:
+            draw_frf(rep, png)
+        except OSError as e:
+            fail(5, "cannot write %s: %s" % (png, e.strerror or e))
         print("plot: %s written" % png)
         return
     stage = rep.get("stage")
@@ -295,12 +312,7 @@ def main():
         shape_of(rep, path, mode)  # nothing to draw: said before matplotlib loads
     elif not rep.get("modes"):
         fail(2, "%s has no modes to draw" % path)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail(1, NEEDS)
+    plt = pyplot()
     fig = draw_shape(plt, rep, path, mode) if mode else draw_table(plt, rep, path)
     try:
         fig.savefig(png, dpi=DPI)

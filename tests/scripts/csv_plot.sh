@@ -10,7 +10,9 @@
 #     form of its references (1e-9), without participation columns;
 #  2. `mbmodal plot` (scripts/mbmodal_plot.py, matplotlib) writes PNGs (signature, IHDR
 #     size > 0) of the modal and complex mode tables and of mode 2 of the model; a mode the
-#     report lacks: exit 2.
+#     report lacks: exit 2;
+#  3. a report with frf: is drawn by plot_frf.draw(report, png) beside the script (a stub
+#     in a copy of scripts/), and without plot_frf.py the message names it (exit 1).
 # usage: sh csv_plot.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/csv_plot"
@@ -62,6 +64,21 @@ py png "$np1/ctm.modal.png" "$np1/ctm.complex.png" "$np1/shape.png"
 st=$?
 [ $st -eq 2 ] && grep -q "has no mode 5 (it has 4)" "$dir/plot5.log" \
   || fail "plot --mode 5 of 4 modes: exit $st, not 2 with 'has no mode 5'"
+
+# 3. a report with a top-level frf: goes to plot_frf.draw(report, png) from the script's own
+#    folder (a stub here, in a copy of scripts/); without the module, the message says so
+mkdir -p "$dir/frf"
+cp "$top/scripts/mbmodal_plot.py" "$dir/frf/"
+printf 'format: mbmodal-report\nstage: frf\nfrf: {points: 3}\n' > "$dir/frf.yaml"
+/usr/bin/python3 "$dir/frf/mbmodal_plot.py" "$dir/frf.yaml" > "$dir/frf1.log" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "FRF plots need scripts/plot_frf.py" "$dir/frf1.log" \
+  || fail "frf report without plot_frf.py: exit $st, not 1 with the message"
+printf 'def draw(report, png):\n    open(png, "w").write("stub %%d\\n" %% report["frf"]["points"])\n' \
+  > "$dir/frf/plot_frf.py"
+/usr/bin/python3 "$dir/frf/mbmodal_plot.py" -o "$dir/frf.out" "$dir/frf.yaml" > "$dir/frf2.log" 2>&1 \
+  || fail "frf report with a plot_frf.py: exit $?"
+[ "$(cat "$dir/frf.out" 2>/dev/null)" = "stub 3" ] || fail "plot_frf.draw not called with the report"
 
 /usr/bin/python3 "$here/csv_plot.py" batch "$checks" || fail "csv_plot.py (above)"
 
