@@ -15,7 +15,8 @@ enum { MAX_VALUES = 3, MAX_FAIL_LINES = 20 };
 
 /* One compared item: a labelled short vector of one quantity, e.g. node "bob" position. */
 typedef struct st_item {
-  char label[200];        /* "node \"bob\" position": the pairing key and what is printed */
+  char *label;            /* "node \"bob\" position": the pairing key and what is printed;
+                             owned (st_clear frees) */
   int q;                  /* Q_POSITION .. Q_TORQUE */
   int n;                  /* numbers, 1..MAX_VALUES */
   int has_null;           /* 1: a number was null (not finite) */
@@ -100,7 +101,11 @@ static int add_item (st_report *r, const char *kind, const char *name, const cha
   }
   st_item *it = &r->items[r->nitems];
   memset (it, 0, sizeof *it);
-  snprintf (it->label, sizeof it->label, "%s \"%s\" %s", kind, name, key);
+  size_t len = strlen (kind) + strlen (name) + strlen (key) + 5;
+  if (!(it->label = malloc (len)))
+    return mb_fail (r->err, MB_ENOMEM, "out of memory reading %s", r->path);
+  snprintf (it->label, len, "%s \"%s\" %s", kind, name, key);
+  r->nitems++;  /* owns its label from here on (st_clear frees it) */
   it->q = q;
   if (nd->type == YAML_SEQUENCE_NODE) {
     yaml_node_item_t *s = nd->data.sequence.items.start;
@@ -120,21 +125,21 @@ static int add_item (st_report *r, const char *kind, const char *name, const cha
     it->has_null = rc == 1;
     it->n = 1;
   }
-  r->nitems++;
   return 0;
 }
 
-/* The name of an entry (its `name`, else `node` key) as text into buf. */
-static int entry_name (st_report *r, const yaml_node_t *e, const char *sec, char *buf,
-                       size_t len)
+/* The name of an entry (its `name`, else `node` key) as a new string in *out (caller
+   frees). */
+static int entry_name (st_report *r, const yaml_node_t *e, const char *sec, char **out)
 {
   const yaml_node_t *nm = get (r, e, "name");
   if (!nm) nm = get (r, e, "node");
   if (!nm || nm->type != YAML_SCALAR_NODE)
     return st_fail (r, e, "an entry of '%s' has no name", sec);
-  size_t n = nm->data.scalar.length < len - 1 ? nm->data.scalar.length : len - 1;
-  memcpy (buf, nm->data.scalar.value, n);
-  buf[n] = '\0';
+  size_t n = nm->data.scalar.length;
+  if (!(*out = malloc (n + 1))) return mb_fail (r->err, MB_ENOMEM, "out of memory");
+  memcpy (*out, nm->data.scalar.value, n);
+  (*out)[n] = '\0';
   return 0;
 }
 
@@ -152,26 +157,36 @@ static int read_section (st_report *r, const yaml_node_t *root, const char *sec,
     const yaml_node_t *e = yaml_document_get_node (&r->doc, *s);
     if (!e || e->type != YAML_MAPPING_NODE)
       return st_fail (r, e, "an entry of '%s' must be a mapping", sec);
-    char name[96];
-    MB_TRY (entry_name (r, e, sec, name, sizeof name));
-    for (int k = 0; k < nkeys; k++) {
+    char *name;
+    MB_TRY (entry_name (r, e, sec, &name));
+    int rc = 0;
+    for (int k = 0; k < nkeys && rc == 0; k++) {
       const yaml_node_t *v = get (r, e, keys[k]);
-      if (v) MB_TRY (add_item (r, kind, name, keys[k], qs[k], v));
+      if (v) rc = add_item (r, kind, name, keys[k], qs[k], v);
     }
     const yaml_node_t *sub = get (r, e, "nodes");  /* a bushing: per node force, torque */
-    if (!sub || sub->type != YAML_SEQUENCE_NODE) continue;
-    for (yaml_node_item_t *t = sub->data.sequence.items.start;
-         t < sub->data.sequence.items.top; t++) {
-      const yaml_node_t *b = yaml_document_get_node (&r->doc, *t);
-      if (!b || b->type != YAML_MAPPING_NODE) continue;
-      char bn[96], full[200];
-      MB_TRY (entry_name (r, b, sec, bn, sizeof bn));
-      snprintf (full, sizeof full, "%s/%s", name, bn);
-      for (int k = 0; k < nkeys; k++) {
-        const yaml_node_t *v = get (r, b, keys[k]);
-        if (v) MB_TRY (add_item (r, kind, full, keys[k], qs[k], v));
+    if (rc == 0 && sub && sub->type == YAML_SEQUENCE_NODE)
+      for (yaml_node_item_t *t = sub->data.sequence.items.start;
+           rc == 0 && t < sub->data.sequence.items.top; t++) {
+        const yaml_node_t *b = yaml_document_get_node (&r->doc, *t);
+        if (!b || b->type != YAML_MAPPING_NODE) continue;
+        char *bn, *full;
+        rc = entry_name (r, b, sec, &bn);
+        if (rc < 0) break;
+        size_t len = strlen (name) + strlen (bn) + 2;
+        if ((full = malloc (len))) {
+          snprintf (full, len, "%s/%s", name, bn);
+          for (int k = 0; k < nkeys && rc == 0; k++) {
+            const yaml_node_t *v = get (r, b, keys[k]);
+            if (v) rc = add_item (r, kind, full, keys[k], qs[k], v);
+          }
+        }
+        else rc = mb_fail (r->err, MB_ENOMEM, "out of memory reading %s", r->path);
+        free (full);
+        free (bn);
       }
-    }
+    free (name);
+    if (rc < 0) return rc;
   }
   return 0;
 }
@@ -221,6 +236,7 @@ static int st_load (const char *path, st_report *r, mb_err *err)
 static void st_clear (st_report *r)
 {
   if (r->loaded) yaml_document_delete (&r->doc);
+  for (int i = 0; i < r->nitems; i++) free (r->items[i].label);
   free (r->items);
   memset (r, 0, sizeof *r);
 }
