@@ -12,10 +12,12 @@
 #     size > 0) of the modal and complex mode tables and of mode 2 of the model; a mode the
 #     report lacks: exit 2;
 #  3. a report with frf: is drawn by plot_frf.draw(report, png) beside the script (a stub
-#     in a copy of scripts/), and without plot_frf.py the message names it (exit 1).
+#     in a copy of scripts/), and without plot_frf.py the message names it (exit 1); a
+#     copy of the binary without scripts/ beside it: exit 1 naming the script's path.
 # usage: sh csv_plot.sh MBMODAL OUTDIR
 bin=$1
-dir="$2/csv_plot"
+mkdir -p "$2"
+dir="$(cd "$2" && pwd)/csv_plot"  # absolute: the messages checked name absolute paths
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 mpirun="timeout 120 mpirun --oversubscribe"
@@ -79,6 +81,14 @@ printf 'def draw(report, png):\n    open(png, "w").write("stub %%d\\n" %% report
 /usr/bin/python3 "$dir/frf/mbmodal_plot.py" -o "$dir/frf.out" "$dir/frf.yaml" > "$dir/frf2.log" 2>&1 \
   || fail "frf report with a plot_frf.py: exit $?"
 [ "$(cat "$dir/frf.out" 2>/dev/null)" = "stub 3" ] || fail "plot_frf.draw not called with the report"
+# a binary away from its scripts/: exit 1 naming the script it looked for
+mkdir -p "$dir/lone"
+cp "$bin" "$dir/lone/mbmodal"
+"$dir/lone/mbmodal" plot "$np1/ctm.modal.yaml" > "$dir/lone.log" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q "plot script $dir/lone/scripts/mbmodal_plot.py is missing" "$dir/lone.log" \
+  || fail "plot without its script: exit $st, not 1 with the script's path"
+rm -f "$dir/lone/mbmodal"
 
 /usr/bin/python3 "$here/csv_plot.py" batch "$checks" || fail "csv_plot.py (above)"
 
