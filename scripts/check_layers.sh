@@ -1,6 +1,7 @@
 #!/bin/sh
 # check_layers.sh: the layering rule of HACKING.md, checked (make check-layers). Data flows
-#   error, linalg -> deck -> model -> statics -> eigen -> report -> run.c, main.c
+#   error, linalg -> deck -> model -> statics -> eigen -> report -> buckling, frf
+#   -> run.c, main.c (buckling and frf: stages built on the eigen results and the writers)
 # A file under src/FOLDER/ may include error.h and headers of its own folder and of the
 # folders before it; never one of a later folder, nor run.h. error.c and error.h include no
 # other project header. Prints each include that breaks the rule (file:line: why) and the
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.." || exit 1
 layer() {  # folder -> its layer (empty: not a known folder)
   case $1 in
   linalg) echo 1 ;; deck) echo 2 ;; model) echo 3 ;; statics) echo 4 ;;
-  eigen) echo 5 ;; report) echo 6 ;; *) echo "" ;;
+  eigen) echo 5 ;; report) echo 6 ;; buckling|frf) echo 7 ;; *) echo "" ;;
   esac
 }
 bad=0
