@@ -7,7 +7,8 @@
                    beams?, joints?, forces?, matrices?: matrices, modal?: stage,
                    complex?: stage, output?: output,
                    statics?: statics (model decks only; schema in deck_statics.c),
-                   solver?: solver (schema in deck_solver.c) }
+                   solver?: solver (schema in deck_solver.c),
+                   buckling?: buckling (model decks only; schema in deck_buckling.c) }
                  A deck is either a matrix deck (matrices given) or a model deck (any of
                  units, gravity, materials, sections, bodies, beams, joints, forces given);
                  not both, not neither. A model deck needs 'units: SI' and at least one
@@ -223,7 +224,7 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, NF = 15 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, BUCKLING = 15, NF = 16 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -240,6 +241,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "output", .type = F_MAP, .section = output_section },
     { .key = "statics", .type = F_MAP, .section = deck_statics_section },
     { .key = "solver", .type = F_MAP, .section = deck_solver_section },
+    { .key = "buckling", .type = F_MAP, .section = deck_buckling_section },
   };
   if (!r || deck_is_null (r))
     return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
@@ -261,6 +263,7 @@ static int root (ctx *c, const yaml_node_t *r)
                          " 'matrices' or a model (bodies/beams)");
   if (model_key) MB_TRY (deck_model_finish (c, r, f[1].k));
   if (f[STATICS].k) MB_TRY (deck_statics_finish (c, f[STATICS].k, model_key != NULL));
+  if (f[BUCKLING].k) MB_TRY (deck_buckling_finish (c, f[BUCKLING].k, model_key != NULL));
   if (c->reference_key && !model_key)
     return deck_fail_at (c, c->reference_key, "output: 'reference_point' needs a model deck "
                          "(bodies/beams): a matrix deck has no geometry to turn about");

@@ -86,6 +86,7 @@ static const char model[] =
   "  fix: {type: weld, nodes: [f4, ground], frame: {z: [0, 0, 1], x: [1, 0, 0]}}\n"
   "statics: {method: mkeam, max_imbalance: 1e-4, max_error: 1e-4, stability: 1e-10,"
   " max_num_iter: 80, max_ke_tol: 1e-5, max_dq_tol: 1e-3, p_f: 1e-6, allow_unconverged: true}\n"
+  "buckling: {enabled: true, modes: 3, tolerance: 1e-9, max_restarts: 50, subspace: 10}\n"
   "forces:\n"
   "  s1: {type: spring, nodes: [tip, ground], points: [[0, 0, 2], [0, 1, 2]], k: 1e4,"
   " c: 10, free_length: 1.0, preload: 5}\n"
