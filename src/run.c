@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buckling/buckling.h"
 #include "deck/deck.h"
 #include "eigen/gep.h"
 #include "eigen/pencil.h"
@@ -718,6 +719,17 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
       final = rc;
       *err = cerr;
     } else if (rc < 0 && r.rank == 0) mb_err_print (&cerr);
+  }
+  /* the buckling stage (buckling.h) after the eigen stages, about the same equilibrium */
+  if ((final == 0 || (final == MB_ENOCONV && go)) && r.is_model && r.d.buckling.enabled) {
+    mb_err berr;
+    mb_err_init (&berr);
+    buckling_input bi = { .d = &r.d, .mdl = &r.mdl, .Kt = r.d.statics.present ? r.K : NULL,
+                          .Cq = r.d.statics.present ? r.Cq : NULL, .outdir = r.outdir,
+                          .log = r.log, .vectors = r.d.output.eigenvectors && !o->no_vectors };
+    rc = buckling_run (comm, &bi, &berr);
+    if (rc < 0 && final == 0) final = rc, *err = berr;
+    else if (rc < 0 && r.rank == 0) mb_err_print (&berr);
   }
   if (final == 0 && static_rc < 0) final = static_rc, *err = serr;  /* allow_unconverged */
   if (r.rank == 0) {
