@@ -281,11 +281,19 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
     rc = mb_agree (comm, rc, err);
     if (rc == 0) rc = statics_fim (comm, sm ? &sm->p : NULL, &par, par.max_num_iter, 0,
                                    NULL, &sres, err);
-    if (rc == MB_ENOCONV)
+    int roundoff = 0;  /* stopped at round-off: an equilibrium to working precision */
+    if (rc == MB_ENOCONV) {
+      int stop = (int) sres.stop;
+      MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
+      if (stop == STATICS_STOP_ROUNDOFF) rc = 0, roundoff = 1, mb_err_init (err);
+    }
+    if (rc == MB_ENOCONV) {  /* the stage's own words replace the method's */
+      mb_err_init (err);
       rc = mb_fail (err, MB_ENOCONV, "buckling: no static equilibrium under the deck's loads "
                     "after %d Newton iterations (%s): the loads may exceed what the "
                     "structure holds; give a statics section to tune the search",
                     par.max_num_iter, sres.reason);
+    }
     if (rc == 0 && rank == 0) {
       rc = statics_model_assemble (sm, sres.gamma, err);
       Kt = sm->a.K, Cq = sm->a.Cq, s = &sm->s;
@@ -293,7 +301,9 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
     rc = mb_agree (comm, rc, err);
     if (rc == 0 && in->log)
       fprintf (in->log, "buckling: equilibrium under the deck's loads after %d Newton "
-               "iteration%s\n", sres.iterations, sres.iterations == 1 ? "" : "s");
+               "iteration%s%s\n", sres.iterations, sres.iterations == 1 ? "" : "s",
+               roundoff ? " (the imbalance left is below what double precision resolves "
+               "for these stiffnesses)" : "");
   }
   if (rc == 0 && rank == 0) {
     rc = split (in, s, Kt, &Km, &B, err);
@@ -304,6 +314,7 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   MPI_Bcast (shape, 2, MPI_INT, 0, comm);
   eigen_result res;
   memset (&res, 0, sizeof res);
+  int solved = rc == 0;  /* the eigen stage ran: its modes (all or some) are reported */
   if (rc == 0) {
     gep_system sys = { .n = shape[0], .m = shape[1], .K = Km, .M = B, .Cq = Cq,
                        .label = dof_label, .label_ctx = in->mdl };
@@ -315,11 +326,11 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);
-  if ((rc == 0 || rc == MB_ENOCONV) && rank == 0) {
+  if (solved && (rc == 0 || rc == MB_ENOCONV) && rank == 0) {
     wrc = report (in, &res, state, &werr);
     if (wrc < 0 && rc < 0) mb_err_print (&werr);
   }
-  if (rc == 0 || rc == MB_ENOCONV) {
+  if (solved && (rc == 0 || rc == MB_ENOCONV)) {
     int w = mb_agree (comm, wrc, &werr);
     if (rc == 0 && w < 0) *err = werr, rc = w;
   }

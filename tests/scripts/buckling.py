@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""buckling.py: the linear buckling stage (issue 24 part 2) against closed forms, on 1 and 2
+MPI ranks, in one deck of five unconnected structures (one run per rank count).
+
+Euler columns, steel E = 2e11 Pa, L = 1 m along z, Iy = 1e-6 m^4, Iz = 1.5 Iy (so that each
+column's two lowest load factors are its first mode about each axis), 200 elements, a
+compressive end force P = 1000 N: P_cr = pi^2 E I / (K L)^2 (Timoshenko & Gere, Theory of
+Elastic Stability, 2.1-2.4), load factor = P_cr / P, with
+    K = 2 (clamped, free), 1 (pinned, pinned), 0.5 (clamped, clamped) and
+    K = pi / x1 = 0.699155... (clamped, pinned), x1 = 4.4934... the first positive root of
+    tan x = x (computed here with scipy's brentq).
+A portal frame with hinged bases (h = L = 1 m, equal sections, in-plane I = 1e-6 m^4, out of
+plane 20 I, 80 elements per member), P = 1000 N down on each top corner: its sway mode has
+kh tan(kh) = 6 I_b h / (I_c L) (Timoshenko & Gere 2.8, hinged portal frame; derived again in
+docs/deck.md), P_cr = (kh)^2 E I_c / h^2.
+The closed form takes the members as axially rigid: the frame section has A = 0.1 m^2
+(its axial flexibility then lowers the load factor by about 6e-5)
+(with A = 1e-2 m^2 an independent numpy frame model, cubic elements with the consistent
+geometric stiffness, gives 364.019 where the closed form gives 364.259, and mbmodal 364.026).
+The corotational beam's geometric stiffness is the chord's (O(h^2) error, about
+pi^2 / (12 N^2) over a half-wave of N elements): 2e-5 for the pinned column, 8e-5 for the
+clamped one; the checks allow 3e-4 relative.
+The mode of each load factor is assigned to the structure whose nodes move most in its
+shape (the YAML report's shapes). The deck runs without a statics section (the stage finds
+the equilibrium itself) on 1 rank, and with one on 2 ranks. Deck errors: a buckling
+section in a matrix deck (file:line:col, exit 2), a deck whose loads stress nothing (exit 2,
+2 ranks). At c3c3f18 there was no buckling stage (the key was unknown: exit 2).
+usage: buckling.py MBMODAL OUTDIR"""
+import math
+import os
+import subprocess
+import sys
+
+import yaml
+from scipy.optimize import brentq
+
+from testlib import Tally
+
+BIN, OUT = sys.argv[1], os.path.join(sys.argv[2], "buckling")
+os.makedirs(OUT, exist_ok=True)
+TALLY = Tally()
+check = TALLY.check
+E, I, P, L, NE = 2.0e11, 1.0e-6, 1000.0, 1.0, 200
+X1 = brentq(lambda x: math.tan(x) - x, 4.0, 4.6)          # tan x = x, first positive root
+KH = brentq(lambda x: x * math.tan(x) - 6.0, 0.1, 1.5)    # hinged portal, I_b h / I_c L = 1
+WANT = {  # structure: its two lowest load factors (closed forms)
+    "cK2": [math.pi ** 2 * E * i / (2.0 * L) ** 2 / P for i in (I, 1.5 * I)],
+    "cK1": [math.pi ** 2 * E * i / L ** 2 / P for i in (I, 1.5 * I)],
+    "cK07": [X1 ** 2 * E * i / L ** 2 / P for i in (I, 1.5 * I)],
+    "cK05": [math.pi ** 2 * E * i / (0.5 * L) ** 2 / P for i in (I, 1.5 * I)],
+    "portal": [KH ** 2 * E * I / L ** 2 / P],
+}
+# the joints of each column: base and top (z = L) end conditions
+ENDS = {
+    "cK2": ["{type: weld, nodes: [ground, %s.start]}"],
+    "cK1": ["{type: spherical, nodes: [ground, %s.start]}",
+            "{type: lock, nodes: [ground, %s.start], dofs: [rz]}",
+            "{type: lock, nodes: [ground, %s.end], dofs: [x, y]}"],
+    "cK07": ["{type: weld, nodes: [ground, %s.start]}",
+             "{type: lock, nodes: [ground, %s.end], dofs: [x, y]}"],
+    "cK05": ["{type: weld, nodes: [ground, %s.start]}",
+             "{type: lock, nodes: [ground, %s.end], dofs: [x, y, rx, ry]}"],
+}
+
+
+def deck_text(statics):
+    """The five structures in one deck."""
+    t = ["units: SI", "materials:", "  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}",
+         "sections:", "  col: {A: 1.0e-2, Iy: 1.0e-6, Iz: 1.5e-6, J: 1.0e-6}",
+         "  frame: {A: 0.1, Iy: 1.0e-6, Iz: 2.0e-5, J: 1.0e-5}", "beams:"]
+    for k, name in enumerate(ENDS):
+        t += ["  %s: {material: steel, section: col, from: [%d, 0, 0], to: [%d, 0, 1], "
+              "elements: %d, y_axis: [1, 0, 0]}" % (name, 2 * k, 2 * k, NE)]
+    t += ["  portal: {material: steel, section: frame, points: [[0, 5, 0], [0, 5, 1], "
+          "[1, 5, 1], [1, 5, 0]], elements: 80, y_axis: [0, 1, 0], "
+          "nodes: {b1: 0, lt: 80, rt: 160, b2: 240}}", "joints:"]
+    for name, js in ENDS.items():
+        for j, s in enumerate(js):
+            t.append("  %s_%d: %s" % (name, j, s % name))
+    for b in ("b1", "b2"):  # hinged bases, twist and out-of-plane rotation held
+        t += ["  %s_pin: {type: spherical, nodes: [ground, %s]}" % (b, b),
+              "  %s_rot: {type: lock, nodes: [ground, %s], dofs: [rx, rz]}" % (b, b)]
+    t += ["  lt_y: {type: lock, nodes: [ground, lt], dofs: [y]}",
+          "  rt_y: {type: lock, nodes: [ground, rt], dofs: [y]}", "forces:"]
+    for name in ENDS:
+        t.append("  P_%s: {type: force, node: %s.end, value: [0, 0, -1000]}" % (name, name))
+    t += ["  P_lt: {type: force, node: lt, value: [0, 0, -1000]}",
+          "  P_rt: {type: force, node: rt, value: [0, 0, -1000]}",
+          "modal: {enabled: false}", "output: {vtk: %s}" % ("true" if statics else "false"),
+          "buckling: {modes: 18}"]
+    if statics:
+        t.append("statics: {max_imbalance: 1.0e-2}   # the stiff portal: round-off ~1e-4 N")
+    return "\n".join(t) + "\n"
+
+
+def mbmodal(np, deck, outdir):
+    """Runs the deck on np ranks (1: the binary alone, an MPI singleton, without mpirun's
+    start-up time): (exit status, stdout + stderr)."""
+    cmd = ["timeout", "300"] + (["mpirun", "--oversubscribe", "-np", str(np)] if np > 1 else [])
+    cmd += [BIN, deck, "-o", outdir]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def owner(shape):
+    """The structure whose nodes move most in shape (node name prefix before '.')."""
+    amp = {}
+    for node, v in shape.items():
+        s = node.split(".")[0]
+        amp[s] = max(amp.get(s, 0.0), max(abs(x) for x in v))
+    return max(amp, key=amp.get)
+
+
+def check_run(np, statics):
+    what = "np %d %s" % (np, "statics" if statics else "no statics")
+    deck = os.path.join(OUT, "buckling%s.yaml" % ("_statics" if statics else ""))
+    with open(deck, "w") as f:
+        f.write(deck_text(statics))
+    outdir = os.path.join(OUT, "np%d" % np)
+    rc, log = mbmodal(np, deck, outdir)
+    check(rc == 0, "%s: exit %d %s" % (what, rc, log[-400:]))
+    if rc:
+        return
+    name = os.path.splitext(os.path.basename(deck))[0]
+    with open(os.path.join(outdir, name + ".buckling.yaml")) as f:
+        rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    lf = rep["load_factors"]
+    check(lf == sorted(lf) and lf[0] > 0, "%s: load factors not positive ascending: %r" % (what, lf))
+    got = {}
+    for m in rep["modes"]:
+        got.setdefault(owner(m["shape"]), []).append(m["load_factor"])
+    for s, want in WANT.items():
+        have = sorted(got.get(s, []))[:len(want)]
+        check(len(have) == len(want), "%s: %s: load factors %r, wanted %d" % (what, s, have, len(want)))
+        for h, w in zip(have, want):
+            check(abs(h - w) <= 3e-4 * w, "%s: %s: load factor %.8g, closed form %.8g" % (what, s, h, w))
+            print("%s: %-6s load factor %.8g, closed form %.8g (rel %.1e)" % (what, s, h, w, (h - w) / w))
+    crit = rep["critical_loads"]
+    check(abs(crit["load_factor"] - lf[0]) == 0 and
+          abs(crit["forces"][0]["value"][2] + 1000 * lf[0]) <= 1e-9 * 1000 * lf[0],
+          "%s: critical loads %r" % (what, crit))
+    check("buckling: %d load factors, the lowest positive" % len(lf) in log,
+          "%s: no log line for the stage" % what)
+    if statics:
+        check(os.path.exists(os.path.join(outdir, name + ".buckling.vtu")), "%s: no VTK" % what)
+
+
+for np, statics in ((1, False), (2, True)):
+    check_run(np, statics)
+
+# errors: a matrix deck (the stage needs a model), a model that its loads do not stress
+bad = os.path.join(OUT, "bad_matrix.yaml")
+with open(bad, "w") as f:
+    f.write("matrices: {K: k.mtx, M: m.mtx}\nbuckling: {modes: 2}\n")
+rc, log = mbmodal(1, bad, os.path.join(OUT, "bad"))
+check(rc == 2 and "bad_matrix.yaml:2:1: error: 'buckling' needs a model deck" in log,
+      "matrix deck: exit %d %s" % (rc, log[-300:]))
+free = os.path.join(OUT, "bad_unloaded.yaml")
+with open(free, "w") as f:
+    f.write(deck_text(False).replace("value: [0, 0, -1000]", "value: [0, 0, 0]"))
+rc, log = mbmodal(2, free, os.path.join(OUT, "bad"))
+check(rc == 2 and "bad_unloaded.yaml:%d:1: error: buckling: the deck's loads stress nothing" %
+      (deck_text(False).count("\n")) in log and log.count("stress nothing") == 1,
+      "unloaded deck: exit %d %s" % (rc, log[-300:]))
+TALLY.finish("buckling.py: %d checks, %d failed")
