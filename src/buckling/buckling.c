@@ -19,6 +19,12 @@
 /* K_geometric smaller than this times max |K_material| is no geometric stiffness. */
 #define BUCKLING_GEO_FLOOR 1e-12
 
+/* -K_geometric is symmetric when its asymmetry is below this times its largest entry: the
+   beams' geometric parts come from central differences whose noise (~1e-8 of K_geometric
+   when the loads are small against the axial stiffness) is removed by taking (B + B^T)/2;
+   a follower or body-fixed load's asymmetry is of the order of the entries themselves. */
+#define BUCKLING_SYM_RTOL 1e-6
+
 /* The statics defaults of deck_statics.h (FIM): the stage's own equilibrium without a
    statics section. */
 static void default_statics (deck_statics *p)
@@ -231,8 +237,9 @@ static int report (const buckling_input *in, eigen_result *r, const char *state,
 }
 
 /* Rank 0: B = K_material - K_t = -K_geometric from the tangent Kt at the state (s, or the
-   model's placed equilibrium); *Km and *B new (caller frees). MB_EDECK when the loads give
-   no geometric stiffness or a non-symmetric one (non-conservative loads). */
+   model's placed equilibrium), symmetrized (BUCKLING_SYM_RTOL); *Km and *B new (caller
+   frees). MB_EDECK when the loads give no geometric stiffness or a non-symmetric one
+   (non-conservative loads). */
 static int split (const buckling_input *in, const model_state *s, const spm *Kt, spm **Km,
                   spm **B, mb_err *err)
 {
@@ -247,11 +254,16 @@ static int split (const buckling_input *in, const model_state *s, const spm *Kt,
                        "(no geometric stiffness about the %s): give a force, torque or "
                        "gravity that loads the structure", d->statics.present ?
                        "equilibrium" : "equilibrium under them");
-  if (!spm_is_symmetric (*B, 1e-9))
+  if (!spm_is_symmetric (*B, BUCKLING_SYM_RTOL))
     return mb_fail_at (err, MB_EDECK, d->path, (size_t) d->buckling.line,
                        (size_t) d->buckling.col, "buckling: the geometric stiffness is not "
                        "symmetric (follower or body-fixed loads are not conservative): "
                        "linear buckling needs conservative loads");
+  spm *T = spm_transpose (*B), *S = T ? spm_sum (0.5, *B, 0.5, T) : NULL;
+  spm_free (T);
+  if (!S) return mb_fail (err, MB_ENOMEM, "out of memory for the geometric stiffness");
+  spm_free (*B);
+  *B = S;
   return 0;
 }
 

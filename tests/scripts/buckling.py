@@ -13,6 +13,11 @@ A portal frame with hinged bases (h = L = 1 m, equal sections, in-plane I = 1e-6
 plane 20 I, 80 elements per member), P = 1000 N down on each top corner: its sway mode has
 kh tan(kh) = 6 I_b h / (I_c L) (Timoshenko & Gere 2.8, hinged portal frame; derived again in
 docs/deck.md), P_cr = (kh)^2 E I_c / h^2.
+A deep cantilever (L = 1 m, Iy = 1e-4, Iz = 1e-6, J = 4e-6 m^4, 100 elements) under an end
+load of 100 N across its strong axis tips over sideways (lateral-torsional buckling) at
+P_cr = g sqrt(E Iz G J) / L^2, g = 4.0126 the root of the twist equation (Timoshenko &
+Gere 6.3: 4.013; solved here with scipy's solve_ivp and brentq); reversed, the load tips
+it over at the same magnitude: a load factor -P_cr / P.
 The closed form takes the members as axially rigid: the frame section has A = 0.1 m^2
 (its axial flexibility then lowers the load factor by about 6e-5)
 (with A = 1e-2 m^2 an independent numpy frame model, cubic elements with the consistent
@@ -28,10 +33,12 @@ section in a matrix deck (file:line:col, exit 2), a deck whose loads stress noth
 usage: buckling.py MBMODAL OUTDIR"""
 import math
 import os
+import re
 import subprocess
 import sys
 
 import yaml
+from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
 from testlib import Tally
@@ -43,12 +50,26 @@ check = TALLY.check
 E, I, P, L, NE = 2.0e11, 1.0e-6, 1000.0, 1.0, 200
 X1 = brentq(lambda x: math.tan(x) - x, 4.0, 4.6)          # tan x = x, first positive root
 KH = brentq(lambda x: x * math.tan(x) - 6.0, 0.1, 1.5)    # hinged portal, I_b h / I_c L = 1
+
+
+def ltb_phi1(g):
+    """phi(1) of phi'' + g^2 s^2 phi = 0, phi(0) = 1, phi'(0) = 0: the twist of a cantilever
+    under an end load P at the centroid, s = (L - x) / L from the free end,
+    g = P L^2 / sqrt(E Iz G J) (Timoshenko & Gere 6.3); the clamp wants phi(1) = 0."""
+    r = solve_ivp(lambda s, y: [y[1], -g * g * s * s * y[0]], (0, 1), [1.0, 0.0],
+                  rtol=1e-12, atol=1e-14)
+    return r.y[0][-1]
+
+
+GLTB = brentq(ltb_phi1, 3.0, 5.0)                         # 4.0126 (T&G: 4.013)
+GM = E / (2 * 1.3)
 WANT = {  # structure: its two lowest load factors (closed forms)
     "cK2": [math.pi ** 2 * E * i / (2.0 * L) ** 2 / P for i in (I, 1.5 * I)],
     "cK1": [math.pi ** 2 * E * i / L ** 2 / P for i in (I, 1.5 * I)],
     "cK07": [X1 ** 2 * E * i / L ** 2 / P for i in (I, 1.5 * I)],
     "cK05": [math.pi ** 2 * E * i / (0.5 * L) ** 2 / P for i in (I, 1.5 * I)],
     "portal": [KH ** 2 * E * I / L ** 2 / P],
+    "ltb": [GLTB * math.sqrt(E * 1e-6 * GM * 4e-6) / L ** 2 / 100.0],
 }
 # the joints of each column: base and top (z = L) end conditions
 ENDS = {
@@ -67,13 +88,17 @@ def deck_text(statics):
     """The five structures in one deck."""
     t = ["units: SI", "materials:", "  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}",
          "sections:", "  col: {A: 1.0e-2, Iy: 1.0e-6, Iz: 1.5e-6, J: 1.0e-6}",
+         "  deep: {A: 2.0e-3, Iy: 1.0e-4, Iz: 1.0e-6, J: 4.0e-6}",
          "  frame: {A: 0.1, Iy: 1.0e-6, Iz: 2.0e-5, J: 1.0e-5}", "beams:"]
     for k, name in enumerate(ENDS):
         t += ["  %s: {material: steel, section: col, from: [%d, 0, 0], to: [%d, 0, 1], "
               "elements: %d, y_axis: [1, 0, 0]}" % (name, 2 * k, 2 * k, NE)]
     t += ["  portal: {material: steel, section: frame, points: [[0, 5, 0], [0, 5, 1], "
           "[1, 5, 1], [1, 5, 0]], elements: 80, y_axis: [0, 1, 0], "
-          "nodes: {b1: 0, lt: 80, rt: 160, b2: 240}}", "joints:"]
+          "nodes: {b1: 0, lt: 80, rt: 160, b2: 240}}",
+          "  ltb: {material: steel, section: deep, from: [10, 0, 0], to: [11, 0, 0], "
+          "elements: 100, y_axis: [0, 1, 0]}", "joints:",
+          "  ltb_clamp: {type: weld, nodes: [ground, ltb.start]}"]
     for name, js in ENDS.items():
         for j, s in enumerate(js):
             t.append("  %s_%d: %s" % (name, j, s % name))
@@ -86,8 +111,9 @@ def deck_text(statics):
         t.append("  P_%s: {type: force, node: %s.end, value: [0, 0, -1000]}" % (name, name))
     t += ["  P_lt: {type: force, node: lt, value: [0, 0, -1000]}",
           "  P_rt: {type: force, node: rt, value: [0, 0, -1000]}",
+          "  P_ltb: {type: force, node: ltb.end, value: [0, 0, -100]}",
           "modal: {enabled: false}", "output: {vtk: %s}" % ("true" if statics else "false"),
-          "buckling: {modes: 18}"]
+          "buckling: {modes: 22}"]
     if statics:
         t.append("statics: {max_imbalance: 1.0e-2}   # the stiff portal: round-off ~1e-4 N")
     return "\n".join(t) + "\n"
@@ -125,16 +151,22 @@ def check_run(np, statics):
     with open(os.path.join(outdir, name + ".buckling.yaml")) as f:
         rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     lf = rep["load_factors"]
-    check(lf == sorted(lf) and lf[0] > 0, "%s: load factors not positive ascending: %r" % (what, lf))
+    pos, neg = [x for x in lf if x > 0], [x for x in lf if x < 0]
+    check(lf == pos + neg and pos == sorted(pos) and neg == sorted(neg, reverse=True),
+          "%s: load factors not positive ascending, then negative: %r" % (what, lf))
     got = {}
     for m in rep["modes"]:
         got.setdefault(owner(m["shape"]), []).append(m["load_factor"])
     for s, want in WANT.items():
-        have = sorted(got.get(s, []))[:len(want)]
+        have = sorted(x for x in got.get(s, []) if x > 0)[:len(want)]
         check(len(have) == len(want), "%s: %s: load factors %r, wanted %d" % (what, s, have, len(want)))
         for h, w in zip(have, want):
             check(abs(h - w) <= 3e-4 * w, "%s: %s: load factor %.8g, closed form %.8g" % (what, s, h, w))
             print("%s: %-6s load factor %.8g, closed form %.8g (rel %.1e)" % (what, s, h, w, (h - w) / w))
+    # the reversed tip load tips the deep cantilever over as well: -lambda_1
+    ltbneg = max((x for x in got.get("ltb", []) if x < 0), default=0.0)
+    check(abs(ltbneg + WANT["ltb"][0]) <= 3e-4 * WANT["ltb"][0],
+          "%s: ltb: negative load factor %.8g, wanted %.8g" % (what, ltbneg, -WANT["ltb"][0]))
     crit = rep["critical_loads"]
     check(abs(crit["load_factor"] - lf[0]) == 0 and
           abs(crit["forces"][0]["value"][2] + 1000 * lf[0]) <= 1e-9 * 1000 * lf[0],
@@ -157,7 +189,7 @@ check(rc == 2 and "bad_matrix.yaml:2:1: error: 'buckling' needs a model deck" in
       "matrix deck: exit %d %s" % (rc, log[-300:]))
 free = os.path.join(OUT, "bad_unloaded.yaml")
 with open(free, "w") as f:
-    f.write(deck_text(False).replace("value: [0, 0, -1000]", "value: [0, 0, 0]"))
+    f.write(re.sub(r"value: \[0, 0, -\d+\]", "value: [0, 0, 0]", deck_text(False)))
 rc, log = mbmodal(2, free, os.path.join(OUT, "bad"))
 check(rc == 2 and "bad_unloaded.yaml:%d:1: error: buckling: the deck's loads stress nothing" %
       (deck_text(False).count("\n")) in log and log.count("stress nothing") == 1,
