@@ -726,7 +726,8 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
     mb_err_init (&berr);
     buckling_input bi = { .d = &r.d, .mdl = &r.mdl, .Kt = r.d.statics.present ? r.K : NULL,
                           .Cq = r.d.statics.present ? r.Cq : NULL, .outdir = r.outdir,
-                          .log = r.log, .vectors = r.d.output.eigenvectors && !o->no_vectors };
+                          .log = r.log, .vectors = r.d.output.eigenvectors && !o->no_vectors,
+                          .unconverged = static_rc == MB_ENOCONV };
     rc = buckling_run (comm, &bi, &berr);
     if (rc < 0 && final == 0) final = rc, *err = berr;
     else if (rc < 0 && r.rank == 0) mb_err_print (&berr);

@@ -279,7 +279,9 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   const spm *Kt = in->Kt, *Cq = in->Cq;
   const model_state *s = NULL;
   int rc = 0, shape[2] = { 0, 0 };
-  const char *state = "the static equilibrium of the statics section";
+  const char *state = in->unconverged ? "the last state of the statics section, NOT "
+                      "converged (allow_unconverged): not an equilibrium"
+                      : "the static equilibrium of the statics section";
   if (!d->statics.present) {  /* the stage's own equilibrium under the deck's loads */
     state = "the static equilibrium under the deck's loads, found by the buckling stage "
             "(FIM with the statics defaults; the other stages stay about the deck)";

@@ -22,6 +22,8 @@ typedef struct buckling_input {
   const char *outdir;    /* the output folder */
   FILE *log;             /* rank 0's progress log, or NULL */
   int vectors;           /* 1: the buckling shapes go into the YAML report */
+  int unconverged;       /* 1: the statics section did not converge and allows it
+                            (allow_unconverged): Kt is about its last state */
 } buckling_input;
 
 /* Collective. The buckling stage. The state: the equilibrium of the statics section (in->Kt
