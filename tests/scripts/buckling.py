@@ -25,6 +25,9 @@ geometric stiffness, gives 364.019 where the closed form gives 364.259, and mbmo
 The corotational beam's geometric stiffness is the chord's (O(h^2) error, about
 pi^2 / (12 N^2) over a half-wave of N elements): 2e-5 for the pinned column, 8e-5 for the
 clamped one; the checks allow 3e-4 relative.
+A heavy column (clamped, free, 100 elements) under gravity alone against Greenhill's
+q L^3 / (E I) = 7.8373 (Timoshenko & Gere 2.13; here (9/4) j^2, j the first zero of
+J_{-1/3}, scipy), on 1 and 2 ranks: lambda multiplies gravity.
 The mode of each load factor is assigned to the structure whose nodes move most in its
 shape (the YAML report's shapes). The deck runs without a statics section (the stage finds
 the equilibrium itself) on 1 rank, and with one on 2 ranks. Deck errors: a buckling
@@ -40,6 +43,7 @@ import sys
 import yaml
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
+from scipy.special import jv
 
 from testlib import Tally
 
@@ -179,6 +183,33 @@ def check_run(np, statics):
 
 for np, statics in ((1, False), (2, True)):
     check_run(np, statics)
+
+# gravity: a heavy column standing clamped under its own weight q = rho A g buckles at
+# q L^3 / (E I) = (9/4) j^2 = 7.8373, j the first zero of the Bessel function J_{-1/3}
+# (Greenhill; Timoshenko & Gere 2.13), for both axes: lambda = q_cr / q
+J13 = brentq(lambda x: jv(-1.0 / 3, x), 0.5, 3.0)
+HEAVY = [2.25 * J13 ** 2 * E * i / L ** 3 / (7850.0 * 1e-2 * 9.81) for i in (I, 1.5 * I)]
+heavy = os.path.join(OUT, "heavy.yaml")
+with open(heavy, "w") as f:
+    f.write("units: SI\ngravity: [0, 0, -9.81]\nmaterials:\n  steel: {E: 2.0e11, nu: 0.3, "
+            "rho: 7850.0}\nsections:\n  s: {A: 1.0e-2, Iy: 1.0e-6, Iz: 1.5e-6, J: 1.0e-6}\n"
+            "beams:\n  col: {material: steel, section: s, from: [0, 0, 0], to: [0, 0, 1], "
+            "elements: 100, y_axis: [1, 0, 0]}\njoints:\n  clamp: {type: weld, nodes: "
+            "[ground, col.start]}\nmodal: {enabled: false}\noutput: {vtk: false}\n"
+            "buckling: {modes: 2}\n")
+for np in (1, 2):
+    rc, log = mbmodal(np, heavy, os.path.join(OUT, "heavy%d" % np))
+    check(rc == 0, "heavy column np %d: exit %d %s" % (np, rc, log[-300:]))
+    if rc:
+        continue
+    with open(os.path.join(OUT, "heavy%d" % np, "heavy.buckling.yaml")) as f:
+        rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    for h, w in zip(rep["load_factors"], HEAVY):
+        check(abs(h - w) <= 3e-4 * w, "heavy column np %d: load factor %.8g, Greenhill %.8g" % (np, h, w))
+        print("heavy column np %d: load factor %.8g, Greenhill %.8g (rel %.1e)" % (np, h, w, (h - w) / w))
+    g = rep["critical_loads"]["gravity"]
+    check(abs(g[2] + 9.81 * rep["load_factors"][0]) <= 1e-9 * abs(g[2]),
+          "heavy column np %d: critical gravity %r" % (np, g))
 
 # errors: a matrix deck (the stage needs a model), a model that its loads do not stress
 bad = os.path.join(OUT, "bad_matrix.yaml")
