@@ -50,15 +50,29 @@ static void dof_label (const void *ctx, int i, char *buf, size_t len)
   else snprintf (buf, len, "DOF %d", i + 1);
 }
 
-/* The report order of the modes of r: positive load factors ascending, then the negative
-   ones (the loads reversed) by ascending |lambda|. order: nmodes indices, filled. */
+/* 1 when mode md has a positive load factor: lambda > 0 and not zero at the stage's
+   rounding floor (MODE_RIGID: a mechanism that no material stiffness holds). */
+static int is_positive (const mode *md)
+{
+  return md->kind != MODE_RIGID && creal (md->lambda) > 0;
+}
+
+/* The sign of a load factor in the reports: positive, zero (MODE_RIGID) or negative. */
+static const char *sign_word (const mode *md)
+{
+  return md->kind == MODE_RIGID ? "zero" : creal (md->lambda) > 0 ? "positive" : "negative";
+}
+
+/* The report order of the modes of r: positive load factors ascending, then the others
+   (zero: mechanisms; negative: the loads reversed) by ascending |lambda|. order: nmodes
+   indices, filled. */
 static void report_order (const eigen_result *r, int *order)
 {
   int k = 0;
   for (int pass = 0; pass < 2; pass++) {
     int k0 = k;
     for (int i = 0; i < r->nmodes; i++)
-      if ((creal (r->modes[i].lambda) > 0) == (pass == 0)) order[k++] = i;
+      if (is_positive (&r->modes[i]) == (pass == 0)) order[k++] = i;
     for (int a = k0 + 1; a < k; a++)  /* insertion sort by |lambda| */
       for (int b = a; b > k0 && fabs (creal (r->modes[order[b]].lambda))
                                 < fabs (creal (r->modes[order[b - 1]].lambda)); b--) {
@@ -153,7 +167,7 @@ static int write_report (const char *path, const buckling_input *in, const eigen
     if (k + 1 < r->nmodes) fprintf (f, ", ");
   }
   fprintf (f, "]\n");
-  int first = r->nmodes > 0 && creal (r->modes[order[0]].lambda) > 0 ? order[0] : -1;
+  int first = r->nmodes > 0 && is_positive (&r->modes[order[0]]) ? order[0] : -1;
   if (first >= 0) put_critical (f, mdl, creal (r->modes[first].lambda));
   else fprintf (f, "critical_loads: null     # no positive load factor found\n");
   fprintf (f, "modes:\n");
@@ -161,8 +175,10 @@ static int write_report (const char *path, const buckling_input *in, const eigen
     const mode *md = &r->modes[order[k]];
     fprintf (f, "  - mode: %d\n    load_factor: ", k + 1);
     writer_put_real (f, creal (md->lambda), WRITER_YAML);
-    fprintf (f, "\n    sign: %s\n    residual: ", creal (md->lambda) > 0 ? "positive"
-             : "negative   # buckles under the loads reversed");
+    const char *w = sign_word (md);
+    fprintf (f, "\n    sign: %s%s\n    residual: ", w, !strcmp (w, "zero") ? "   # a mechanism: "
+             "no material stiffness holds this shape, only the loads' stress" : !strcmp (w,
+             "negative") ? "   # buckles under the loads reversed" : "");
     writer_put_real (f, md->residual, WRITER_YAML);
     fprintf (f, "\n");
     if (!in->vectors || !md->x) continue;
@@ -195,16 +211,14 @@ static int report (const buckling_input *in, eigen_result *r, const char *state,
             "loads times lambda):\n  mode      load factor  sign      residual\n");
     for (int k = 0; k < r->nmodes; k++) {
       const mode *md = &r->modes[order[k]];
-      printf ("  %4d  %15.8e  %-8s  %.1e\n", k + 1, creal (md->lambda),
-              creal (md->lambda) > 0 ? "positive" : "negative", md->residual);
+      printf ("  %4d  %15.8e  %-8s  %.1e\n", k + 1, creal (md->lambda), sign_word (md),
+              md->residual);
     }
     fflush (stdout);
     rc = write_report (path, in, r, order, state, err);
   }
   if (rc == 0 && in->log) {
-    int k = 0;
-    while (k < r->nmodes && creal (r->modes[order[k]].lambda) <= 0) k++;
-    if (r->nmodes > 0 && creal (r->modes[order[0]].lambda) > 0)
+    if (r->nmodes > 0 && is_positive (&r->modes[order[0]]))
       fprintf (in->log, "buckling: %d load factor%s, the lowest positive %.8g (the deck's "
                "loads times it buckle the structure)\n", r->nmodes, r->nmodes > 1 ? "s"
                : "", creal (r->modes[order[0]].lambda));

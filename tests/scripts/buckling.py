@@ -28,6 +28,8 @@ clamped one; the checks allow 3e-4 relative.
 A heavy column (clamped, free, 100 elements) under gravity alone against Greenhill's
 q L^3 / (E I) = 7.8373 (Timoshenko & Gere 2.13; here (9/4) j^2, j the first zero of
 J_{-1/3}, scipy), on 1 and 2 ranks: lambda multiplies gravity.
+A rod on a ball joint pulled along itself (a mechanism that tension alone holds): its
+load factors are zero (sign "zero"), no critical loads.
 The mode of each load factor is assigned to the structure whose nodes move most in its
 shape (the YAML report's shapes). The deck runs without a statics section (the stage finds
 the equilibrium itself) on 1 rank, and with one on 2 ranks. Deck errors: a buckling
@@ -210,6 +212,25 @@ for np in (1, 2):
     g = rep["critical_loads"]["gravity"]
     check(abs(g[2] + 9.81 * rep["load_factors"][0]) <= 1e-9 * abs(g[2]),
           "heavy column np %d: critical gravity %r" % (np, g))
+
+# a mechanism held by tension alone (a rod on a ball joint, pulled along itself): no
+# material stiffness holds its swing, lambda = 0 (K_material phi = 0): sign zero, no
+# positive factor, no critical loads
+mech = os.path.join(OUT, "mechanism.yaml")
+with open(mech, "w") as f:
+    f.write("units: SI\nmaterials:\n  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}\nsections:\n"
+            "  s: {A: 1.0e-2, Iy: 1.0e-6, Iz: 1.5e-6, J: 1.0e-6}\nbeams:\n  col: {material: "
+            "steel, section: s, from: [0, 0, 0], to: [0, 0, 1], elements: 4, y_axis: [1, 0, 0]}"
+            "\njoints:\n  pin: {type: spherical, nodes: [ground, col.start]}\nforces:\n  F: "
+            "{type: force, node: col.end, value: [0, 0, 1000]}\nmodal: {enabled: false}\n"
+            "output: {vtk: false}\nbuckling: {modes: 2}\n")
+rc, log = mbmodal(1, mech, os.path.join(OUT, "mech"))
+check(rc == 0, "mechanism: exit %d %s" % (rc, log[-300:]))
+if rc == 0:
+    with open(os.path.join(OUT, "mech", "mechanism.buckling.yaml")) as f:
+        rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    check([m["sign"] for m in rep["modes"]] == ["zero", "zero"] and rep["critical_loads"] is None
+          and "none positive" in log, "mechanism: %r %r" % (rep["modes"], rep["critical_loads"]))
 
 # errors: a matrix deck (the stage needs a model), a model that its loads do not stress
 bad = os.path.join(OUT, "bad_matrix.yaml")
