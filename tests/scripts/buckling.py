@@ -34,7 +34,8 @@ The mode of each load factor is assigned to the structure whose nodes move most 
 shape (the YAML report's shapes). The deck runs without a statics section (the stage finds
 the equilibrium itself) on 1 rank, and with one on 2 ranks. Deck errors: a buckling
 section in a matrix deck (file:line:col, exit 2), a deck whose loads stress nothing (exit 2,
-2 ranks). At c3c3f18 there was no buckling stage (the key was unknown: exit 2).
+2 ranks), a follower end load (not conservative: exit 2). At c3c3f18 there was no
+buckling stage (the key was unknown: exit 2).
 usage: buckling.py MBMODAL OUTDIR"""
 import math
 import os
@@ -246,4 +247,12 @@ rc, log = mbmodal(2, free, os.path.join(OUT, "bad"))
 check(rc == 2 and "bad_unloaded.yaml:%d:1: error: buckling: the deck's loads stress nothing" %
       (deck_text(False).count("\n")) in log and log.count("stress nothing") == 1,
       "unloaded deck: exit %d %s" % (rc, log[-300:]))
+# a follower end load (Beck's column) is not conservative: refused at the key
+beck = os.path.join(OUT, "bad_follower.yaml")
+with open(beck, "w") as f:
+    f.write(open(mech).read().replace("value: [0, 0, 1000]}", "value: [0, 0, -1000], frame: body}")
+            .replace("type: spherical", "type: weld"))
+rc, log = mbmodal(1, beck, os.path.join(OUT, "bad"))
+check(rc == 2 and "bad_follower.yaml:14:1: error: buckling: the geometric stiffness is not "
+      "symmetric" in log, "follower load: exit %d %s" % (rc, log[-300:]))
 TALLY.finish("buckling.py: %d checks, %d failed")
