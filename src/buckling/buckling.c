@@ -222,9 +222,9 @@ static int report (const buckling_input *in, eigen_result *r, const char *state,
       fprintf (in->log, "buckling: %d load factor%s, the lowest positive %.8g (the deck's "
                "loads times it buckle the structure)\n", r->nmodes, r->nmodes > 1 ? "s"
                : "", creal (r->modes[order[0]].lambda));
-    else fprintf (in->log, "buckling: %d load factor%s, none positive (the loads as given do "
-                  "not buckle the structure in the modes found)\n", r->nmodes,
-                  r->nmodes > 1 ? "s" : "");
+    else fprintf (in->log, "buckling: %d load factor%s, none positive: no positive multiple "
+                  "of the loads buckles the structure in %s\n", r->nmodes,
+                  r->nmodes == 1 ? "" : "s", r->nmodes == 1 ? "this shape" : "these shapes");
     fprintf (in->log, "buckling: report written to %s (%.2f s for the stage)\n", path,
              r->time_total);
   }
