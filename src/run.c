@@ -12,6 +12,7 @@
 #include "eigen/gep.h"
 #include "eigen/pencil.h"
 #include "eigen/shift_invert.h"
+#include "frf/frf.h"
 #include "linalg/blas.h"
 #include "linalg/mmio.h"
 #include "linalg/sparse.h"
@@ -209,7 +210,7 @@ static int read_by_rows (run *r)
 {
   const deck_stage *dd = &r->d.damped;
   int damped_real = !dd->has_target && (!dd->has_shift || dd->shift_im == 0.0);
-  return r->nranks > 1 && (r->d.modal.enabled || r->d.damped.enabled)
+  return r->nranks > 1 && (r->d.modal.enabled || r->d.damped.enabled) && !r->d.frf.present
          && (!r->d.damped.enabled || damped_real) && shift_invert_by_rows (r->comm);
 }
 
@@ -555,7 +556,9 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   const model *mdl = r->is_model ? &r->mdl : NULL;
   const deck_stage *st = complex_stage ? &d->damped : &d->modal;
   int vectors = d->output.eigenvectors && !r->opts->no_vectors;  /* in the YAML report */
-  int keep = vectors || mdl != NULL;  /* a model's energy shares and VTK need them */
+  /* the frf section's stage: its modes and vectors, gathered on rank 0 */
+  int frf = d->frf.present && d->frf.complex_modes == complex_stage;
+  int keep = vectors || mdl != NULL || frf;  /* a model's energy shares and VTK need them */
   eigen_opts opts = { .modes = st->modes, .has_shift = st->has_shift,
                       .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
                       .target_hz = st->target_hz, .tolerance = st->tolerance,
@@ -563,7 +566,7 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       .keep_vectors = keep, .log = r->log, .detail = r->detail,
                       .block = d->solver.block, .solver = eigen_solver_of (&d->solver),
                       /* a matrix deck's vectors go to the report only: left by rows */
-                      .stream_vectors = vectors && mdl == NULL };
+                      .stream_vectors = vectors && mdl == NULL && !frf };
   eigen_result res;
   int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
                          : gep_modal (r->comm, sys, &opts, &res, err);
@@ -625,12 +628,14 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
     fflush (stdout);
   }
-  eigen_result_clear (&res);
   int wall = mb_agree (r->comm, wrc, &werr);
   if (rc == 0 && wall < 0) {
     *err = werr;
     rc = wall;
   }
+  if (rc == 0 && frf)  /* the frequency response from this stage's modes */
+    rc = frf_run (r->comm, d, mdl, r->K, r->M, r->R, r->Cq, &res, r->outdir, r->log, err);
+  eigen_result_clear (&res);
   return rc;
 }
 

@@ -8,7 +8,8 @@
                    complex?: stage, output?: output,
                    statics?: statics (model decks only; schema in deck_statics.c),
                    solver?: solver (schema in deck_solver.c),
-                   buckling?: buckling (model decks only; schema in deck_buckling.c) }
+                   buckling?: buckling (model decks only; schema in deck_buckling.c),
+                   frf?: frf (schema in deck_frf.c) }
                  A deck is either a matrix deck (matrices given) or a model deck (any of
                  units, gravity, materials, sections, bodies, beams, joints, forces given);
                  not both, not neither. A model deck needs 'units: SI' and at least one
@@ -224,7 +225,8 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, BUCKLING = 15, NF = 16 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, BUCKLING = 15, FRF = 16,
+         NF = 17 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -242,6 +244,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "statics", .type = F_MAP, .section = deck_statics_section },
     { .key = "solver", .type = F_MAP, .section = deck_solver_section },
     { .key = "buckling", .type = F_MAP, .section = deck_buckling_section },
+    { .key = "frf", .type = F_MAP, .section = deck_frf_section },
   };
   if (!r || deck_is_null (r))
     return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
@@ -274,6 +277,7 @@ static int root (ctx *c, const yaml_node_t *r)
   else if (d->damped.enabled && !model_key && !d->matrices.R)
     return deck_fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
                          " (a damping matrix); give R or set 'enabled: false'");
+  if (f[FRF].k) MB_TRY (deck_frf_finish (c, f[FRF].k, model_key != NULL));
   if (!d->output.directory && !(d->output.directory = deck_dup (".", 1)))
     return deck_no_memory (c);
   if (!d->output.name && !(d->output.name = default_name (c->path)))
@@ -421,5 +425,6 @@ void deck_clear (deck *d)
   free (d->output.name);
   free (d->output.export_matrices);
   deck_model_clear (&d->model);
+  deck_frf_clear (&d->frf);
   memset (d, 0, sizeof *d);
 }

@@ -37,7 +37,10 @@ static const char matrix_a[] =
   "complex: {enabled: true, modes: 3, shift: [0.5, 3], tolerance: 1e-8, max_restarts: 50,"
   " subspace: 0}\n"
   "output: {directory: out, name: run, eigenvectors: false, export_matrices: mats,"
-  " vtk: false, csv: true}\n";
+  " vtk: false, csv: true}\n"
+  "frf: {inputs: [{name: f, dof: 2}], outputs: [{name: x, dof: 1, quantity: velocity}],"
+  " frequencies: {min: 0.5, max: 20, count: 30, spacing: linear}, damping: [0.01, 0.02],"
+  " static_correction: false}\n";
 
 static const char matrix_b[] =
   "matrices: {K: a.mtx, M: b.mtx, R: c.mtx}\n"
@@ -98,7 +101,10 @@ static const char model[] =
   " [0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]]}\n"
   "  push: {type: force, node: tip, at: [0, 0, 2.1], value: [0, 100, 0], frame: body}\n"
   "  spin: {type: torque, node: hub, value: [0, 0, 10], frame: global}\n"
-  "output: {reference_point: [0, 0, 1]}\n";
+  "output: {reference_point: [0, 0, 1]}\n"
+  "frf: {inputs: [{node: tip, direction: [0, 0, 2], type: torque}],"
+  " outputs: [{node: hub, direction: [1, 0, 0], rotation: true, quantity: acceleration}],"
+  " frequencies: {min: 1, max: 10, count: 5}, damping: complex}\n";
 
 static const char *const bases[] = { matrix_a, matrix_b, model };
 enum { NBASES = 3 };

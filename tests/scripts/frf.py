@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""frf.py: the frf section against direct dense solves (numpy), for tests/scripts/frf.sh.
+
+  gen DIR: writes the decks and matrices:
+    two.yaml    2 DOFs, K, M and a non-proportional R; damping: complex (all modes)
+    chain.yaml  a free 3-mass chain (a rigid mode: the shifted correction); modal damping
+                ratios [0, 0.02, 0.05] (all modes)
+    cant.yaml, cant_nc.yaml  a clamped steel cantilever, 20 elements, 3 modes, undamped,
+                with and without the static correction
+  check DIR: the references, each an independent dense solve at every frequency:
+    two:   (K + i w R - w^2 M) x = f                                         numpy.linalg
+    chain: the same with R = M Phi diag(2 zeta w) Phi^T M (Phi: scipy.linalg.eigh)
+    cant:  Z^T (K - w^2 M) Z y = Z^T f on the null space Z of Cq, K, M, Cq from
+           tests/models/mbref.py (an independent Python model of the deck)
+  and the CSV against the YAML, and scripts/plot_frf.py's draw() writes a PNG."""
+import os
+import sys
+
+import numpy as np
+import scipy.io
+import scipy.sparse
+import scipy.linalg as sla
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "models"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+from testlib import Tally  # noqa: E402
+
+K2 = np.array([[3e4, -1e4], [-1e4, 2e4]])
+M2 = np.diag([2.0, 1.0])
+R2 = np.array([[30.0, -5.0], [-5.0, 10.0]])
+K3 = np.array([[1e4, -1e4, 0], [-1e4, 3e4, -2e4], [0, -2e4, 2e4]])
+M3 = np.diag([1.0, 2.0, 1.5])
+Z3 = [0.0, 0.02, 0.05]
+
+TWO = """matrices: {K: K2.mtx, M: M2.mtx, R: R2.mtx}
+modal: {enabled: false}
+complex: {modes: 2}
+output: {directory: out1}
+frf:
+  inputs: [{name: f1, dof: 1}, {dof: 2}]
+  outputs: [{name: x1, dof: 1}, {name: a2, dof: 2, quantity: acceleration},
+            {name: v1, dof: 1, quantity: velocity}]
+  frequencies: {min: 1, max: 100, count: 15}
+  damping: complex
+"""
+CHAIN = """matrices: {K: K3.mtx, M: M3.mtx}
+modal: {modes: 3}
+output: {directory: out1}
+frf:
+  inputs: [{dof: 1}]
+  outputs: [{dof: 3}, {dof: 2, quantity: acceleration}]
+  frequencies: {min: 0.5, max: 40, count: 12, spacing: linear}
+  damping: [0, 0.02, 0.05]
+"""
+CANT = """units: SI
+materials:
+  steel: {E: 2.0e11, nu: 0.3, rho: 7850.0}
+sections:
+  bar: {shape: rectangle, y: 0.02, z: 0.01}
+beams:
+  bar:
+    material: steel
+    section: bar
+    from: [0, 0, 0]
+    to: [1, 0, 0]
+    elements: 20
+    y_axis: [0, 1, 0]
+    nodes: {root: start, tip: end}
+joints:
+  clamp: {type: weld, nodes: [ground, root]}
+modal: {modes: 3}
+output: {directory: out1, vtk: false}
+frf:
+  inputs: [{name: Fz, node: tip, direction: [0, 0, 1]}]
+  outputs: [{name: uz, node: tip, direction: [0, 0, 1]}]
+  frequencies: {min: 0.5, max: 7, count: 8}
+  damping: 0
+  static_correction: %s
+"""
+
+
+def gen(d):
+    for name, A in (("K2", K2), ("M2", M2), ("R2", R2), ("K3", K3), ("M3", M3)):
+        scipy.io.mmwrite(os.path.join(d, name + ".mtx"), scipy.sparse.coo_matrix(A))
+    for name, text in (("two", TWO), ("chain", CHAIN), ("cant", CANT % "true"),
+                       ("cant_nc", CANT % "false")):
+        with open(os.path.join(d, name + ".yaml"), "w") as f:
+            f.write(text)
+
+
+def load(path):
+    with open(path) as f:
+        return yaml.load(f, Loader=yaml.CSafeLoader)
+
+
+def computed(rep, o, k):
+    """H of output o to input k (0-based) from the report."""
+    for p in rep["pairs"]:
+        if p["output"] == rep["outputs"][o]["name"] and p["input"] == rep["inputs"][k]["name"]:
+            return np.array(p["real"]) + 1j * np.array(p["imag"])
+    raise KeyError((o, k))
+
+
+def direct(K, M, R, hz, b, c, power):
+    """c^T x, (K + i w R - w^2 M) x = b, times (i w)^power, at every frequency."""
+    out = []
+    for f in hz:
+        w = 2 * np.pi * f
+        x = np.linalg.solve(K + 1j * w * R - w * w * M, b)
+        out.append((c @ x) * (1j * w) ** power)
+    return np.array(out)
+
+
+def relerr(a, b):
+    return float(np.max(np.abs(a - b) / np.abs(b)))
+
+
+def check(d, t, out):
+    """All checks of one run's output folder `out` (below d)."""
+    tag = os.path.basename(out)
+    # 2 DOFs, complex modes
+    rep = load(os.path.join(d, out, "two.frf.yaml"))
+    hz = np.array(rep["frequency_hz"])
+    t.check(len(hz) == 15 and abs(hz[0] - 1) < 1e-12 and abs(hz[-1] - 100) < 1e-9,
+            "%s two: log grid 1 .. 100 Hz" % tag)
+    qty = [0, 2, 1]
+    cols = [0, 1, 0]
+    worst = 0.0
+    for k in range(2):
+        for o in range(3):
+            ref = direct(K2, M2, R2, hz, np.eye(2)[k], np.eye(2)[cols[o]], qty[o])
+            worst = max(worst, relerr(computed(rep, o, k), ref))
+    t.check(worst < 1e-9, "%s two: complex-mode FRF vs direct solve, rel err %.2e" % (tag, worst))
+    print("%s two (complex modes): max rel err %.2e vs (K + iwR - w^2 M)^-1" % (tag, worst))
+    # free chain, modal damping
+    rep = load(os.path.join(d, out, "chain.frf.yaml"))
+    hz = np.array(rep["frequency_hz"])
+    w2, phi = sla.eigh(K3, M3)
+    w = np.sqrt(np.maximum(w2, 0))
+    Rm = M3 @ phi @ np.diag(2 * np.array(Z3) * w) @ phi.T @ M3
+    worst = 0.0
+    for o, (row, pw) in enumerate(((2, 0), (1, 2))):
+        ref = direct(K3, M3, Rm, hz, np.eye(3)[0], np.eye(3)[row], pw)
+        worst = max(worst, relerr(computed(rep, o, 0), ref))
+    t.check(worst < 1e-9, "%s chain: modal-damping FRF vs direct, rel err %.2e" % (tag, worst))
+    t.check(rep["correction_shift"] < 0, "%s chain: a free model is corrected at a negative "
+            "shift (%r)" % (tag, rep["correction_shift"]))
+    print("%s chain (free, modal ratios): max rel err %.2e" % (tag, worst))
+    # cantilever against mbref's dense model
+    import mbref
+    mdl, _ = mbref.load_deck(os.path.join(d, "cant.yaml"))
+    K, M, _, Cq = mdl.matrices()
+    Z = sla.null_space(Cq)
+    tip = mdl.names["tip"]
+    b = np.zeros(K.shape[0])
+    b[6 * tip + 2] = 1.0
+    Kz, Mz, bz = Z.T @ K @ Z, Z.T @ M @ Z, Z.T @ b
+    errs = {}
+    for name in ("cant", "cant_nc"):
+        path = os.path.join(d, out, name + ".frf.yaml")
+        if not os.path.exists(path):
+            continue
+        rep = load(path)
+        hz = np.array(rep["frequency_hz"])
+        ref = np.array([bz @ np.linalg.solve(Kz - (2 * np.pi * f) ** 2 * Mz, bz) for f in hz])
+        errs[name] = relerr(computed(rep, 0, 0), ref)
+        print("%s %s: tip receptance, max rel err %.2e vs the dense solve" % (tag, name,
+                                                                              errs[name]))
+        if name == "cant":
+            # the method's own truncation: 3 modes plus sum_{j>3} g_j^2 / w_j^2 (eigh)
+            w2, P = sla.eigh(Kz, Mz)
+            g = P.T @ bz
+            tr = np.array([np.sum(g[:3] ** 2 / (w2[:3] - (2 * np.pi * f) ** 2))
+                           + np.sum(g[3:] ** 2 / w2[3:]) for f in hz])
+            e = relerr(computed(rep, 0, 0), tr)
+            t.check(e < 1e-8, "%s cant: = 3 modes + static remainder (eigh), rel err %.2e"
+                    % (tag, e))
+            print("%s cant: vs 3 modes + static remainder of the rest (eigh): %.2e" % (tag, e))
+    t.check(errs["cant"] < 1e-5, "%s cant: corrected receptance rel err %.2e" % (tag,
+                                                                                 errs["cant"]))
+    if "cant_nc" in errs:
+        t.check(errs["cant_nc"] > 1e-4 and errs["cant_nc"] > 100 * errs["cant"],
+                "%s cant: without the correction the error (%.2e) is larger" % (
+                    tag, errs["cant_nc"]))
+    # the CSV holds the YAML's magnitude and phase
+    rep = load(os.path.join(d, out, "two.frf.yaml"))
+    tab = np.loadtxt(os.path.join(d, out, "two.frf.csv"), delimiter=",", skiprows=1)
+    h = computed(rep, 1, 0)
+    t.check(tab.shape == (15, 13) and np.allclose(tab[:, 3], np.abs(h), rtol=1e-14)
+            and np.allclose(tab[:, 4], np.degrees(np.angle(h)), rtol=1e-13),
+            "%s two: CSV = YAML magnitude and phase" % tag)
+
+
+def main():
+    d = sys.argv[2]
+    if sys.argv[1] == "gen":
+        gen(d)
+        return
+    t = Tally()
+    for out in sys.argv[3:]:
+        check(d, t, out)
+    import plot_frf
+    png = os.path.join(d, "two.png")
+    plot_frf.draw(load(os.path.join(d, sys.argv[3], "two.frf.yaml")), png)
+    with open(png, "rb") as f:
+        t.check(f.read(8) == b"\x89PNG\r\n\x1a\n", "plot_frf.draw wrote a PNG")
+    t.finish("frf: %d checks, %d failed")
+
+
+if __name__ == "__main__":
+    main()
