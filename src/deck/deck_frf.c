@@ -1,18 +1,19 @@
-/* deck_frf.c: the `frf:` section (frequency response), every key,
+/* deck_frf.c: the `frf:` section (frequency response and state-space export), every key,
    type and range checked.
 
    frf := { inputs: [input, ...], outputs: [output, ...],
             frequencies: { min: real > 0 [Hz], max: real > min [Hz],
                            count: int in 2 .. 100000, spacing?: log | linear },
             damping: real in [0, 1) | [real in [0, 1), ...] | complex,
-            static_correction?: bool }
+            static_correction?: bool, state_space?: text (a folder),
+            state_space_model?: modal | full }
    input  := { name?: text, node: text, direction: vec3, type?: force | torque }   model
            | { name?: text, dof: int >= 1 }                                       matrix
    output := { name?: text, node: text, direction: vec3, rotation?: bool,
                quantity?: displacement | velocity | acceleration }                model
            | { name?: text, dof: int >= 1, quantity?: ... }                       matrix
    Defaults: spacing log, type force, rotation false, quantity displacement,
-   static_correction true. A list of ratios
+   static_correction true, state_space none, state_space_model modal. A list of ratios
    gives mode i its ratio i (the last one for the modes beyond the list). */
 #include "deck_yaml.h"
 
@@ -55,6 +56,12 @@ static int spacing_value (deck_ctx *c, const char *sec, deck_field *f)
 {
   static const char *const w[] = { "linear", "log" };
   return word_value (c, sec, f, w, 2, "log or linear");
+}
+
+static int model_value (deck_ctx *c, const char *sec, deck_field *f)
+{
+  static const char *const w[] = { "modal", "full" };
+  return word_value (c, sec, f, w, 2, "modal or full");
 }
 
 /* F_FN: direction [x, y, z], not zero, normalized into (double *) f->dst */
@@ -190,6 +197,9 @@ int deck_frf_section (deck_ctx *c, const yaml_node_t *map, const char *sec)
       .section = frequencies_section },
     { .key = "damping", .type = F_FN, .dst = fr, .required = 1, .parse = damping_value },
     { .key = "static_correction", .type = F_BOOL, .dst = &fr->static_correction },
+    { .key = "state_space", .type = F_STR, .dst = &fr->state_space },
+    { .key = "state_space_model", .type = F_FN, .dst = &fr->state_space_full,
+      .parse = model_value },
   };
   MB_TRY (deck_walk (c, map, sec, f, (int) (sizeof f / sizeof f[0])));
   fr->present = 1;
@@ -229,5 +239,6 @@ void deck_frf_clear (deck_frf *f)
   free (f->inputs);
   free (f->outputs);
   free (f->ratios);
+  free (f->state_space);
   memset (f, 0, sizeof *f);
 }

@@ -1,5 +1,5 @@
 /* deck_frf.h: the `frf:` section: named inputs and outputs, frequencies and damping of a
-   frequency response by modal superposition. */
+   frequency response by modal superposition (and of its state-space export). */
 #ifndef MB_DECK_FRF_H
 #define MB_DECK_FRF_H
 
@@ -30,6 +30,8 @@ typedef struct deck_frf {
   int nratios;         /* modal damping ratios given (1: one for every mode) */
   double *ratios;      /* owned, each in [0, 1) */
   int static_correction; /* 1 (default): residual flexibility of the modes left out */
+  char *state_space;   /* folder for the state-space export, NULL: none */
+  int state_space_full;  /* 1: the full first-order model; 0 (default): modal */
   int line, col;       /* the frf key */
 } deck_frf;
 

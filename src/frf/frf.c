@@ -195,7 +195,8 @@ static int static_correction (MPI_Comm comm, const spm *K, const spm *M, const s
     if (!ir || !jc || !a || !X || !f->hres)
       rc = mb_fail (err, MB_ENOMEM, "out of memory for the FRF's static correction");
     if (rc == 0) {
-      for (long e = 0; e < K->nnz; e++) ir[nnz] = K->row[e], jc[nnz] = K->col[e], a[nnz++] = K->val[e];
+      for (long e = 0; e < K->nnz; e++)
+        ir[nnz] = K->row[e], jc[nnz] = K->col[e], a[nnz++] = K->val[e];
       if (f->shift != 0)
         for (long e = 0; e < M->nnz; e++)
           ir[nnz] = M->row[e], jc[nnz] = M->col[e], a[nnz++] = -f->shift * M->val[e];
@@ -227,7 +228,8 @@ static int static_correction (MPI_Comm comm, const spm *K, const spm *M, const s
         double complex modal = 0;
         for (int j = 0; j < f->nmodes; j++)
           if (f->complex_modes) {
-            double complex vu = f->v[o + (size_t) j * f->nout] * f->u[j + (size_t) k * f->nmodes];
+            double complex vu = f->v[o + (size_t) j * f->nout]
+                                * f->u[j + (size_t) k * f->nmodes];
             modal += -vu / f->lambda[j];
             if (f->pair[j]) modal += -conj (vu) / conj (f->lambda[j]);
           } else
@@ -412,7 +414,8 @@ static int prepare (const deck *d, const model *mdl, const spm *K, const spm *M,
   f->b = calloc ((size_t) n * f->nin, sizeof *f->b);
   f->c = calloc ((size_t) n * f->nout, sizeof *f->c);
   f->quantity = calloc ((size_t) f->nout, sizeof *f->quantity);
-  if (!f->b || !f->c || !f->quantity) return mb_fail (err, MB_ENOMEM, "out of memory for the FRF");
+  if (!f->b || !f->c || !f->quantity)
+    return mb_fail (err, MB_ENOMEM, "out of memory for the FRF");
   for (int k = 0; k < f->nin; k++)
     MB_TRY (point_vector (d, mdl, n, &fr->inputs[k], "input", f->b + (size_t) k * n, err));
   for (int o = 0; o < f->nout; o++) {
@@ -455,6 +458,13 @@ int frf_run (MPI_Comm comm, const deck *d, const model *mdl, const spm *K, const
     }
     if (rc == 0) rc = write_yaml (yp, d, &f, hz, H, err);
     if (rc == 0) rc = write_csv (cp, d, &f, hz, H, err);
+    if (rc == 0 && d->frf.state_space) {  /* a relative folder is inside outdir */
+      const char *ssd = d->frf.state_space;
+      char *dir = ssd[0] == '/' ? strdup (ssd) : writer_join (outdir, ssd);
+      rc = dir ? frf_export (&f, d, K, M, R, Cq, dir, log, err)
+               : mb_fail (err, MB_ENOMEM, "out of memory for a file name");
+      free (dir);
+    }
     if (rc == 0 && log)
       fprintf (log, "frf: %d x %d pairs at %d frequencies from %d %s%s; written to %s and "
                "%s\n", f.nout, f.nin, nf, f.nmodes, f.complex_modes ? "complex modes"

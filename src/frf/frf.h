@@ -1,4 +1,5 @@
-/* frf.h: frequency response functions by modal superposition with a static correction. */
+/* frf.h: frequency response functions by modal superposition with a static correction,
+   and the first-order (state-space) model of the same inputs and outputs. */
 #ifndef MB_FRF_H
 #define MB_FRF_H
 
@@ -46,11 +47,19 @@ double complex frf_value (const frf_data *f, int o, int k, double w);
    modes with their vectors; K, M, R, Cq whole on rank 0, NULL elsewhere; mdl the model
    or NULL for a matrix deck): builds frf_data (the static correction solves with
    [K - s M, Cq^T; Cq, 0] on every rank through MUMPS), writes OUTDIR/NAME.frf.yaml and
-   NAME.frf.csv.
+   NAME.frf.csv and, when d->frf.state_space is set, the state-space export (frf_export).
    Returns 0 or an error (MB_EDECK for a node or dof that does not exist, MB_ESOLVE,
    MB_EIO, MB_ENOMEM), the same on every rank. */
 int frf_run (MPI_Comm comm, const deck *d, const model *mdl, const spm *K, const spm *M,
              const spm *R, const spm *Cq, const eigen_result *res, const char *outdir,
              FILE *log, mb_err *err);
+
+/* Rank 0: the state-space model x' = A x + B u, y = C x + D u of f's inputs and outputs,
+   modal (from f's modes, d->frf.state_space_full = 0) or full (from K, M, R with seed
+   003's reduction of massless DOFs), as A.mtx, B.mtx, C.mtx, D.mtx and index.yaml in
+   folder dir (created): see state_space.c. Returns 0, MB_EDECK (what the export cannot
+   represent), MB_ESOLVE, MB_EIO or MB_ENOMEM. */
+int frf_export (const frf_data *f, const deck *d, const spm *K, const spm *M, const spm *R,
+                const spm *Cq, const char *dir, FILE *log, mb_err *err);
 
 #endif

@@ -1,7 +1,8 @@
 #!/bin/sh
 # frf.sh: the frf section (FRF by modal superposition, static correction) against direct
 # dense solves: 2 DOFs with complex modes, a free chain with modal ratios, a cantilever with
-# and without the correction; 1 and 2 ranks. usage: sh frf.sh MBMODAL OUTDIR
+# and without the correction; the state-space export (modal, and full with seed 003's
+# reduction on its engine mount); 1 and 2 ranks. usage: sh frf.sh MBMODAL OUTDIR
 set -e
 bin=$1
 dir="$2/frf"
@@ -9,11 +10,11 @@ here=$(dirname "$0")
 mkdir -p "$dir"
 /usr/bin/python3 "$here/frf.py" gen "$dir"
 cd "$dir"
-for deck in two chain cant cant_nc; do
+for deck in two chain cant cant_nc mount; do
   "$bin" -q $deck.yaml > run1.log
 done
 mkdir -p out2
-for deck in two chain cant; do
+for deck in two chain cant mount; do
   mpirun --oversubscribe -np 2 "$bin" -q -o out2 $deck.yaml > run2.log
 done
 cd - > /dev/null

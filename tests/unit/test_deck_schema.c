@@ -40,7 +40,7 @@ static const char matrix_a[] =
   " vtk: false, csv: true}\n"
   "frf: {inputs: [{name: f, dof: 2}], outputs: [{name: x, dof: 1, quantity: velocity}],"
   " frequencies: {min: 0.5, max: 20, count: 30, spacing: linear}, damping: [0.01, 0.02],"
-  " static_correction: false}\n";
+  " static_correction: false, state_space: ss, state_space_model: modal}\n";
 
 static const char matrix_b[] =
   "matrices: {K: a.mtx, M: b.mtx, R: c.mtx}\n"
@@ -104,7 +104,7 @@ static const char model[] =
   "output: {reference_point: [0, 0, 1]}\n"
   "frf: {inputs: [{node: tip, direction: [0, 0, 2], type: torque}],"
   " outputs: [{node: hub, direction: [1, 0, 0], rotation: true, quantity: acceleration}],"
-  " frequencies: {min: 1, max: 10, count: 5}, damping: complex}\n";
+  " frequencies: {min: 1, max: 10, count: 5}, damping: complex, state_space_model: full}\n";
 
 static const char *const bases[] = { matrix_a, matrix_b, model };
 enum { NBASES = 3 };
