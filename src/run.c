@@ -635,6 +635,9 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   }
   if (rc == 0 && frf)  /* the frequency response from this stage's modes */
     rc = frf_run (r->comm, d, mdl, r->K, r->M, r->R, r->Cq, &res, r->outdir, r->log, err);
+  else if (frf && r->log)
+    fprintf (r->log, "frf: not computed: the %s stage did not finish\n",
+             complex_stage ? "complex" : "modal");
   eigen_result_clear (&res);
   return rc;
 }
@@ -685,6 +688,8 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
              r.nranks, r.nranks > 1 ? "s" : "");
   if (rc == 0) rc = prepare_outputs (&r, err);
   if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
+  if (rc == 0 && r.d.frf.present)  /* its nodes and DOFs, before any stage */
+    rc = mb_agree (comm, frf_check_points (&r.d, r.is_model ? &r.mdl : NULL, r.n, err), err);
   if (rc == 0 && r.rank == 0) note_gravity (&r);
   if (rc == 0 && r.rank == 0) note_loads (&r);
   if (rc == 0 && r.rank == 0) note_complex_off (&r);

@@ -72,6 +72,19 @@ static int point_vector (const deck *d, const model *mdl, int n, const deck_frf_
   return 0;
 }
 
+int frf_check_points (const deck *d, const model *mdl, int n, mb_err *err)
+{
+  double *x = calloc ((size_t) n > 0 ? (size_t) n : 1, sizeof *x);
+  if (!x) return mb_fail (err, MB_ENOMEM, "out of memory for the FRF");
+  int rc = 0;
+  for (int k = 0; rc == 0 && k < d->frf.ninputs; k++)
+    rc = point_vector (d, mdl, n, &d->frf.inputs[k], "input", x, err);
+  for (int o = 0; rc == 0 && o < d->frf.noutputs; o++)
+    rc = point_vector (d, mdl, n, &d->frf.outputs[o], "output", x, err);
+  free (x);
+  return rc;
+}
+
 /* Rank 0: the modal part of f from res's modes (vectors on rank 0). Modal damping:
    phi_j mass-normalized (as the stage gives them), zeta_j from the deck (the last ratio
    for the modes beyond the list). Complex modes: a_j = x_j^T (2 lambda_j M + R) x_j, the

@@ -43,6 +43,11 @@ void frf_data_clear (frf_data *f);
 /* H of output o to input k at s = i w (the output's quantity applied) from f. */
 double complex frf_value (const frf_data *f, int o, int k, double w);
 
+/* Every rank (no communication; the same answer on each): the frf section's nodes exist in
+   mdl (a model deck) or its DOFs are at most n (mdl NULL), checked before the stages run.
+   Returns 0, MB_EDECK at the point's deck position, or MB_ENOMEM. */
+int frf_check_points (const deck *d, const model *mdl, int n, mb_err *err);
+
 /* Collective. The FRF section of deck d from the eigen stage result res (rank 0: the
    modes with their vectors; K, M, R, Cq whole on rank 0, NULL elsewhere; mdl the model
    or NULL for a matrix deck): builds frf_data (the static correction solves with

@@ -108,12 +108,30 @@ frf:
 """
 
 
+BAD_NODE = (CANT % "true").replace("node: tip, direction", "node: tpi, direction")
+
+
+def check_bad(d, t):
+    """A node that does not exist: exit 2 on 2 ranks, at the node's line:col, before the
+    eigen stage (no table)."""
+    with open(os.path.join(d, "bad.rc")) as f:
+        rc = int(f.read())
+    with open(os.path.join(d, "bad.log")) as f:
+        log = f.read()
+    line = next(i for i, x in enumerate(BAD_NODE.split("\n")) if "tpi" in x)
+    col = BAD_NODE.split("\n")[line].index("tpi") + 1
+    want = "bad_node.yaml:%d:%d: error: frf: input 'Fz': no node 'tpi'" % (line + 1, col)
+    t.check(rc == 2 and want in log and "Undamped modes" not in log,
+            "bad node: exit %d (want 2), %r in the log before any stage" % (rc, want))
+
+
 def gen(d):
     for name, A in (("K2", K2), ("M2", M2), ("R2", R2), ("K3", K3), ("M3", M3),
                     ("KM", KM), ("MM", MM), ("RM", RM)):
         scipy.io.mmwrite(os.path.join(d, name + ".mtx"), scipy.sparse.coo_matrix(A))
     for name, text in (("two", TWO), ("chain", CHAIN), ("cant", CANT % "true"),
-                       ("cant_nc", CANT % "false"), ("mount", MOUNT)):
+                       ("cant_nc", CANT % "false"), ("mount", MOUNT),
+                       ("bad_node", BAD_NODE)):
         with open(os.path.join(d, name + ".yaml"), "w") as f:
             f.write(text)
 
@@ -308,6 +326,7 @@ def main():
     for out in sys.argv[3:]:
         check(d, t, out)
         check_state_space(d, t, out)
+    check_bad(d, t)
     import plot_frf
     png = os.path.join(d, "two.png")
     plot_frf.draw(load(os.path.join(d, sys.argv[3], "two.frf.yaml")), png)

@@ -15,7 +15,10 @@ for deck in two chain cant cant_nc mount; do
 done
 mkdir -p out2
 for deck in two chain cant mount; do
-  mpirun --oversubscribe -np 2 "$bin" -q -o out2 $deck.yaml > run2.log
+  timeout 300 mpirun --oversubscribe -np 2 "$bin" -q -o out2 $deck.yaml > run2.log
 done
+rc=0
+timeout 120 mpirun --oversubscribe -np 2 "$bin" -q -o outbad bad_node.yaml > bad.log 2>&1 || rc=$?
+echo $rc > bad.rc
 cd - > /dev/null
 /usr/bin/python3 "$here/frf.py" check "$dir" out1 out2
