@@ -210,8 +210,8 @@ static int full_model (const deck *d, const frf_data *f, const spm *K, const spm
   if (info != 0) {
     rc = mb_fail_at (err, MB_ESOLVE, d->path, (size_t) d->frf.line, (size_t) d->frf.col,
                      "frf: the full state-space model needs [M_:I, R_:C, K_:K] regular "
-                     "(seed 003); it is singular (LAPACK info %d): a rigid-body or "
-                     "undetermined motion", (int) info);
+                     "(seed 003); it is singular (LAPACK info %d): a massless DOF that "
+                     "nothing holds", (int) info);
     goto done;
   }
   int ns = 2 * nI + nC;
