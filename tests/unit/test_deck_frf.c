@@ -136,8 +136,42 @@ static void test_value (void)
   CHECK ("frf_value = the closed form of one mode (1e-14)", worst < 1e-14);
 }
 
+/* frf_export's refusals, before any file is written: an acceleration from truncated
+   complex modes (not proper), and the full model of a constrained system. */
+static void test_export_refusals (void)
+{
+  deck d;
+  mb_err e;
+  int rc = parse ("matrices: {K: k, M: m, R: r}\n",
+                  "frf: {inputs: [{dof: 1}], outputs: [{name: acc, dof: 1, quantity:"
+                  " acceleration}], frequencies: {min: 1, max: 2, count: 2}, damping: complex,"
+                  " state_space: ss}\n", &d, &e);
+  CHECK ("the deck for the refusals parses", rc == 0);
+  if (rc != 0) return;
+  int q = FRF_ACCELERATION, pair = 1;
+  double b = 1, c = 1;
+  double complex lam = -1 + 10 * I, u = 0.05 * I, v = 1;
+  frf_data f = { .n = 1, .nin = 1, .nout = 1, .nmodes = 1, .complex_modes = 1, .b = &b,
+                 .c = &c, .quantity = &q, .lambda = &lam, .pair = &pair, .u = &u, .v = &v };
+  mb_err_init (&e);
+  rc = frf_export (&f, &d, NULL, NULL, NULL, NULL, "/nonexistent-dir/ss", NULL, &e);
+  CHECK ("modal export refuses an acceleration from complex modes, at the output's dof",
+         rc == MB_EDECK && !strcmp (e.where, "t.yaml:2:54") && strstr (e.msg, "acc"));
+  spm *Cq = spm_create (1, 1, 1);
+  spm_add (Cq, 0, 0, 1.0);
+  d.frf.state_space_full = 1;
+  mb_err_init (&e);
+  rc = frf_export (&f, &d, NULL, NULL, NULL, Cq, "/nonexistent-dir/ss", NULL, &e);
+  CHECK ("full export refuses a constrained model, at the frf key",
+         rc == MB_EDECK && !strcmp (e.where, "t.yaml:2:1")
+         && strstr (e.msg, "without constraints"));
+  spm_free (Cq);
+  deck_clear (&d);
+}
+
 int main (void)
 {
+  test_export_refusals ();
   test_values ();
   test_bad ();
   test_value ();
