@@ -19,6 +19,7 @@
 #include "model/assemble.h"
 #include "model/model.h"
 #include "model/plausible.h"
+#include "model/spin.h"
 #include "model/strain.h"
 #include "report/export.h"
 #include "report/outputs.h"
@@ -575,6 +576,7 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     eigen_result_clear (&res);
     return rc;
   }
+  if (r->rank == 0 && complex_stage && mdl) spin_whirl_modes (mdl, &res);   /* spin.c */
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);

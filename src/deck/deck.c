@@ -40,7 +40,7 @@
      (`modal:`) takes its defaults, except matrices.
 
    Defaults: modal enabled; complex enabled iff matrices.R is given (matrix deck) or the
-   model has damping (model deck: deck_model.has_damping); modes 10, tolerance 1e-10,
+   model has damping or spin (model deck: deck_model.has_damping); modes 10, tolerance 1e-10,
    max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file name
    without .yaml/.yml, eigenvectors true, export_matrices none, vtk true, csv false. directory and
    export_matrices are kept as written (relative to the current directory).

@@ -14,7 +14,10 @@
                               wall < outer_diameter / 2 }
                           | { A: real > 0, Iy: real > 0, Iz: real > 0, J: real > 0 } }
      bodies      := { NAME: { mass: real >= 0, inertia?: [I1, I2, I3] | [[3], [3], [3]],
-                              position: vec3, orientation?: orientation } }
+                              position: vec3, orientation?: orientation,
+                              spin?: spin } }
+     spin        := { axis: vec3 != 0, speed: real [rad/s] |
+                      rpm: real } (deck_spin.c)
      orientation := { axis: vec3 != 0, angle: real [rad] | degrees: real }
                   | { two of x: vec3, y: vec3, z: vec3 (not parallel) }
                   | { quaternion: [w, x, y, z] != 0 }
@@ -42,6 +45,7 @@
    Messages count segments and polyline points from 1 ("segment 1 has zero length (points 1
    and 2 coincide)") and bracketed items from 0 ('position[2]', as 'shift[1]' in deck.c). */
 #include "deck_yaml.h"
+#include "deck_spin.h"
 
 #include <limits.h>
 #include <math.h>
@@ -680,8 +684,10 @@ static int body_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
     { .key = "inertia", .type = F_FN, .dst = b->J, .parse = inertia_fn },
     { .key = "position", .type = F_FN, .dst = b->x, .required = 1, .parse = vec3_fn },
     { .key = "orientation", .type = F_FN, .dst = b->R, .parse = orientation_fn },
+    { .key = "spin", .type = F_FN, .dst = &b->spin, .parse = deck_spin_fn },
   };
-  MB_TRY (deck_walk (c, map, label, f, 4));
+  MB_TRY (deck_walk (c, map, label, f, 5));
+  MB_TRY (deck_spin_body_check (c, &f[4], label, b));
   if (b->mass == 0 && f[1].k)
     for (int i = 0; i < 9; i++)
       if (b->J[i] != 0)

@@ -38,6 +38,17 @@ typedef struct deck_section {
   deck_pos pos;
 } deck_section;
 
+/* spin: { axis: v, speed: rad/s | rpm: rev/min } of a body (deck_spin.c): the
+   part turns at a constant speed about the axis; the linear model about that steady spin
+   gets its gyroscopic matrix (src/model/spin.c). given = 0: no spin key. */
+typedef struct deck_spin {
+  int given;
+  int has_axis;
+  double axis[3];   /* unit, global axes; the spin vector is speed * axis */
+  double speed;     /* [rad/s], signed (rpm converted) */
+  deck_pos pos;     /* the spin value, for messages */
+} deck_spin;
+
 /* bodies: NAME: { mass, inertia?, position, orientation? } -- one node at the centre of
    mass. mass = 0 with inertia 0 is a massless connection point. */
 typedef struct deck_body {
@@ -48,6 +59,7 @@ typedef struct deck_body {
   double x[3];      /* centre of mass [m] */
   double R[9];      /* body axes -> global; identity when orientation is not given */
   deck_pos pos;     /* the name key */
+  deck_spin spin;   /* spin?: (deck_spin.c) */
 } deck_body;
 
 /* A name given to one node of a beam: beams.B.nodes: { NAME: start | end | index } */
@@ -167,7 +179,9 @@ typedef struct deck_model {
   int present;                   /* 1: the deck describes a model (not matrices) */
   int has_damping;               /* 1: a material with alpha or beta > 0, a spring or
                                     rotational spring with c > 0, or a bushing with a
-                                    non-zero damping entry (the complex stage's default) */
+                                    non-zero damping entry, or a body spinning
+                                    at a non-zero speed (deck_spin.c: its gyroscopic
+                                    matrix enters R) (the complex stage's default) */
   double gravity[3];             /* [m/s^2], default 0 */
   int nmaterials, nsections, nbodies, nbeams, njoints, nforces;
   deck_material *materials;

@@ -146,6 +146,8 @@ typedef struct mode {
                              when more than one (a rigid-body motion undamped in R is a
                              double zero, reported once with 2); 0 or 1: one (a conjugate
                              pair is one mode, as always) */
+  int whirl;              /* damped stage of a spinning model (src/model/spin.c): +1 forward,
+                             -1 backward whirl, 0 not said */
 } mode;
 
 /* Where a stage's time and memory went (issue 10), filled at the stage's end on rank 0.
@@ -218,6 +220,8 @@ typedef struct eigen_result {
   double time_assemble, time_factor, time_iterate, time_post, time_total;
   /* modes, ascending natural frequency */
   int nmodes;
+  int has_whirl;             /* 1: the modes' whirl was decided (a spinning model, damped
+                                stage); the table and report show it */
   mode *modes;               /* size nmodes */
   /* checks of the results (issue 9) */
   int n_above_tol;           /* reported modes whose true residual exceeds

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "elements.h"
+#include "spin.h"
 
 #define SYM_RTOL 1e-9   /* K is "symmetric" when |K_ij - K_ji| <= SYM_RTOL max |K| (the
                            geometric parts by central differences carry ~1e-10 noise) */
@@ -77,7 +78,7 @@ static int model_has_damping (const model *mdl)
     if (mdl->beams[i].alpha > 0 || mdl->beams[i].beta > 0) return 1;
   for (int i = 0; i < mdl->nforces; i++)
     if (force_has_damping (&mdl->forces[i])) return 1;
-  return 0;
+  return model_has_spin (mdl);   /* the gyroscopic G goes into R too */
 }
 
 /* The element's present matrices into K, M, R and its vectors into f_int, f_ext. */
@@ -86,6 +87,7 @@ static int add_elem (const elem *e, sink *k, assembly *a)
   if (e->has_K) MB_TRY (elem_add (&k[MK], e, e->K));
   if (e->has_M) MB_TRY (elem_add (&k[MM], e, e->M));
   if (e->has_C) MB_TRY (elem_add (&k[MR], e, e->C));
+  if (e->has_G) MB_TRY (elem_add (&k[MR], e, e->G));   /* gyroscopic, skew (spin.c) */
   elem_scatter (e, e->f_int, a->f_int);
   elem_scatter (e, e->f_ext, a->f_ext);
   return 0;
@@ -99,15 +101,18 @@ static int assemble_elements (const model *mdl, const model_state *s, int opts, 
   int flags = (opts & ASM_GRAVITY) ? EVAL_GRAVITY : 0;
   for (int i = 0; i < mdl->nbodies; i++) {
     body_element (mdl, s, i, flags, &e);
+    spin_body_gyro (mdl, s, i, &e);
     MB_TRY (add_elem (&e, k, a));
   }
   for (int ib = 0; ib < mdl->nbeams; ib++)
     for (int q = 0; q < mdl->beams[ib].nelements; q++) {
       beam_element (mdl, s, ib, q, flags, &e);
+      e.has_G = 0;
       MB_TRY (add_elem (&e, k, a));
     }
   for (int f = 0; f < mdl->nforces; f++) {
     force_element (mdl, s, f, &e);
+    e.has_G = 0;
     MB_TRY (add_elem (&e, k, a));
   }
   return 0;

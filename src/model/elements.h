@@ -24,6 +24,9 @@ typedef struct elem {
   double K[144], M[144], C[144];
   double f_int[12];    /* internal force dV/dq (elements with strain energy) */
   double f_ext[12];    /* applied force (loads, gravity) */
+  int has_G;           /* spin.c: the gyroscopic matrix G (skew, not dissipative), kept
+                          apart from the damping C; both are summed into R on assembly */
+  double G[144];
 } elem;
 
 /* Evaluation flags: EVAL_GRAVITY adds mdl->gravity's loads (f_ext and load stiffness);

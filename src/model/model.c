@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "elements.h"
+#include "spin.h"
 
 #define MAX_NODES (INT_MAX / 6 - 1)   /* 6 nnodes must fit an int */
 
@@ -208,6 +209,7 @@ static int build_bodies (const deck_model *dm, model *m)
       for (int c = 0; c < 3; c++) Rt[3 * r + c] = db->R[3 * c + r];
     mat_mul (db->R, db->J, RJ);
     mat_mul (RJ, Rt, b->J);                 /* J = R J_body R^T */
+    spin_body_init (db, b);                 /* spin speed and axis (spin.c) */
     memcpy (nd->x, db->x, sizeof nd->x);
     memcpy (nd->R, db->R, sizeof nd->R);
     nd->body = i;

@@ -38,6 +38,8 @@ typedef struct model_body {
   double mass;       /* [kg] */
   double J[9];       /* inertia about the centre of mass, global axes: R J_body R^T */
   deck_pos pos;      /* deck position of its name, for messages */
+  double spin;       /* spin speed [rad/s] about spin_axis (spin.c); 0: not spinning */
+  double spin_axis[3];   /* unit, global axes at the deck pose */
 } model_body;
 
 typedef struct model_beam {

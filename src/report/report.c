@@ -51,7 +51,10 @@ void report_print_table_with (FILE *f, const eigen_result *r, const participatio
   if (!f || !r) return;
   int damped = r->stage == STAGE_COMPLEX;
   if (pf && pf->nmodes != r->nmodes) pf = NULL;
-  if (damped)
+  if (damped && r->has_whirl)   /* a spinning model: the whirl column (src/model/spin.c) */
+    fprintf (f, "%6s  %14s  %13s  %16s  %-11s  %-8s  %10s\n", "mode", "frequency [Hz]",
+             "damping ratio", "damped f. [Hz]", "kind", "whirl", "residual");
+  else if (damped)
     fprintf (f, "%6s  %14s  %13s  %16s  %-11s  %10s\n", "mode", "frequency [Hz]",
              "damping ratio", "damped f. [Hz]", "kind", "residual");
   else if (pf)
@@ -67,6 +70,11 @@ void report_print_table_with (FILE *f, const eigen_result *r, const participatio
                i + 1, tidy (md->freq_hz), tidy (md->zeta), tidy (md->damped_freq_hz),
                report_kind_name (md->kind), tidy (md->residual), md->multiplicity,
                md->multiplicity);
+    else if (damped && r->has_whirl)
+      fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %-8s  %10.2e\n", i + 1,
+               tidy (md->freq_hz), tidy (md->zeta), tidy (md->damped_freq_hz),
+               report_kind_name (md->kind), md->whirl > 0 ? "forward" : md->whirl < 0
+               ? "backward" : "-", tidy (md->residual));
     else if (damped)
       fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %10.2e\n", i + 1, tidy (md->freq_hz),
                tidy (md->zeta), tidy (md->damped_freq_hz), report_kind_name (md->kind),
@@ -427,6 +435,8 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
     put_key_num (f, 4, "damping_ratio", md->zeta);
   }
   fprintf (f, "    kind: %s\n", report_kind_name (md->kind));
+  if (damped && r->has_whirl && md->whirl)
+    fprintf (f, "    whirl: %s\n", md->whirl > 0 ? "forward" : "backward");
   if (md->multiplicity > 1) fprintf (f, "    multiplicity: %d\n", md->multiplicity);
   put_key_num (f, 4, "residual", md->residual);
   if (r->refined && md->kind != MODE_RIGID) put_key_num (f, 4, "conditioning", md->cond);

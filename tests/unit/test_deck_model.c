@@ -616,7 +616,7 @@ static const bad bads[] = {
   { "units: SI\nbodies:\n  p: {mass: 2}\n", "{mass", "body 'p': missing required key"
     " 'position'" },
   { "units: SI\nbodies:\n  p: {mass: 2, position: [0, 0, 0], velocity: 1}\n", "velocity",
-    "body 'p': unknown key 'velocity' (expected mass, inertia, position, orientation)" },
+    "body 'p': unknown key 'velocity' (expected mass, inertia, position, orientation, spin)" },
   { "units: SI\nbodies:\n  p: {mass: 2, position: {x: 1}}\n", "{x",
     "body 'p': 'position' must be a sequence of 3 numbers (got a mapping)" },
   /* names */

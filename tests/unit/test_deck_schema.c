@@ -69,6 +69,8 @@ static const char model[] =
   "  f3: {mass: 1, position: [0, 0, 0], orientation: {z: [1, 0, 0], y: [0, 0, 1]}}\n"
   "  f4: {mass: 1, position: [0, 0, 0], orientation: {quaternion: [1, 0, 0, 1]}}\n"
   "  point: {mass: 0, position: [5, 0, 0]}\n"
+  "  rotor: {mass: 1, position: [0, 0, 0], spin: {axis: [0, 0, 1], speed: 10}}\n"
+  "  wheel: {mass: 1, position: [0, 0, 0], spin: {axis: [0, 1, 0], rpm: 60}}\n"
   "beams:\n"
   "  arm: {material: steel, section: plate, from: [0, 0, 0], to: [0, 0, 2], elements: 10,"
   " y_axis: [0, 2, 0], nodes: {root: start, top: end, mid: 5}}\n"
