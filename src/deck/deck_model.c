@@ -16,7 +16,7 @@
      bodies      := { NAME: { mass: real >= 0, inertia?: [I1, I2, I3] | [[3], [3], [3]],
                               position: vec3, orientation?: orientation,
                               spin?: spin } }
-     spin        := { axis: vec3 != 0, speed: real [rad/s] |
+     spin        := { axis?: vec3 != 0 (required for a body), speed: real [rad/s] |
                       rpm: real } (deck_spin.c)
      orientation := { axis: vec3 != 0, angle: real [rad] | degrees: real }
                   | { two of x: vec3, y: vec3, z: vec3 (not parallel) }
@@ -25,7 +25,8 @@
                               from: vec3, to: vec3 | points: [vec3, vec3, ...],
                               elements: int | [int, ...] (one per segment; 1 .. 1e7, and
                               at most 1e7 in all), y_axis?: vec3 != 0,
-                              nodes?: { NAME: start | end | int 0 .. elements } } }
+                              nodes?: { NAME: start | end | int 0 .. elements },
+                              spin?: spin } }
      joints      := { NAME: { type, nodes: [A, B], ... } }  keys per type:
                     weld, spherical: at?, frame?;  revolute, prismatic, cylindrical,
                     planar: at?, axis;  universal: at?, axes: [vec3, vec3];  distance:
@@ -845,8 +846,9 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
     { .key = "elements", .type = F_FN, .dst = &t, .required = 1, .parse = elements_fn },
     { .key = "y_axis", .type = F_FN, .dst = b->y_axis, .parse = axis_fn },
     { .key = "nodes", .type = F_FN, .dst = b, .parse = beam_nodes_fn },
+    { .key = "spin", .type = F_FN, .dst = &b->spin, .parse = deck_spin_fn },
   };
-  MB_TRY (deck_walk (c, map, label, f, 8));
+  MB_TRY (deck_walk (c, map, label, f, 9));
   b->pos_material = deck_pos_of (f[0].v);
   b->pos_section = deck_pos_of (f[1].v);
 
@@ -905,6 +907,8 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
                              s + 1);
     }
   }
+
+  MB_TRY (deck_spin_beam_check (c, &f[8], label, b));
 
   /* named nodes: index within 0 .. total */
   for (int i = 0; i < b->nnamed; i++)

@@ -38,7 +38,7 @@ typedef struct deck_section {
   deck_pos pos;
 } deck_section;
 
-/* spin: { axis: v, speed: rad/s | rpm: rev/min } of a body (deck_spin.c): the
+/* spin: { axis?: v, speed: rad/s | rpm: rev/min } of a body or beam (deck_spin.c): the
    part turns at a constant speed about the axis; the linear model about that steady spin
    gets its gyroscopic matrix (src/model/spin.c). given = 0: no spin key. */
 typedef struct deck_spin {
@@ -86,6 +86,7 @@ typedef struct deck_beam {
   int nnamed;
   deck_beam_node *named;      /* user names of nodes */
   deck_pos pos;               /* the name key */
+  deck_spin spin;             /* spin?: (deck_spin.c) */
 } deck_beam;
 
 /* A reference to a node by name ("ground" is the ground; body name; beam node name given
@@ -179,7 +180,7 @@ typedef struct deck_model {
   int present;                   /* 1: the deck describes a model (not matrices) */
   int has_damping;               /* 1: a material with alpha or beta > 0, a spring or
                                     rotational spring with c > 0, or a bushing with a
-                                    non-zero damping entry, or a body spinning
+                                    non-zero damping entry, or a body or beam spinning
                                     at a non-zero speed (deck_spin.c: its gyroscopic
                                     matrix enters R) (the complex stage's default) */
   double gravity[3];             /* [m/s^2], default 0 */

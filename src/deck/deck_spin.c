@@ -1,5 +1,5 @@
-/* deck_spin.c: the spin key of bodies: { axis?, speed | rpm }, and the check that needs
-   the whole body (axisymmetric inertia). */
+/* deck_spin.c: the spin key of bodies and beams: { axis?, speed | rpm }, and the checks
+   that need the whole body or beam (axisymmetric inertia, a straight beam). */
 #include "deck_spin.h"
 
 #include <math.h>
@@ -8,7 +8,7 @@
 
 enum { SPIN_LABEL = 192 };
 static const double SPIN_PI = 3.14159265358979323846;
-static const double SPIN_TOL = 1e-9;   /* relative: axisymmetry */
+static const double SPIN_TOL = 1e-9;   /* relative: axisymmetry, parallel axes */
 
 /* F_FN: [x, y, z] != 0 into (double *) f->dst as a unit vector. */
 static int spin_axis_fn (deck_ctx *c, const char *sec, deck_field *f)
@@ -88,5 +88,42 @@ int deck_spin_body_check (deck_ctx *c, const deck_field *f, const char *label,
     return deck_fail_at (c, f->v, "%s: spin needs an inertia axisymmetric about the spin axis"
                          " (off by %g kg m^2): the linear model of a body that is not is"
                          " periodic in time", label, worst);
+  return 0;
+}
+
+/* Beam: d = last point - first point; every segment parallel to d; axis parallel to d. */
+int deck_spin_beam_check (deck_ctx *c, const deck_field *f, const char *label, deck_beam *b)
+{
+  deck_spin *sp = &b->spin;
+  if (!f->k) return 0;
+  const double *p0 = b->points, *p1 = b->points + 3 * (b->npoints - 1);
+  double d[3], n = 0;
+  for (int i = 0; i < 3; i++) d[i] = p1[i] - p0[i], n += d[i] * d[i];
+  n = sqrt (n);
+  for (int s = 0; s < b->npoints - 1 && n > 0; s++) {
+    double e[3], m = 0, x[3];
+    for (int i = 0; i < 3; i++) e[i] = b->points[3 * s + 3 + i] - b->points[3 * s + i], m += e[i] * e[i];
+    m = sqrt (m);
+    x[0] = e[1] * d[2] - e[2] * d[1];
+    x[1] = e[2] * d[0] - e[0] * d[2];
+    x[2] = e[0] * d[1] - e[1] * d[0];
+    if (sqrt (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) > SPIN_TOL * m * n || e[0] * d[0] + e[1] * d[1] + e[2] * d[2] <= 0)
+      n = 0;
+  }
+  if (!(n > 0))
+    return deck_fail_at (c, f->v, "%s: a spinning beam must be straight (its points on one"
+                         " line, in order)", label);
+  for (int i = 0; i < 3; i++) d[i] /= n;
+  if (sp->has_axis) {
+    double x[3] = { sp->axis[1] * d[2] - sp->axis[2] * d[1], sp->axis[2] * d[0] - sp->axis[0] * d[2],
+                    sp->axis[0] * d[1] - sp->axis[1] * d[0] };
+    if (sqrt (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) > SPIN_TOL)
+      return deck_fail_at (c, f->v, "%s: the spin axis must be along the beam (a beam spins"
+                           " about its own axis)", label);
+  }
+  else {
+    memcpy (sp->axis, d, sizeof d);
+    sp->has_axis = 1;
+  }
   return 0;
 }

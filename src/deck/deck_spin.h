@@ -1,4 +1,4 @@
-/* deck_spin.h: the spin key of bodies (deck_spin.c), internal to src/deck. */
+/* deck_spin.h: the spin key of bodies and beams (deck_spin.c), internal to src/deck. */
 #ifndef MB_DECK_SPIN_H
 #define MB_DECK_SPIN_H
 
@@ -16,5 +16,10 @@ int deck_spin_fn (deck_ctx *c, const char *sec, deck_field *f);
    Returns 0 or MB_EDECK. */
 int deck_spin_body_check (deck_ctx *c, const deck_field *f, const char *label,
                           const deck_body *b);
+
+/* After a beam's walk: a spinning beam must be straight (every segment along one line);
+   an axis, when given, must be parallel to it; without one the axis runs from the first
+   point to the last. Returns 0 or MB_EDECK. */
+int deck_spin_beam_check (deck_ctx *c, const deck_field *f, const char *label, deck_beam *b);
 
 #endif

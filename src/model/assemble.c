@@ -107,7 +107,7 @@ static int assemble_elements (const model *mdl, const model_state *s, int opts, 
   for (int ib = 0; ib < mdl->nbeams; ib++)
     for (int q = 0; q < mdl->beams[ib].nelements; q++) {
       beam_element (mdl, s, ib, q, flags, &e);
-      e.has_G = 0;
+      spin_beam_gyro (mdl, s, ib, q, &e);
       MB_TRY (add_elem (&e, k, a));
     }
   for (int f = 0; f < mdl->nforces; f++) {

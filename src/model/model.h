@@ -53,6 +53,8 @@ typedef struct model_beam {
   int y_given;                     /* 1: y_axis came from the deck; 0: each element picks
                                       a global axis not parallel to it (Iy == Iz only) */
   deck_pos pos;                    /* deck position of its name, for messages */
+  double spin;                     /* spin speed [rad/s] about the beam's own axis, positive
+                                      when along start -> end (spin.c); 0: not spinning */
 } model_beam;
 
 /* A joint resolved: a and b node indices (MODEL_GROUND allowed for one), frame at x with

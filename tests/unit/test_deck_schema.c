@@ -76,6 +76,8 @@ static const char model[] =
   " y_axis: [0, 2, 0], nodes: {root: start, top: end, mid: 5}}\n"
   "  bent: {material: soft, section: rod, points: [[0, 0, 0], [1, 0, 0], [1, 1, 0]],"
   " elements: [2, 3]}\n"
+  "  shaft: {material: steel, section: rod, from: [0, 3, 0], to: [1, 3, 0], elements: 2,"
+  " spin: {axis: [-1, 0, 0], rpm: 600}}\n"
   "joints:\n"
   "  clamp: {type: weld, nodes: [ground, root], at: [0, 0, 0],"
   " frame: {axis: [0, 0, 1], degrees: 10}}\n"
