@@ -61,7 +61,7 @@ void spin_body_gyro (const model *m, const model_state *s, int i, elem *e)
   double g = -b->spin * jp;
   const double S[9] = { 0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0 };   /* [a]x */
   for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) e->G[12 * (3 + r) + 3 + c] = g * S[3 * r + c];
+    for (int c = 0; c < 3; c++) e->G[12 * (3 + r) + 3 + c] = g * S[3 * r + c] + 0.0;  /* no -0 */
 }
 
 /* Phi_z = v' and Phi_y = -w' at xi in [0, 1] as rows over the 12 local DOFs (u v w rx ry
