@@ -158,23 +158,35 @@ static double complex quadratic_root_near (double complex a, double complex b, d
    nearest `near` of the quadratic Rayleigh quotient
        u^T (lambda^2 M + lambda R + K) u = 0
    (unconjugated: for symmetric M, R, K the left eigenvector is u itself, so the root is
-   accurate to the square of u's error; for the rest, to its first power). Cq u = 0 drops the
+   accurate to the square of u's error; for the rest, to its first power). With conj (R not
+   symmetric: a gyroscopic G in it) u^H instead of u^T: for symmetric M, K and skew G the
+   left eigenvector of an undamped whirl is conj(u), and u^T G u = 0 would drop G (a
+   circular whirl also has u^T M u = 0, and u in null(K) fits lambda = 0 as well: the
+   unconjugated root of a free spinning body's nutation is 0). Cq u = 0 drops the
    multipliers. lambda = sigma + 1/mu loses |sigma| times the Ritz value's error, which a far
    shift makes large; the quotient does not depend on the shift. Returns `near` when the
    quotient is not finite. work: n entries. */
+/* A refined eigenvalue of a pencil with a non-symmetric R is kept when its true residual is
+   below GYRO_ACCEPT times the tolerance, even if above the Ritz pair's: a gyroscopic
+   system's Ritz values carry an error in Re lambda of |lambda| times the residual's
+   relative size against ||K|| (1e-9 of a whirl frequency beside rigid-body modes: a false
+   'unstable' at 1e-10), which the two-sided quotient removes, while the residual, scaled
+   by ||A||, rises from 1e-16 to 1e-14, both far below any tolerance. */
+#define GYRO_ACCEPT 1e-2
+
 static double complex damped_rayleigh (const gep_system *sys, const double complex *u,
-                                       double complex near, double complex *work)
+                                       double complex near, int conj_u, double complex *work)
 {
   int n = sys->n;
   double complex a = 0.0, b = 0.0, c = 0.0;
   pencil_matvec_complex (sys->M, u, work);
-  for (int k = 0; k < n; k++) a += u[k] * work[k];
+  for (int k = 0; k < n; k++) a += (conj_u ? conj (u[k]) : u[k]) * work[k];
   if (sys->R) {
     pencil_matvec_complex (sys->R, u, work);
-    for (int k = 0; k < n; k++) b += u[k] * work[k];
+    for (int k = 0; k < n; k++) b += (conj_u ? conj (u[k]) : u[k]) * work[k];
   }
   pencil_matvec_complex (sys->K, u, work);
-  for (int k = 0; k < n; k++) c += u[k] * work[k];
+  for (int k = 0; k < n; k++) c += (conj_u ? conj (u[k]) : u[k]) * work[k];
   return quadratic_root_near (a, b, c, near);
 }
 
@@ -750,18 +762,22 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     return mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   double complex *vsave = work + 2 * N;
+  /* R not symmetric (gyroscopic): the conjugated quotient, kept also when the true
+     residual stays far below the tolerance (GYRO_ACCEPT) */
+  int conj_u = sys->R && !spm_is_symmetric (sys->R, 1e-12);
   /* multipliers scaled back; eigenvalues refined from the vectors */
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
     double complex *u = c->x, *v = c->x + n, *xi = c->x + 2 * n;
     for (int k = 0; k < m; k++) xi[k] *= s;
-    double complex lr = damped_rayleigh (sys, u, c->lambda, work);
+    double complex lr = damped_rayleigh (sys, u, c->lambda, conj_u, work);
     if (lr == c->lambda) continue;
     double rho = pencil_residual_damped (sys, c->lambda, u, xi, anorm, bnorm, work);
     memcpy (vsave, v, (size_t) n * sizeof *v);
     for (int k = 0; k < n; k++) v[k] = lr * u[k];
     double rho_r = pencil_residual_damped (sys, lr, u, xi, anorm, bnorm, work);
-    if (rho_r <= rho || !isfinite (rho)) c->lambda = lr;
+    if (rho_r <= rho || !isfinite (rho) || (conj_u && rho_r <= GYRO_ACCEPT * out->tolerance))
+      c->lambda = lr;
     else memcpy (v, vsave, (size_t) n * sizeof *v);
   }
   /* fold each pair onto Im >= 0; drop the second member of a pair */
@@ -1203,6 +1219,8 @@ typedef struct drows_ctx {
   spm_part Ap, Bp, Sp;
   spm_rows *A, *B, *S;
   double anorm, bnorm, floor_round;
+  int conj_u;       /* R not symmetric: the quotient conjugated (damped_rayleigh) */
+  double tol;       /* the stage's tolerance (GYRO_ACCEPT) */
   size_t ld;
   double *W;        /* 20 columns: drows_candidate's (drows_residual uses the first 6) */
   mb_err *err;
@@ -1337,7 +1355,7 @@ static int drows_residual (drows_ctx *c, double complex lambda, const double *re
    that lowers the true residual. With x = [u; v; xi] split into X1 = [u; 0; 0],
    X3 = [0; 0; xi], Xv = [0; v; 0] and X2 = S X1 = [0; u; 0] (complex: re and im columns):
        u^T M u, u^T R u, u^T K u = the velocity rows of X2 . B X2, -X2 . A X2, -X2 . A X1
-   (unconjugated), and, as B X1 = X1 and B X3 = 0, the residuals of (lambda, x) and of
+   (unconjugated; conjugated, u^H, with c->conj_u as damped_rayleigh), and, as B X1 = X1 and B X3 = 0, the residuals of (lambda, x) and of
    (lr, [u; lr u; xi]) are those of
        A x = A X1 + A Xv + A X3,  B x = X1 + B Xv;  A X1 + lr A X2 + A X3,  X1 + lr B X2.
    Three halo exchanges (S; A on 8 columns; B on 4) and two reductions. */
@@ -1376,6 +1394,7 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
   for (int k = 0; k < nl; k++)
     if (row0 + k >= n && row0 + k < 2 * n) {
       double complex u = CMPLX (X2[k], X2[ld + k]);
+      if (c->conj_u) u = conj (u);
       qa += u * CMPLX (B2[k], B2[ld + k]);
       qb -= u * CMPLX (A2[k], A2[ld + k]);
       qc -= u * CMPLX (A1[k], A1[ld + k]);
@@ -1403,7 +1422,8 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
   MPI_Allreduce (MPI_IN_PLACE, ext, 4, MPI_DOUBLE, MPI_MAX, c->d->comm);
   double rho = ext[0] / ((c->anorm + cabs (lambda) * c->bnorm) * (ext[1] > 0.0 ? ext[1] : 1.0));
   double rho_r = ext[2] / ((c->anorm + cabs (lr) * c->bnorm) * (ext[3] > 0.0 ? ext[3] : 1.0));
-  if (!(rho_r <= rho || !isfinite (rho))) return 0;
+  if (!(rho_r <= rho || !isfinite (rho) || (c->conj_u && rho_r <= GYRO_ACCEPT * c->tol)))
+    return 0;
   out->lambda = lr;
   for (int k = 0; k < nl; k++)
     if (row0 + k >= n && row0 + k < 2 * n) {
@@ -1536,6 +1556,12 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
   rc = mb_agree (d->comm, rc, err);
   if (rc == 0) rc = drows_build (&c, parts);
   if (rc == 0) drows_measures (&c, parts);
+  if (rc == 0 && parts->R.L.rowptr) {   /* a non-symmetric R: conjugated quotient */
+    int rsym = 1;
+    rc = spm_part_is_symmetric (d->comm, &parts->R, parts->n, 1e-12, &rsym, err);
+    c.conj_u = !rsym;
+    c.tol = out->tolerance;
+  }
   if (rc == 0) MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, d->comm);  /* rank 0's, everywhere */
   double mu_max = 0.0;
   for (int i = 0; rc == 0 && i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));

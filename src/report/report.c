@@ -65,7 +65,12 @@ void report_print_table_with (FILE *f, const eigen_result *r, const participatio
   for (int i = 0; r->modes && i < r->nmodes; i++) {
     const mode *md = &r->modes[i];
     char dom[32];
-    if (damped && md->multiplicity > 1)  /* a folded rigid-body zero: said once */
+    if (damped && r->has_whirl && md->multiplicity > 1)
+      fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %-8s  %10.2e  x%d (a %d-fold eigenvalue)\n",
+               i + 1, tidy (md->freq_hz), tidy (md->zeta), tidy (md->damped_freq_hz),
+               report_kind_name (md->kind), "-", tidy (md->residual), md->multiplicity,
+               md->multiplicity);
+    else if (damped && md->multiplicity > 1)  /* a folded rigid-body zero: said once */
       fprintf (f, "%6d  %14.6g  %13.6g  %16.6g  %-11s  %10.2e  x%d (a %d-fold eigenvalue)\n",
                i + 1, tidy (md->freq_hz), tidy (md->zeta), tidy (md->damped_freq_hz),
                report_kind_name (md->kind), tidy (md->residual), md->multiplicity,
