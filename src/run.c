@@ -30,6 +30,27 @@
 #include "statics/statics.h"
 #include "statics/statics_model.h"
 
+/* Rank 0, damped stage of a model deck: r->has_whirl = model_has_spin (m); each mode's
+   whirl from its vector (spin_whirl_measure): +1 forward, -1 backward, 0 not said; not
+   said for a mode without its vector, one that is not oscillatory, or one whose
+   eigenvalue another reported mode shares to 1e-6 (a repeated eigenvalue's vectors are
+   any mix of a forward and a backward orbit). */
+static void whirl_modes (const model *m, eigen_result *r)
+{
+  r->has_whirl = model_has_spin (m);
+  for (int i = 0; r->modes && i < r->nmodes; i++) {
+    mode *md = &r->modes[i];
+    md->whirl = 0;
+    if (!r->has_whirl || !md->x || md->kind != MODE_OSCILLATORY || !(cimag (md->lambda) > 0))
+      continue;
+    int repeated = md->multiplicity > 1;
+    for (int j = 0; j < r->nmodes && !repeated; j++)
+      if (j != i && cabs (r->modes[j].lambda - md->lambda) <= 1e-6 * cabs (md->lambda))
+        repeated = 1;
+    if (!repeated) md->whirl = spin_whirl_of (spin_whirl_measure (m, md->x));
+  }
+}
+
 /* The eigen stages' solver choices from the deck's solver section. */
 static eigen_solver eigen_solver_of (const deck_solver *s)
 {
@@ -576,7 +597,7 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     eigen_result_clear (&res);
     return rc;
   }
-  if (r->rank == 0 && complex_stage && mdl) spin_whirl_modes (mdl, &res);   /* spin.c */
+  if (r->rank == 0 && complex_stage && mdl) whirl_modes (mdl, &res);
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);

@@ -7,9 +7,7 @@
 
 #include "elements.h"
 
-static const double WHIRL_MIN = 1e-3;      /* |q| below it: no direction said */
 static const double WHIRL_NORMAL = 1e-6;   /* relative: no motion normal to the axis */
-static const double REPEATED_TOL = 1e-6;   /* relative: a repeated eigenvalue */
 
 /* Copies speed and axis (deck: unit, global). */
 void spin_body_init (const deck_body *db, model_body *b)
@@ -134,7 +132,7 @@ static void whirl_add (const double complex *x, const double a[3], double w, dou
 /* q of one mode vector x (n = 6 nnodes entries), the spec in spin.h; 0 when the
    spinning parts do not move, or move along their axes only (an axial or torsional mode:
    the motion normal to the axes below WHIRL_NORMAL of all their motion). */
-static double whirl_measure (const model *m, const double complex *x)
+double spin_whirl_measure (const model *m, const double complex *x)
 {
   double num = 0.0, den = 0.0, all = 0.0;
   for (int i = 0; i < m->nbodies; i++) {
@@ -170,22 +168,9 @@ static double whirl_measure (const model *m, const double complex *x)
 }
 
 /* Each mode's whirl (spin.h); repeated eigenvalues and modes without a vector: 0. */
-void spin_whirl_modes (const model *m, eigen_result *r)
+int spin_whirl_of (double q)
 {
-  r->has_whirl = model_has_spin (m);
-  for (int i = 0; r->modes && i < r->nmodes; i++) {
-    mode *md = &r->modes[i];
-    md->whirl = 0;
-    if (!r->has_whirl || !md->x || md->kind != MODE_OSCILLATORY || !(cimag (md->lambda) > 0))
-      continue;
-    int repeated = md->multiplicity > 1;
-    for (int j = 0; j < r->nmodes && !repeated; j++)
-      if (j != i && cabs (r->modes[j].lambda - md->lambda) <= REPEATED_TOL * cabs (md->lambda))
-        repeated = 1;
-    if (repeated) continue;
-    double q = whirl_measure (m, md->x);
-    md->whirl = q > WHIRL_MIN ? 1 : q < -WHIRL_MIN ? -1 : 0;
-  }
+  return q > SPIN_WHIRL_MIN ? 1 : q < -SPIN_WHIRL_MIN ? -1 : 0;
 }
 
 const char *spin_whirl_name (int whirl)

@@ -5,7 +5,6 @@
 #define MB_SPIN_H
 
 #include <complex.h>
-#include "../eigen/eigen.h"
 #include "model.h"
 #include "state.h"
 
@@ -38,19 +37,19 @@ void spin_body_gyro (const model *m, const model_state *s, int i, struct elem *e
    axes (the chord), L its deck length. The per-length form of the body's G. */
 void spin_beam_gyro (const model *m, const model_state *s, int ib, int k, struct elem *e);
 
-/* Rank 0, damped stage of a model deck: r->has_whirl = model_has_spin (m); each mode's
-   whirl: +1 forward, -1 backward, 0 not said. With x = u + i v the mode's DOFs on the
-   spinning parts and lambda = a + i w (w > 0), the motion Re(x e^(lambda t)) of each
-   translation or rotation 3-vector sweeps the mean angular momentum w a.(v x u) about
-   the spin axis a; summed with weights (mass, transverse inertia) and the sign of each
-   part's speed, divided by the same sum of (|u_p|^2 + |v_p|^2) / 2 (p: normal to a) it is
-   q in [-1, 1] (+1: a circular forward orbit). Forward when q > 1e-3, backward when
-   q < -1e-3; not said for a mode without its vector, a mode that is not oscillatory, a
-   mode whose spinning parts move (to 1e-6 of that sum over all directions) only along
-   their axes (axial, torsional), or
-   whose eigenvalue another reported mode shares to 1e-6 (a repeated eigenvalue's vectors
-   are any mix of a forward and a backward orbit). */
-void spin_whirl_modes (const model *m, eigen_result *r);
+/* The whirl measure q in [-1, 1] of a complex mode x = u + i v (6 nnodes DOFs) of the
+   model's spinning parts: the motion Re(x e^(lambda t)) of each translation or rotation
+   3-vector sweeps the mean angular momentum w a.(v x u) about the spin axis a; summed with
+   weights (mass, transverse inertia) and the sign of each part's speed, divided by the
+   same sum of (|u_p|^2 + |v_p|^2) / 2 (p: normal to a) it is q (+1: a circular forward
+   orbit). 0 when the spinning parts do not move, or move (to 1e-6 of that sum over all
+   directions) only along their axes (axial, torsional). */
+double spin_whirl_measure (const model *m, const double complex *x);
+
+/* The whirl of a measure q: +1 forward when q > SPIN_WHIRL_MIN, -1 backward when
+   q < -SPIN_WHIRL_MIN, else 0 (not said). */
+#define SPIN_WHIRL_MIN 1e-3
+int spin_whirl_of (double q);
 
 /* "forward", "backward" or NULL (0). */
 const char *spin_whirl_name (int whirl);
