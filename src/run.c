@@ -346,6 +346,9 @@ static int setup_model (run *r, mb_err *err)
       fprintf (log, "model: %d nodes (%d bodies, %d beams of %ld elements), %d joints, "
                "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
                mdl->njoints, mdl->nforces);
+      if (mdl->nmasses > 0)
+        fprintf (log, "model: %d point mass%s (masses:) on their nodes\n", mdl->nmasses,
+                 mdl->nmasses == 1 ? "" : "es");
       char counts[128];
       entry_counts (counts, sizeof counts, a->K->nnz, a->M->nnz, a->R ? a->R->nnz : -1,
                     a->Cq ? a->Cq->nnz : -1);

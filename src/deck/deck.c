@@ -56,6 +56,7 @@
    calls deck_model.c's section readers (deck_model.h); deck_model.c calls only
    deck_yaml.c. */
 #include "deck_yaml.h"
+#include "deck_masses.h"
 
 #include <float.h>
 #include <limits.h>
@@ -225,8 +226,8 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 8, MATRICES = 9, STATICS = 13, BUCKLING = 15, FRF = 16,
-         NF = 17 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 9, MATRICES = 10, STATICS = 14, BUCKLING = 16, FRF = 17,
+         NF = 18 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -237,6 +238,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "beams", .type = F_MAP, .section = deck_model_beams },
     { .key = "joints", .type = F_MAP, .section = deck_model_joints },
     { .key = "forces", .type = F_MAP, .section = deck_model_forces },
+    { .key = "masses", .type = F_MAP, .section = deck_model_masses },
     { .key = "matrices", .type = F_MAP, .no_null = 1, .section = matrices_section },
     { .key = "modal", .type = F_MAP, .section = modal_section },
     { .key = "complex", .type = F_MAP, .section = complex_section },

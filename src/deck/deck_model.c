@@ -47,6 +47,7 @@
    and 2 coincide)") and bracketed items from 0 ('position[2]', as 'shift[1]' in deck.c). */
 #include "deck_yaml.h"
 #include "deck_spin.h"
+#include "deck_masses.h"
 
 #include <limits.h>
 #include <math.h>
@@ -263,9 +264,10 @@ static int node_name_check (ctx *c, const yaml_node_t *k, const char *label)
 
 /* ---- unique names ---- */
 
-enum { NAME_MATERIAL, NAME_SECTION, NAME_BODY, NAME_BEAM, NAME_NODE, NAME_JOINT, NAME_FORCE };
+enum { NAME_MATERIAL, NAME_SECTION, NAME_BODY, NAME_BEAM, NAME_NODE, NAME_JOINT, NAME_FORCE,
+       NAME_MASS };
 static const char *const kind_word[] = { "material", "section", "body", "beam", "node",
-                                         "joint", "force" };
+                                         "joint", "force", "mass" };
 
 typedef struct name_entry {
   const char *name;   /* borrowed from the deck */
@@ -1369,5 +1371,22 @@ void deck_model_clear (deck_model *m)
   free (m->beams);
   free (m->joints);
   free (m->forces);
+  deck_masses_clear (m);
   memset (m, 0, sizeof *m);
+}
+
+/* ---- for deck_masses.c: the shared readers above, under exported names ---- */
+
+int deck_model_vec3_fn (ctx *c, const char *sec, field *f) { return vec3_fn (c, sec, f); }
+int deck_model_inertia_fn (ctx *c, const char *sec, field *f) { return inertia_fn (c, sec, f); }
+int deck_model_node_fn (ctx *c, const char *sec, field *f) { return node_fn (c, sec, f); }
+
+/* collection () for the masses: unique names among the masses */
+int deck_model_mass_collection (ctx *c, const yaml_node_t *map, const char *sec, void *arr,
+                                size_t size, int *n,
+                                int (*fn) (ctx *, const yaml_node_t *, const yaml_node_t *,
+                                           const char *, void *),
+                                size_t name_off, size_t pos_off)
+{
+  return collection (c, map, sec, NAME_MASS, arr, size, n, fn, name_off, pos_off);
 }

@@ -176,6 +176,19 @@ typedef struct deck_force {
   deck_pos pos;          /* the name key */
 } deck_force;
 
+/* masses: NAME: { node: REF, mass, inertia?, offset? } -- a point mass (with its own
+   rotational inertia) rigidly attached to a node: its centre of mass at node + offset
+   (global axes, a massless rigid arm). Read by deck_masses.c. */
+typedef struct deck_mass {
+  char *name;
+  deck_ref node;    /* a body or beam node, not ground */
+  double mass;      /* [kg], > 0 */
+  double J[9];      /* inertia about its centre of mass, global axes [kg m^2]; zero by
+                       default; checked as a body's */
+  double offset[3]; /* [m], from the node to the centre of mass, global axes; 0 default */
+  deck_pos pos;     /* the name key */
+} deck_mass;
+
 typedef struct deck_model {
   int present;                   /* 1: the deck describes a model (not matrices) */
   int has_damping;               /* 1: a material with alpha or beta > 0, a spring or
@@ -191,6 +204,8 @@ typedef struct deck_model {
   deck_beam *beams;
   deck_joint *joints;
   deck_force *forces;
+  int nmasses;                   /* masses: (deck_masses.c) */
+  deck_mass *masses;
 } deck_model;
 
 /* ---- for deck.c: the readers of the model keys of the root mapping (deck_model.c) ----

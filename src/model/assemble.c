@@ -115,6 +115,10 @@ static int assemble_elements (const model *mdl, const model_state *s, int opts, 
     e.has_G = 0;
     MB_TRY (add_elem (&e, k, a));
   }
+  for (int i = 0; i < mdl->nmasses; i++) {
+    point_mass_element (mdl, s, i, flags, &e);
+    MB_TRY (add_elem (&e, k, a));
+  }
   return 0;
 }
 
@@ -149,7 +153,7 @@ static int assemble_joints (const model *mdl, const model_state *s, int opts, si
 /* Triplets of K (and M, R) before compression: whole element blocks (+ joint blocks). */
 static long estimate_nnz (const model *mdl, int opts)
 {
-  long nz = 36L * mdl->nbodies + 144L * mdl->nforces;
+  long nz = 36L * mdl->nbodies + 144L * mdl->nforces + 36L * mdl->nmasses;
   for (int ib = 0; ib < mdl->nbeams; ib++) nz += 144L * mdl->beams[ib].nelements;
   if (opts & ASM_KC) nz += 144L * mdl->njoints;
   return nz;

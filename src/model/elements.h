@@ -72,6 +72,20 @@ void node_dir (const model *m, const model_state *s, int i, const double e0[3], 
    centre of mass); with EVAL_GRAVITY f_ext = (m g, 0). No stiffness. */
 void body_element (const model *m, const model_state *s, int i, int flags, elem *e);
 
+/* Point mass i (point_mass.c): at lever r = R r_node from its node, J = R J_node R^T
+   (R the node's orientation at s),
+   M = [[m I, -m S], [m S, J - m S S]] with S = skew(r) (the kinetic energy of the point
+   velocity v + w x r and of w); EVAL_GRAVITY: f_ext = (m g, r x m g) and its load
+   stiffness K_rr = -skew(m g) skew(r) (has_K when the deck has gravity and an offset). */
+void point_mass_element (const model *m, const model_state *s, int i, int flags, elem *e);
+
+/* Resolves the deck's masses into m->masses (after the aliases exist). Returns 0,
+   MB_EDECK (unknown node) or MB_ENOMEM. model_clear frees them (point_mass_clear). */
+int point_mass_build (const deck_model *dm, const char *path, model *m, mb_err *err);
+
+/* Frees m->masses and their names. */
+void point_mass_clear (model *m);
+
 /* Element k (0-based along the beam) of beam ib, corotational: element frame from the
    current node positions and rotations, local deformations (elongation, the two nodes'
    rotations relative to the frame), the linear element of beamgrid.py in that frame;

@@ -41,7 +41,7 @@ static int is_part_force (const model_force *f)
 /* Bodies, beams, then the part forces in deck order. */
 int model_parts (const model *mdl, model_part **parts)
 {
-  int n = mdl->nbodies + mdl->nbeams;
+  int n = mdl->nbodies + mdl->nbeams + mdl->nmasses;
   for (int f = 0; f < mdl->nforces; f++) n += is_part_force (&mdl->forces[f]);
   *parts = NULL;
   if (n == 0) return 0;
@@ -55,6 +55,8 @@ int model_parts (const model *mdl, model_part **parts)
   for (int f = 0; f < mdl->nforces; f++)
     if (is_part_force (&mdl->forces[f]))
       p[k++] = (model_part) { mdl->forces[f].name, PART_FORCE, f };
+  for (int i = 0; i < mdl->nmasses; i++)
+    p[k++] = (model_part) { mdl->masses[i].name, PART_MASS, i };
   *parts = p;
   return n;
 }
@@ -107,6 +109,7 @@ int model_strain_terms (const model *placed, model_part **terms)
    joint (or -1: counted in the totals only), and the sums. */
 typedef struct energy_acc {
   const int *pb, *pm, *pf, *pj;
+  const int *pp;              /* point masses */
   double *kin, *mat, *geo;    /* per term */
   double tk, ts;              /* Re(x^H M x), Re(x^H K x) over every element */
 } energy_acc;
@@ -150,6 +153,14 @@ static void element_energies (const model *mdl, const model_state *st, int flags
     force_element_flags (mdl, st, f, EVAL_MATERIAL, &em);
     add_strain (acc, &e, &em, x, acc->pf[f]);
   }
+  for (int i = 0; i < mdl->nmasses; i++) {   /* kinetic; its weight's load stiffness */
+    point_mass_element (mdl, st, i, flags, &e);
+    point_mass_element (mdl, st, i, flags | EVAL_MATERIAL, &em);
+    double k = elem_energy (&e, e.M, x);
+    acc->tk += k;
+    if (acc->pp[i] >= 0) acc->kin[acc->pp[i]] += k;
+    add_strain (acc, &e, &em, x, acc->pp[i]);
+  }
   if (!kc || !st) return;
   memset (&e, 0, sizeof e);
   e.nnode = 2;
@@ -191,14 +202,16 @@ static int energy_core (const model *mdl, const model_state *st, int flags, int 
   int *pm = mb_calloc ((size_t) mdl->nbeams + 1, sizeof *pm);
   int *pf = mb_calloc ((size_t) mdl->nforces + 1, sizeof *pf);
   int *pj = mb_calloc ((size_t) mdl->njoints + 1, sizeof *pj);
-  if (!kin || !mat || !geo || !pb || !pm || !pf || !pj) {
-    free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj);
+  int *pp = mb_calloc ((size_t) mdl->nmasses + 1, sizeof *pp);
+  if (!kin || !mat || !geo || !pb || !pm || !pf || !pj || !pp) {
+    free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj); free (pp);
     return mb_fail (err, MB_ENOMEM, "out of memory computing energy shares");
   }
   for (int i = 0; i < mdl->nbodies; i++) pb[i] = -1;
   for (int i = 0; i < mdl->nbeams; i++) pm[i] = -1;
   for (int i = 0; i < mdl->nforces; i++) pf[i] = -1;
   for (int i = 0; i < mdl->njoints; i++) pj[i] = -1;
+  for (int i = 0; i < mdl->nmasses; i++) pp[i] = -1;
   for (int i = 0; i < nparts; i++) {
     int k = parts[i].index;
     if (parts[i].kind == PART_BODY && k >= 0 && k < mdl->nbodies) pb[k] = i;
@@ -206,8 +219,9 @@ static int energy_core (const model *mdl, const model_state *st, int flags, int 
     if ((parts[i].kind == PART_FORCE || parts[i].kind == PART_LOAD) && k >= 0
         && k < mdl->nforces) pf[k] = i;
     if (parts[i].kind == PART_JOINT && k >= 0 && k < mdl->njoints) pj[k] = i;
+    if (parts[i].kind == PART_MASS && k >= 0 && k < mdl->nmasses) pp[k] = i;
   }
-  acc.pb = pb, acc.pm = pm, acc.pf = pf, acc.pj = pj;
+  acc.pb = pb, acc.pm = pm, acc.pf = pf, acc.pj = pj, acc.pp = pp;
   acc.kin = kin, acc.mat = mat, acc.geo = geo;
   element_energies (mdl, st, flags, kc, x, &acc);
   shares (kin, nparts, acc.tk, 0.0, kinetic);
@@ -216,7 +230,7 @@ static int energy_core (const model *mdl, const model_state *st, int flags, int 
   for (int i = 0; i < nparts; i++) vmax = fmax (vmax, fmax (fabs (mat[i]), fabs (geo[i])));
   shares (mat, nparts, acc.ts, vmax, material);
   shares (geo, nparts, acc.ts, vmax, geometric);
-  free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj);
+  free (kin); free (mat); free (geo); free (pb); free (pm); free (pf); free (pj); free (pp);
   return 0;
 }
 

@@ -12,7 +12,9 @@
    terms that are not parts (model_strain_terms): joints (PART_JOINT, the stiffness of
    their reactions about an equilibrium) and point forces and torques with a load
    stiffness (PART_LOAD; index into forces). */
-typedef enum { PART_BODY, PART_BEAM, PART_FORCE, PART_JOINT, PART_LOAD } part_kind;
+typedef enum { PART_BODY, PART_BEAM, PART_FORCE, PART_JOINT, PART_LOAD,
+               PART_MASS /* a point mass (masses:): kinetic, and its weight's load
+                            stiffness about an equilibrium; index into masses */ } part_kind;
 
 typedef struct model_part {
   const char *name;   /* borrowed from the model */
@@ -21,7 +23,7 @@ typedef struct model_part {
 } model_part;
 
 /* The parts of mdl in order: bodies, beams, then springs, rotational springs and bushings
-   in their deck order (point forces and torques are not parts).
+   in their deck order (point forces and torques are not parts), then the point masses.
    Returns the count; *parts is a new array (caller frees), NULL when count is 0 or out of
    memory (then returns MB_ENOMEM). */
 int model_parts (const model *mdl, model_part **parts);

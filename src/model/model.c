@@ -471,6 +471,7 @@ static int build_all (const deck_model *dm, const char *path, model *m, mb_err *
     row += m->joints[i].nrows;
   }
   m->nconstraints = row;
+  MB_TRY (point_mass_build (dm, path, m, err));
   for (int i = 0; i < dm->nforces; i++) {
     m->nforces = i + 1;
     MB_TRY (force_build (m, &dm->forces[i], path, &m->forces[i], err));
@@ -521,5 +522,6 @@ void model_clear (model *m)
   free (m->beams);
   free (m->joints);
   free (m->forces);
+  point_mass_clear (m);
   memset (m, 0, sizeof *m);
 }

@@ -89,6 +89,19 @@ typedef struct model_force {
   deck_pos pos;
 } model_force;
 
+/* A point mass (deck masses:) on a node: its centre of mass at node + R r (a rigid,
+   massless arm), its own inertia R J R^T about that centre, R the node's orientation
+   (local -> global) wherever the node is; r and J are kept in the node's axes so that
+   they turn with it. point_mass.c. */
+typedef struct model_mass {
+  char *name;
+  int node;          /* never ground */
+  double mass;       /* [kg] > 0 */
+  double J[9];       /* [kg m^2], node axes (R_deck^T J_deck R_deck) */
+  double r[3];       /* [m] offset from the node, node axes (R_deck^T offset) */
+  deck_pos pos;      /* deck position of its name, for messages */
+} model_mass;
+
 struct model_state;
 
 /* Where a model placed at an equilibrium came from (model_place): copies of its deck poses
@@ -114,6 +127,8 @@ typedef struct model {
   int nconstraints;       /* m = sum of joint rows */
   double gravity[3];
   model_equilibrium *eq;  /* NULL, or the equilibrium the nodes were placed at (model_place) */
+  int nmasses;            /* point masses (point_mass.c), deck order */
+  model_mass *masses;
 } model;
 
 /* Builds the model of deck d (d->model.present must be 1): meshes beams, names nodes,

@@ -249,6 +249,7 @@ const char *report_part_kind (const model *mdl, const model_part *p)
   if (p->kind == PART_BEAM) return "beam";
   if (p->kind == PART_JOINT) return "joint";
   if (p->kind == PART_LOAD) return "load";
+  if (p->kind == PART_MASS) return "mass";
   if (p->kind != PART_FORCE || !mdl || p->index < 0 || p->index >= mdl->nforces)
     return "force";
   switch (mdl->forces[p->index].type) {
@@ -341,6 +342,10 @@ static void put_model (FILE *f, const model_ctx *mc)
     if (p->kind == PART_BODY && p->index >= 0 && p->index < m->nbodies) {
       fputs (", node: ", f);
       put_node_name (f, m, m->bodies[p->index].node);
+    }
+    else if (p->kind == PART_MASS && p->index >= 0 && p->index < m->nmasses) {
+      fputs (", node: ", f);
+      put_node_name (f, m, m->masses[p->index].node);
     }
     else if (p->kind == PART_BEAM && p->index >= 0 && p->index < m->nbeams) {
       const model_beam *b = &m->beams[p->index];

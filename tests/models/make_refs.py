@@ -484,6 +484,53 @@ def bundled():
         write_ref(os.path.join(TOP, "decks", name + ".ref.complex.yaml"), "complex", lines, modes, 1e-8)
 
 
+def tip_point_mass():
+    """tip_mass with the tip body given as a point mass (masses:): the same closed forms."""
+    L = 2.0
+    A, Iy, Iz, J = mbref.section_props({"shape": "rectangle", "y": 0.3, "z": 0.05})
+    Mt, Jxx, Jyy, Jzz = 20.0, 0.6, 0.5, 0.2
+    body = ("units: SI\nmaterials:\n" + TABLE2 +
+            "sections:\n  plate: {shape: rectangle, y: 0.3, z: 0.05}\n"
+            "beams:\n  beam:\n    material: table2\n    section: plate\n    from: [0, 0, 0]\n    to: [0, 0, 2]\n"
+            "    elements: %d\n    y_axis: [0, 1, 0]\n    nodes: {root: start, tip: end}\n"
+            "joints:\n  clamp: {type: weld, nodes: [ground, root]}\n"
+            "masses:\n  tip_body: {node: tip, mass: %g, inertia: [%g, %g, %g]}\n" % (N_EB, Mt, Jxx, Jyy, Jzz))
+    closed = tip_body_bending(7, L, E2, Iy, RHO2, A, Mt, Jyy) + tip_body_bending(5, L, E2, Iz, RHO2, A, Mt, Jxx)
+    closed += tip_body_rod(5, L, G2 * J, RHO2 * (Iy + Iz), Jzz) + tip_body_rod(3, L, E2 * A, RHO2 * A, Mt)
+    closed_form_deck(
+        "tip_point_mass",
+        ["tip_mass.yaml with the tip body as a point mass (masses:) on the tip node.",
+         "Table 2 beam (E = 100 MPa, nu = 0.31, rho = 1000 kg/m^3, section 0.3 m x 0.05 m), L = 2 m",
+         "along z, %d elements, clamped base; a %g kg point mass (inertia %g, %g, %g kg m^2 about x, y, z)" % (N_EB, Mt, Jxx, Jyy, Jzz),
+         "on the tip node, no offset. SI units."],
+        body, closed, RTOL_EB, 0,
+        ["closed forms as tip_mass.ref.modal.yaml: Euler-Bernoulli beam, clamped, tip mass M = 20 kg,",
+         "J = (0.6, 0.5, 0.2) kg m^2: bending: roots of the 4x4 determinant of",
+         "W(0) = W'(0) = 0, E I W''(L) = omega^2 Jt W'(L), E I W'''(L) = -omega^2 M W(L);",
+         "torsion (kL) tan(kL) = rho Ip L / Jzz; axial (kL) tan(kL) = rho A L / M."])
+
+
+def offset_mass():
+    """An offset point mass couples bending and torsion; a point mass on a spherical joint."""
+    body = ("units: SI\nmaterials:\n  steel: {E: 2.1e11, nu: 0.3, rho: 7850}\n"
+            "sections:\n  bar: {shape: rectangle, y: 0.04, z: 0.02}\n"
+            "bodies:\n  pivot: {mass: 0, position: [0, 2, 0]}\n"
+            "beams:\n  arm:\n    material: steel\n    section: bar\n    from: [0, 0, 0]\n    to: [1, 0, 0]\n"
+            "    elements: 6\n    y_axis: [0, 1, 0]\n    nodes: {root: start, tip: end}\n"
+            "joints:\n  clamp: {type: weld, nodes: [ground, root]}\n"
+            "  ball: {type: spherical, nodes: [ground, pivot]}\n"
+            "masses:\n"
+            "  tip_mass: {node: tip, mass: 3.0, offset: [0.05, 0.15, -0.02],\n"
+            "             inertia: [[0.004, 0.001, 0], [0.001, 0.003, 0], [0, 0, 0.005]]}\n"
+            "  bob: {node: pivot, mass: 2.0, offset: [0, 0, -0.5], inertia: [0.01, 0.02, 0.03]}\n")
+    header = ["a point mass on a 0.15 m arm off a steel cantilever couples its bending and torsion;",
+              "a point mass with inertia 0.5 m below a massless pivot held by a spherical joint",
+              "(3 rigid-body modes: the pivot's rotations carry J + m (r^2 I - r r^T)). SI units."]
+    path = write_deck("offset_mass", header, body, 9)
+    ref_mbref(path, "offset_mass", 3, ["offset point mass (bending-torsion coupling) and a point mass on a",
+                                        "spherical joint: 3 rigid-body modes, then the cantilever's lowest 6"])
+
+
 def main():
     cantilever_eb()
     free_free_eb()
@@ -492,6 +539,8 @@ def main():
     joint_decks()
     mass_spring()
     bundled()
+    tip_point_mass()
+    offset_mass()
     print("make_refs.py: wrote the decks of tests/models/ and the references of tests/models/ and decks/")
 
 

@@ -80,6 +80,24 @@ def pendulum(name, method, th0, top):
     write(name, header, body, [-lam if top else lam], 1e-8)
 
 
+def point_mass_pendulum(name, method, th0):
+    """The physical pendulum as a point mass (masses:) at an offset from a massless pivot body
+    on the hinge: the offset's weight, turned with the pivot, gives the restoring moment."""
+    m, J, d = 2.0, 0.05, 0.6
+    lam = m * G * d / (J + m * d * d)
+    body = ("units: SI\ngravity: [0, 0, -9.81]\nbodies:\n  pivot: {mass: 0, position: [0, 0, 0]}\n"
+            "masses:\n  bob: {node: pivot, mass: %s, inertia: [%s, %s, %s], offset: %s}\n"
+            "joints:\n  hinge: {type: revolute, nodes: [ground, pivot], at: [0, 0, 0], "
+            "axis: [0, 1, 0]}\nmodal:\n  modes: 1\nstatics:\n  method: %s\n"
+            % (num(m), num(J), num(J), num(J), vec(d * down(th0)), method))
+    header = ["%s: the physical pendulum of statics_pendulum_fim as a point mass (m = %g kg, J = %g "
+              "kg m^2, offset d = %g m) on a massless pivot, started %g degrees from hanging;"
+              % (name, m, J, d, math.degrees(th0)),
+              "%s finds the equilibrium at the bottom; closed form omega^2 = m g d / (J + m d^2); "
+              "rtol 1e-8." % method.upper()]
+    write(name, header, body, [lam], 1e-8)
+
+
 def double_pendulum():
     m1, J1, a1, l1 = 1.5, 0.08, 0.4, 0.8
     m2, J2, a2 = 1.0, 0.02, 0.5
@@ -139,5 +157,6 @@ pendulum("statics_pendulum_mkeam", "mkeam", math.radians(20), False)
 pendulum("statics_inverted_fim", "fim", math.radians(177), True)
 pendulum("statics_inverted_mkeam", "mkeam", math.radians(177), False)
 double_pendulum()
+point_mass_pendulum("statics_point_mass_fim", "fim", math.radians(20))
 chain("fim")
 chain("mkeam")

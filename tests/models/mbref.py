@@ -19,6 +19,8 @@ Element formulas (all textbook):
     rho Ip L/6 [2 1; 1 2] with Ip = Iy + Iz, bending rho A L/420 [156 22L 54 -13L; ...]
     (no rotary inertia of the section). Rayleigh R_e = alpha M_e + beta K_e.
   body: M = diag(m I3, R J R^T) at its centre of mass.
+  point mass (masses:): m at node + offset with its own inertia J: T^T diag(m I3, 0) T +
+    diag(0, J), T = [I, -skew(offset)] (the point's velocity v + w x offset).
   a point p carried by node i moves by u_p = dx_i + rx_i x (p - x_i) (small rotations).
   spring (no preload, at its free length): k n n^T on the relative motion of its two points,
     n = unit(pB - pA); damper the same with c.
@@ -177,6 +179,15 @@ class Model:
         Mb[3:, 3:] = J
         self.Mt.append((list(range(6 * i, 6 * i + 6)), Mb))
         return i
+
+    def add_point_mass(self, i, r, m, J):
+        """A point mass m (own inertia J about its centre, global axes) carried by node i at
+        lever r: its velocity v_p = v_i + w_i x r = T [v_i; w_i], T = [I, -skew(r)], so
+        M = T^T (m I) T + diag(0, J) on node i's 6 DOFs."""
+        T = np.hstack([np.eye(3), -skew(r)])
+        Mb = m * T.T @ T
+        Mb[3:, 3:] += J
+        self.Mt.append((list(range(6 * i, 6 * i + 6)), Mb))
 
     def add_beam(self, name, points, elements, E, G, rho, alpha, beta, sec, y_axis, named=None):
         A, Iy, Iz, J = sec
@@ -341,6 +352,11 @@ def load_deck(path):
             locked = {"revolute": V + W[:2], "prismatic": V[:2] + W, "cylindrical": V[:2] + W[:2],
                       "planar": [(False, 2), (True, 0), (True, 1)]}[t]
         mdl.add_rows(a, b, at, R, locked)
+
+    for name, pm in (d.get("masses") or {}).items():
+        I = pm.get("inertia", [0, 0, 0])
+        Jm = np.diag(vec(I)) if not isinstance(I[0], list) else np.array([vec(r) for r in I])
+        mdl.add_point_mass(mdl.names[pm["node"]], vec(pm.get("offset", [0, 0, 0])), num(pm["mass"]), Jm)
 
     def six(v):
         if v is None:

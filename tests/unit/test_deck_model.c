@@ -835,6 +835,18 @@ static const bad bads[] = {
   /* output */
   { B "output: {vtk: maybe}\n", "maybe", "output: 'vtk' must be true or false" },
   { B "output: {export_matrices: ''}\n", "''", "output: 'export_matrices' must not be empty" },
+  /* masses (point masses on nodes) */
+  { B "masses:\n  pm: {node: b, mass: 0}\n", "0}", "mass 'pm': 'mass' must be > 0" },
+  { B "masses:\n  pm: {mass: 1}\n", "{mass: 1}", "mass 'pm': missing required key 'node'" },
+  { B "masses:\n  pm: {node: ground, mass: 1}\n", "ground",
+    "'node' must be a body or beam node, not ground" },
+  { B "masses:\n  pm: {node: b, mass: 1, offset: [0, 1]}\n", "[0, 1]",
+    "'offset' must have exactly 3 numbers (got 2)" },
+  { B "masses:\n  pm: {node: b, mass: 1, inertia: [1, 1, 3]}\n", "[1, 1, 3]",
+    "inertia violates the triangle inequality" },
+  { B "masses:\n  pm: {node: b, mass: 1}\n  pm: {node: b, mass: 2}\n", "pm: {node: b, mass: 2",
+    "mass 'pm' is defined twice" },
+  { B "masses:\n  pm: {node: b, mass: 1, at: [0, 0, 0]}\n", "at:", "unknown key 'at'" },
   /* first error in document order within an object */
   { B "  o: {mass: -1, position: [0, 0], inertia: [-1, 0, 0]}\n", "-1",
     "body 'o': 'mass' must be >= 0" },

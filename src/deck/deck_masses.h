@@ -1,0 +1,32 @@
+/* deck_masses.h: the deck's masses: section (point masses on nodes), read by
+   deck_masses.c into deck_model.masses (deck_model.h), and the readers of deck_model.c
+   that it shares. Private to src/deck. */
+#ifndef MB_DECK_MASSES_H
+#define MB_DECK_MASSES_H
+
+#include <stddef.h>
+
+#include "deck_model.h"
+
+struct deck_ctx;
+struct deck_field;
+struct yaml_node_s;
+
+/* masses: NAME -> { node, mass, inertia?, offset? } (F_MAP); the array is owned by the
+   deck (deck_masses_clear frees it). Returns 0, MB_EDECK or MB_ENOMEM. */
+int deck_model_masses (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+
+/* Frees m->masses and what its entries own; zeroes nmasses. */
+void deck_masses_clear (deck_model *m);
+
+/* deck_model.c's readers, exported for deck_masses.c (same contracts as there). */
+int deck_model_vec3_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
+int deck_model_inertia_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
+int deck_model_node_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
+int deck_model_mass_collection (struct deck_ctx *c, const struct yaml_node_s *map,
+                                const char *sec, void *arr, size_t size, int *n,
+                                int (*fn) (struct deck_ctx *, const struct yaml_node_s *,
+                                           const struct yaml_node_s *, const char *, void *),
+                                size_t name_off, size_t pos_off);
+
+#endif
