@@ -30,7 +30,8 @@
      joints      := { NAME: { type, nodes: [A, B], ... } }  keys per type:
                     weld, spherical: at?, frame?;  revolute, prismatic, cylindrical,
                     planar: at?, axis;  universal: at?, axes: [vec3, vec3];  distance:
-                    points?: [vec3, vec3];  lock: at?, frame?, dofs: [x|y|z|rx|ry|rz, ...]
+                    points?: [vec3, vec3];  lock: at?, frame?, dofs: [dx|dy|dz|rx|ry|rz, ...]
+                    (x, y, z: the old names of dx, dy, dz)
      forces      := { NAME: { type, ... } }  keys per type:
                     spring: nodes, points?, k, c?, free_length?, preload?;
                     rotational_spring: nodes, axis, k, c?, preload?;
@@ -1063,25 +1064,29 @@ static int axes_fn (ctx *c, const char *sec, field *f)
    (int *) f->dst */
 static int dofs_fn (ctx *c, const char *sec, field *f)
 {
-  static const char *const dof[] = { "x", "y", "z", "rx", "ry", "rz" };
+  /* one vocabulary with the rest of mbmodal (dx dy dz rx ry rz); x, y, z still accepted */
+  static const char *const dof[] = { "dx", "dy", "dz", "rx", "ry", "rz" };
+  static const char *const old[] = { "x", "y", "z" };
   int *mask = f->dst;
   const yaml_node_t *v = f->v;
   char p[LABEL], g[96];
   deck_prefix (p, sizeof p, sec);
   if (v->type != YAML_SEQUENCE_NODE)
     return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'dofs' must be a sequence of"
-                         " x, y, z, rx, ry, rz (got %s)", p, deck_describe (v, g, sizeof g));
+                         " dx, dy, dz, rx, ry, rz (got %s)", p, deck_describe (v, g, sizeof g));
   if (deck_seq_len (v) == 0)
-    return deck_fail_at (c, v, "%s'dofs' must list at least one of x, y, z, rx, ry, rz", p);
+    return deck_fail_at (c, v, "%s'dofs' must list at least one of dx, dy, dz, rx, ry, rz", p);
   *mask = 0;
   for (long i = 0; i < deck_seq_len (v); i++) {
     const yaml_node_t *e = deck_seq_item (c, v, i);
     int j = 0;
     if (!e) return deck_fail_at (c, v, "%s'dofs' is malformed", p);
-    while (j < 6 && !(e->type == YAML_SCALAR_NODE && deck_same (e, dof[j]))) j++;
+    while (j < 6 && !(e->type == YAML_SCALAR_NODE
+                      && (deck_same (e, dof[j]) || (j < 3 && deck_same (e, old[j]))))) j++;
     if (j == 6)
       return deck_fail_at (c, e->type == YAML_SCALAR_NODE && deck_is_null (e) ? v : e,
-                           "%sunknown dof %s in 'dofs' (expected x, y, z, rx, ry, rz)", p,
+                           "%sunknown dof %s in 'dofs' (expected dx, dy, dz, rx, ry, rz;"
+                           " x, y, z are the old names of dx, dy, dz)", p,
                            deck_describe (e, g, sizeof g));
     if (*mask & (1 << j))
       return deck_fail_at (c, e, "%s'dofs' repeats '%s'", p, dof[j]);

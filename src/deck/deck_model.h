@@ -105,7 +105,7 @@ typedef enum {
 enum { LOCK_X = 1, LOCK_Y = 2, LOCK_Z = 4, LOCK_RX = 8, LOCK_RY = 16, LOCK_RZ = 32 };
 
 /* joints: NAME: { type, nodes: [A, B], at?: p, axis?: v, axes?: [v1, v2], frame?: orientation,
-   dofs?: [x, y, z, rx, ry, rz], points?: [pA, pB] }
+   dofs?: [dx, dy, dz, rx, ry, rz] (x, y, z: old names), points?: [pA, pB] }
    Joint frame (origin at, axes = columns of R, local -> global):
      revolute, prismatic, cylindrical: e3 = axis (required), e1, e2 completed;
      planar: e3 = axis = the plane's normal (required);

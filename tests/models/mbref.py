@@ -335,8 +335,10 @@ def load_deck(path):
             elif t == "spherical":
                 locked = V
             else:
-                names = ["x", "y", "z", "rx", "ry", "rz"]
-                locked = [(names.index(s) >= 3, names.index(s) % 3) for s in j["dofs"]]
+                names = ["dx", "dy", "dz", "rx", "ry", "rz"]
+                old = {"x": "dx", "y": "dy", "z": "dz"}
+                locked = [(names.index(old.get(s, s)) >= 3, names.index(old.get(s, s)) % 3)
+                          for s in j["dofs"]]
         elif t == "universal":
             a1, a2 = unit(vec(j["axes"][0])), unit(vec(j["axes"][1]))
             e3 = unit(np.cross(a1, a2))
