@@ -346,6 +346,13 @@ static int setup_model (run *r, mb_err *err)
       fprintf (log, "model: %d nodes (%d bodies, %d beams of %ld elements), %d joints, "
                "%d force elements\n", mdl->nnodes, mdl->nbodies, mdl->nbeams, elements,
                mdl->njoints, mdl->nforces);
+      if (mdl->nplanar > 0) {
+        int rows = 0;
+        for (int j = mdl->njoints - mdl->nplanar; j < mdl->njoints; j++)
+          rows += mdl->joints[j].nrows;
+        fprintf (log, "model: planar: %d of the joints are its locks to ground (planar:NODE),"
+                 " %d rows the other joints do not already hold\n", mdl->nplanar, rows);
+      }
       if (mdl->nmasses > 0)
         fprintf (log, "model: %d point mass%s (masses:) on their nodes\n", mdl->nmasses,
                  mdl->nmasses == 1 ? "" : "es");

@@ -226,8 +226,8 @@ static char *default_name (const char *path)
 static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
-  enum { MODEL_FIRST = 1, MODEL_LAST = 9, MATRICES = 10, STATICS = 14, BUCKLING = 16, FRF = 17,
-         NF = 18 };
+  enum { MODEL_FIRST = 1, MODEL_LAST = 10, MATRICES = 11, COMPLEX = 13, STATICS = 15, BUCKLING = 17,
+         FRF = 18, NF = 19 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -239,6 +239,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "joints", .type = F_MAP, .section = deck_model_joints },
     { .key = "forces", .type = F_MAP, .section = deck_model_forces },
     { .key = "masses", .type = F_MAP, .section = deck_model_masses },
+    { .key = "planar", .type = F_FN, .dst = &d->model, .parse = deck_model_planar },
     { .key = "matrices", .type = F_MAP, .no_null = 1, .section = matrices_section },
     { .key = "modal", .type = F_MAP, .section = modal_section },
     { .key = "complex", .type = F_MAP, .section = complex_section },
@@ -274,7 +275,8 @@ static int root (ctx *c, const yaml_node_t *r)
                          "(bodies/beams): a matrix deck has no geometry to turn about");
   if (!c->cplx_key) {  /* default; a section given for nothing is said in the log */
     d->damped.enabled = model_key ? d->model.has_damping : d->matrices.R != NULL;
-    if (!d->damped.enabled && f[11].k) d->damped.off_line = (int) f[11].k->start_mark.line + 1;
+    if (!d->damped.enabled && f[COMPLEX].k)
+      d->damped.off_line = (int) f[COMPLEX].k->start_mark.line + 1;
   }
   else if (d->damped.enabled && !model_key && !d->matrices.R)
     return deck_fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"

@@ -1,4 +1,5 @@
-/* deck_masses.c: the masses: section of a model deck (point masses on named nodes). */
+/* deck_masses.c: the masses: section of a model deck (point masses on named nodes) and
+   the planar: key (a model that moves in one coordinate plane). */
 #include "deck_yaml.h"
 #include "deck_masses.h"
 
@@ -37,6 +38,24 @@ int deck_model_masses (deck_ctx *c, const yaml_node_t *map, const char *sec)
   return deck_model_mass_collection (c, map, sec, m->masses, sizeof *m->masses, &m->nmasses,
                                      mass_obj, offsetof (deck_mass, name),
                                      offsetof (deck_mass, pos));
+}
+
+/* planar: one of xy, yz, zx (or xz, zy, yx), any case: the plane's index */
+int deck_model_planar (deck_ctx *c, const char *sec, deck_field *f)
+{
+  static const char *const names[] = { "xy", "yx", "yz", "zy", "zx", "xz" };
+  deck_model *m = f->dst;
+  const yaml_node_t *v = f->v;
+  char g[96];
+  (void) sec;
+  for (int i = 0; i < 6; i++)
+    if (v->type == YAML_SCALAR_NODE && deck_same_nocase (v, names[i])) {
+      m->planar = PLANAR_XY + i / 2;
+      m->pos_planar = deck_pos_of (v);
+      return 0;
+    }
+  return deck_fail_at (c, deck_is_null (v) ? f->k : v, "'planar' must be xy, yz or zx (the"
+                       " plane the model moves in) (got %s)", deck_describe (v, g, sizeof g));
 }
 
 /* Frees the masses (names and node references). */

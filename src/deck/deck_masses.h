@@ -1,5 +1,5 @@
-/* deck_masses.h: the deck's masses: section (point masses on nodes), read by
-   deck_masses.c into deck_model.masses (deck_model.h), and the readers of deck_model.c
+/* deck_masses.h: the deck's masses: section (point masses on nodes) and planar: key,
+   read by deck_masses.c into deck_model (deck_model.h), and the readers of deck_model.c
    that it shares. Private to src/deck. */
 #ifndef MB_DECK_MASSES_H
 #define MB_DECK_MASSES_H
@@ -15,6 +15,10 @@ struct yaml_node_s;
 /* masses: NAME -> { node, mass, inertia?, offset? } (F_MAP); the array is owned by the
    deck (deck_masses_clear frees it). Returns 0, MB_EDECK or MB_ENOMEM. */
 int deck_model_masses (struct deck_ctx *c, const struct yaml_node_s *map, const char *sec);
+
+/* planar: xy | yz | zx (xz, zy, yx: the same planes) into (deck_model *) f->dst's
+   planar and pos_planar (F_FN). */
+int deck_model_planar (struct deck_ctx *c, const char *sec, struct deck_field *f);
 
 /* Frees m->masses and what its entries own; zeroes nmasses. */
 void deck_masses_clear (deck_model *m);

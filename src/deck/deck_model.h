@@ -206,7 +206,14 @@ typedef struct deck_model {
   deck_force *forces;
   int nmasses;                   /* masses: (deck_masses.c) */
   deck_mass *masses;
+  int planar;                    /* planar: 0 none; PLANAR_XY, PLANAR_YZ, PLANAR_ZX
+                                    (deck_masses.c): every node stays in that plane */
+  deck_pos pos_planar;           /* the planar value, for messages */
 } deck_model;
+
+/* planar: the plane a whole model moves in; its normal's translation and the two
+   rotations about in-plane axes are locked at every node (model_build, planar.c). */
+enum { PLANAR_NONE = 0, PLANAR_XY = 1, PLANAR_YZ = 2, PLANAR_ZX = 3 };
 
 /* ---- for deck.c: the readers of the model keys of the root mapping (deck_model.c) ----
    They take deck_yaml.h's parse context and field row (declared there; only src/deck

@@ -86,6 +86,15 @@ int point_mass_build (const deck_model *dm, const char *path, model *m, mb_err *
 /* Frees m->masses and their names. */
 void point_mass_clear (model *m);
 
+/* planar: (deck_model.planar, planar.c): appends one lock joint "planar:NODE" from ground
+   per node on the out-of-plane DOFs (the plane normal's translation, the rotations about
+   the in-plane axes, global axes) that the model's joints do not already hold: a DOF row
+   is kept when it is independent (Gram-Schmidt residual above 1e-9) of the joints' Cq
+   rows at the deck and of the rows kept before it, so the locks never overconstrain.
+   After the deck's joints; updates njoints and nconstraints. Returns 0, MB_EDECK (a joint
+   group of more than 2000 nodes) or MB_ENOMEM. */
+int planar_build (const deck_model *dm, const char *path, model *m, mb_err *err);
+
 /* Element k (0-based along the beam) of beam ib, corotational: element frame from the
    current node positions and rotations, local deformations (elongation, the two nodes'
    rotations relative to the frame), the linear element of beamgrid.py in that frame;

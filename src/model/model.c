@@ -471,6 +471,7 @@ static int build_all (const deck_model *dm, const char *path, model *m, mb_err *
     row += m->joints[i].nrows;
   }
   m->nconstraints = row;
+  MB_TRY (planar_build (dm, path, m, err));
   MB_TRY (point_mass_build (dm, path, m, err));
   for (int i = 0; i < dm->nforces; i++) {
     m->nforces = i + 1;

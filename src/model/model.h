@@ -127,6 +127,7 @@ typedef struct model {
   int nconstraints;       /* m = sum of joint rows */
   double gravity[3];
   model_equilibrium *eq;  /* NULL, or the equilibrium the nodes were placed at (model_place) */
+  int nplanar;            /* the last nplanar joints are planar:'s locks (planar.c) */
   int nmasses;            /* point masses (point_mass.c), deck order */
   model_mass *masses;
 } model;

@@ -531,6 +531,39 @@ def offset_mass():
                                         "spherical joint: 3 rigid-body modes, then the cantilever's lowest 6"])
 
 
+def planar_cross():
+    """A NAFEMS FV2-like pin-ended double cross moving in the xy plane: planar: xy against
+    the same model with a lock of dz, rx, ry written on every node (the centre node of the
+    second arm left out: the weld holds it)."""
+    n = 4                                   # elements per half arm
+    common = ("units: SI\nmaterials:\n  steel: {E: 200.0e9, nu: 0.3, rho: 8000.0}\n"
+              "sections:\n  sq: {A: 0.015625, Iy: 2.0345052083e-05, Iz: 2.0345052083e-05, J: 3.4331e-05}\n"
+              "beams:\n"
+              "  a: {material: steel, section: sq, from: [-5, 0, 0], to: [5, 0, 0], elements: %d,\n"
+              "      nodes: {a0: start, a1: end, ac: %d}}\n"
+              "  b: {material: steel, section: sq, from: [0, -5, 0], to: [0, 5, 0], elements: %d,\n"
+              "      nodes: {b0: start, b1: end, bc: %d}}\n"
+              "joints:\n  centre: {type: weld, nodes: [ac, bc]}\n" % (2 * n, n, 2 * n, n))
+    for e in ("a0", "a1", "b0", "b1"):
+        common += "  pin_%s: {type: lock, nodes: [ground, %s], dofs: [dx, dy]}\n" % (e, e)
+    locks = ""
+    for beam in ("a", "b"):
+        for i in range(2 * n + 1):
+            if beam == "b" and i == n:
+                continue
+            locks += "  flat_%s%d: {type: lock, nodes: [ground, %s.%d], dofs: [dz, rx, ry]}\n" % (beam, i, beam, i)
+    head = ["NAFEMS FV2-like pin-ended double cross (4 arms of 5 m, steel, 0.125 m square",
+            "section, %d elements per arm, ends pinned in the plane, arms welded at the centre)" % n]
+    planar = write_deck("planar_cross", head + ["moving in the xy plane by 'planar: xy'. SI units."],
+                        common + "planar: xy\n", 8)
+    lock = write_deck("planar_cross_locks", head + ["held in the xy plane by a lock of dz, rx, ry on every node",
+                                                    "(the per-node version of planar_cross.yaml). SI units."],
+                      common + locks, 8)
+    lines = ["in-plane modes of the pin-ended double cross, the model with a lock on every node"]
+    ref_mbref(lock, "planar_cross_locks", 0, lines)
+    ref_mbref(lock, "planar_cross", 0, lines + ["(planar_cross_locks.yaml: 'planar: xy' must give the same modes)"])
+
+
 def main():
     cantilever_eb()
     free_free_eb()
@@ -541,6 +574,7 @@ def main():
     bundled()
     tip_point_mass()
     offset_mass()
+    planar_cross()
     print("make_refs.py: wrote the decks of tests/models/ and the references of tests/models/ and decks/")
 
 

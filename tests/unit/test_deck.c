@@ -313,7 +313,7 @@ static const bad bads[] = {
   /* unknown keys: at the key, listing the accepted ones (the list goes on with later keys) */
   { "matrices: {K: a, M: b}\nstifnes: 1\n", 0, "t.yaml:2:1",
     "unknown key 'stifnes' at the top level (expected title, units, gravity, materials,"
-    " sections, bodies, beams, joints, forces, masses, matrices, modal, complex, output, statics" },
+    " sections, bodies, beams, joints, forces, masses, planar, matrices, modal, complex, output, statics" },
   { "matrices:\n  K: a\n  M: b\n  stifnes: c\n", 0, "t.yaml:4:3",
     "unknown key 'stifnes' in 'matrices' (expected K, M, R, Cq)" },
   { "matrices: {k: a, M: b}\n", 0, "t.yaml:1:12", "did you mean 'K'?" },

@@ -850,6 +850,10 @@ static const bad bads[] = {
   { B "masses:\n  pm: {node: b, mass: 1}\n  pm: {node: b, mass: 2}\n", "pm: {node: b, mass: 2",
     "mass 'pm' is defined twice" },
   { B "masses:\n  pm: {node: b, mass: 1, at: [0, 0, 0]}\n", "at:", "unknown key 'at'" },
+  /* planar */
+  { B "planar: xyz\n", "xyz", "'planar' must be xy, yz or zx (the plane the"
+    " model moves in) (got 'xyz')" },
+  { B "planar:\n", "planar", "'planar' must be xy, yz or zx" },
   /* first error in document order within an object */
   { B "  o: {mass: -1, position: [0, 0], inertia: [-1, 0, 0]}\n", "-1",
     "body 'o': 'mass' must be >= 0" },
