@@ -58,7 +58,8 @@ int deck_model_planar (deck_ctx *c, const char *sec, deck_field *f)
                        " plane the model moves in) (got %s)", deck_describe (v, g, sizeof g));
 }
 
-/* Frees the masses (names and node references). */
+/* Frees the masses (names and node references), and the vertex names of points: that a
+   failed parse left in the beams' vnamed. */
 void deck_masses_clear (deck_model *m)
 {
   for (int i = 0; m->masses && i < m->nmasses; i++) {
@@ -68,4 +69,11 @@ void deck_masses_clear (deck_model *m)
   free (m->masses);
   m->masses = NULL;
   m->nmasses = 0;
+  for (int i = 0; m->beams && i < m->nbeams; i++) {   /* names of vertices not yet moved */
+    deck_beam *b = &m->beams[i];
+    for (int k = 0; b->vnamed && k < b->nvnamed; k++) free (b->vnamed[k].name);
+    free (b->vnamed);
+    b->vnamed = NULL;
+    b->nvnamed = 0;
+  }
 }

@@ -23,10 +23,23 @@ int deck_model_planar (struct deck_ctx *c, const char *sec, struct deck_field *f
 /* Frees m->masses and what its entries own; zeroes nmasses. */
 void deck_masses_clear (deck_model *m);
 
+/* points: item i of beam b given as {at: [x, y, z], name?: NAME} (deck_points.c): the
+   vertex into b->points, its name (a node name, checked as nodes: names are) into
+   b->vnamed with index i. item names it in messages ("points[2]"). */
+int deck_points_named_vertex (struct deck_ctx *c, const char *sec,
+                              const struct yaml_node_s *e, const char *item, deck_beam *b,
+                              int i);
+
+/* Once b's elements per segment are known: each named vertex becomes a named node of b
+   (index = the elements of the segments before it), appended to b->named; vnamed freed. */
+int deck_points_vertex_nodes (struct deck_ctx *c, deck_beam *b);
+
 /* deck_model.c's readers, exported for deck_masses.c (same contracts as there). */
 int deck_model_vec3_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
 int deck_model_inertia_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
 int deck_model_node_fn (struct deck_ctx *c, const char *sec, struct deck_field *f);
+/* k is a valid node name (non-empty scalar, not "ground", no '.'); label for messages */
+int deck_model_node_name (struct deck_ctx *c, const struct yaml_node_s *k, const char *label);
 int deck_model_mass_collection (struct deck_ctx *c, const struct yaml_node_s *map,
                                 const char *sec, void *arr, size_t size, int *n,
                                 int (*fn) (struct deck_ctx *, const struct yaml_node_s *,

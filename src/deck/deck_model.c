@@ -739,6 +739,10 @@ static int points_fn (ctx *c, const char *sec, field *f)
     const yaml_node_t *e = deck_seq_item (c, v, i);
     snprintf (name, sizeof name, "points[%ld]", i);
     if (!e) return deck_fail_at (c, v, "%s'%s' is malformed", p, name);
+    if (e->type == YAML_MAPPING_NODE) {       /* {at: [x, y, z], name?: NAME} */
+      MB_TRY (deck_points_named_vertex (c, sec, e, name, b, (int) i));
+      continue;
+    }
     MB_TRY (deck_get_numbers (c, sec, v, e, name, 3, b->points + 3 * i));
   }
   return 0;
@@ -912,6 +916,7 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
   }
 
   MB_TRY (deck_spin_beam_check (c, &f[8], label, b));
+  MB_TRY (deck_points_vertex_nodes (c, b));   /* vertices named in points: */
 
   /* named nodes: index within 0 .. total */
   for (int i = 0; i < b->nnamed; i++)
@@ -1347,6 +1352,7 @@ int deck_model_finish (ctx *c, const yaml_node_t *root, const yaml_node_t *units
 
 void deck_model_clear (deck_model *m)
 {
+  deck_masses_clear (m);   /* masses, and vertex names a failed parse left in beams */
   for (int i = 0; m->materials && i < m->nmaterials; i++) free (m->materials[i].name);
   for (int i = 0; m->sections && i < m->nsections; i++) free (m->sections[i].name);
   for (int i = 0; m->bodies && i < m->nbodies; i++) free (m->bodies[i].name);
@@ -1376,7 +1382,6 @@ void deck_model_clear (deck_model *m)
   free (m->beams);
   free (m->joints);
   free (m->forces);
-  deck_masses_clear (m);
   memset (m, 0, sizeof *m);
 }
 
@@ -1385,6 +1390,11 @@ void deck_model_clear (deck_model *m)
 int deck_model_vec3_fn (ctx *c, const char *sec, field *f) { return vec3_fn (c, sec, f); }
 int deck_model_inertia_fn (ctx *c, const char *sec, field *f) { return inertia_fn (c, sec, f); }
 int deck_model_node_fn (ctx *c, const char *sec, field *f) { return node_fn (c, sec, f); }
+int deck_model_node_name (ctx *c, const yaml_node_t *k, const char *label)
+{
+  MB_TRY (name_key (c, k, label));
+  return node_name_check (c, k, label);
+}
 
 /* collection () for the masses: unique names among the masses */
 int deck_model_mass_collection (ctx *c, const yaml_node_t *map, const char *sec, void *arr,

@@ -69,7 +69,8 @@ typedef struct deck_beam_node {
   deck_pos pos;     /* the name key */
 } deck_beam_node;
 
-/* beams: NAME: { material, section, points: [[x,y,z], ...] | from: p, to: p,
+/* beams: NAME: { material, section, points: [[x,y,z] | {at: [x,y,z], name?: NAME}, ...]
+   | from: p, to: p,
    elements: N | [N1, N2, ...] (per segment), y_axis: v, nodes?: {...} } */
 typedef struct deck_beam {
   char *name;
@@ -84,7 +85,11 @@ typedef struct deck_beam {
                                  normal to each element (not parallel to any segment) */
   deck_pos pos_y_axis;
   int nnamed;
-  deck_beam_node *named;      /* user names of nodes */
+  deck_beam_node *named;      /* user names of nodes (polyline vertices named in points:
+                                 included, after those of nodes:) */
+  int nvnamed;                /* while parsing: vertices named in points: (deck_points.c), */
+  deck_beam_node *vnamed;     /* index = the vertex; moved into named once the elements
+                                 are known */
   deck_pos pos;               /* the name key */
   deck_spin spin;             /* spin?: (deck_spin.c) */
 } deck_beam;

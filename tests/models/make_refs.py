@@ -564,6 +564,24 @@ def planar_cross():
     ref_mbref(lock, "planar_cross", 0, lines + ["(planar_cross_locks.yaml: 'planar: xy' must give the same modes)"])
 
 
+def named_points():
+    """An L-shaped polyline whose vertices are named in points: (foot, corner): the joints
+    name the vertices, so the deck stays right whatever 'elements' says."""
+    body = ("units: SI\nmaterials:\n  steel: {E: 2.1e11, nu: 0.3, rho: 7850}\n"
+            "sections:\n  rod: {shape: circle, diameter: 0.02}\n"
+            "bodies:\n  lamp: {mass: 1.5, inertia: [0.001, 0.001, 0.001], position: [1, 1, 0]}\n"
+            "beams:\n  frame:\n    material: steel\n    section: rod\n"
+            "    points: [{at: [0, 0, 0], name: foot}, {at: [0, 1, 0], name: corner}, [1, 1, 0]]\n"
+            "    elements: [3, 5]\n    nodes: {tip: end}\n"
+            "joints:\n  clamp: {type: weld, nodes: [ground, foot]}\n"
+            "  hang: {type: weld, nodes: [tip, lamp]}\n"
+            "  stay: {type: lock, nodes: [ground, corner], dofs: [dz]}\n")
+    header = ["an L-shaped steel rod (polyline, vertices foot and corner named in 'points'),",
+              "clamped at foot, its corner held in z, a lamp body welded at its end. SI units."]
+    path = write_deck("named_points", header, body, 6)
+    ref_mbref(path, "named_points", 0, ["the named vertices are nodes 0 and 3 of elements [3, 5]"])
+
+
 def main():
     cantilever_eb()
     free_free_eb()
@@ -575,6 +593,7 @@ def main():
     tip_point_mass()
     offset_mass()
     planar_cross()
+    named_points()
     print("make_refs.py: wrote the decks of tests/models/ and the references of tests/models/ and decks/")
 
 

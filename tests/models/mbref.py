@@ -309,12 +309,17 @@ def load_deck(path):
         Jb = np.diag(vec(I)) if not isinstance(I[0], list) else np.array([vec(r) for r in I])
         mdl.add_body(name, vec(b["position"]), num(b["mass"]), R @ Jb @ R.T)
     for name, b in (d.get("beams") or {}).items():
-        pts = [vec(p) for p in b["points"]] if "points" in b else [vec(b["from"]), vec(b["to"])]
+        raw = b["points"] if "points" in b else [b["from"], b["to"]]
+        pts = [vec(p["at"]) if isinstance(p, dict) else vec(p) for p in raw]
         el = b["elements"]
         el = [int(t) for t in el] if isinstance(el, list) else [int(el)] * (len(pts) - 1)
         E, G, rho, al, be = mats[b["material"]]
         ya = vec(b["y_axis"]) if "y_axis" in b else None
-        mdl.add_beam(name, pts, el, E, G, rho, al, be, secs[b["section"]], ya, b.get("nodes"))
+        named = dict(b.get("nodes") or {})
+        for v, p in enumerate(raw):          # a named vertex: the node after the segments before it
+            if isinstance(p, dict) and "name" in p:
+                named[p["name"]] = sum(el[:v])
+        mdl.add_beam(name, pts, el, E, G, rho, al, be, secs[b["section"]], ya, named)
 
     def node(nm):
         return None if nm == "ground" else mdl.names[nm]

@@ -509,6 +509,41 @@ static void test_damping_default (void)
   }
 }
 
+/* vertices named in points: the node index follows 'elements' (vertex v is node
+   sum_{s < v} elements[s]), after the names of nodes:; planar: and masses: are read */
+static void test_named_points (void)
+{
+  static const struct { const char *elements; int foot, corner; } t[] = {
+    { "[3, 5]", 0, 3 }, { "[2, 4]", 0, 2 }, { "7", 0, 7 },
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    char text[512];
+    snprintf (text, sizeof text, "units: SI\nmaterials: {m: {E: 1, nu: 0, rho: 1}}\n"
+              "sections: {s: {shape: circle, diameter: 0.1}}\nplanar: XY\n"
+              "beams:\n  f: {material: m, section: s, elements: %s, nodes: {tip: end},\n"
+              "      points: [{at: [0, 0, 0], name: foot}, {name: corner, at: [0, 1, 0]},"
+              " [1, 1, 0]]}\nmasses: {pm: {node: corner, mass: 2, offset: [0, 0, 0.5]}}\n",
+              t[i].elements);
+    deck d;
+    mb_err e;
+    int rc = parse (text, &d, &e);
+    CHECK ("named points parse", rc == 0);
+    if (rc) { printf ("  %s\n", e.msg); continue; }
+    const deck_beam *b = &d.model.beams[0];
+    CHECK ("three named nodes", b->nnamed == 3 && b->nvnamed == 0 && !b->vnamed);
+    CHECK ("nodes: first", b->nnamed == 3 && !strcmp (b->named[0].name, "tip"));
+    CHECK ("foot at its vertex", b->nnamed == 3 && !strcmp (b->named[1].name, "foot")
+           && b->named[1].index == t[i].foot);
+    CHECK ("corner at its vertex", b->nnamed == 3 && !strcmp (b->named[2].name, "corner")
+           && b->named[2].index == t[i].corner);
+    CHECK ("vertex coordinates", b->npoints == 3 && b->points[4] == 1.0 && b->points[6] == 1.0);
+    CHECK ("planar xy", d.model.planar == PLANAR_XY);
+    CHECK ("a mass", d.model.nmasses == 1 && d.model.masses[0].mass == 2.0
+           && d.model.masses[0].offset[2] == 0.5 && !strcmp (d.model.masses[0].node.name, "corner"));
+    deck_clear (&d);
+  }
+}
+
 /* ---- bad model decks: position of a marker and a piece of the message ---- */
 
 typedef struct bad {
@@ -850,6 +885,17 @@ static const bad bads[] = {
   { B "masses:\n  pm: {node: b, mass: 1}\n  pm: {node: b, mass: 2}\n", "pm: {node: b, mass: 2",
     "mass 'pm' is defined twice" },
   { B "masses:\n  pm: {node: b, mass: 1, at: [0, 0, 0]}\n", "at:", "unknown key 'at'" },
+  /* named vertices in points */
+  { "units: SI\nbeams:\n  f: {material: m, section: s, elements: 2,\n"
+    "      points: [{at: [0, 0, 0], name: a}, {at: [0, 1, 0], name: a}]}\n", "a}]",
+    "beam 'f': node 'a' is defined twice" },
+  { "units: SI\nbeams:\n  f: {material: m, section: s, elements: 2,\n"
+    "      points: [{name: a}, [0, 1, 0]]}\n", "{name", "missing required key 'at'" },
+  { "units: SI\nbeams:\n  f: {material: m, section: s, elements: 2,\n"
+    "      points: [{at: [0, 0, 0], name: a.b}, [0, 1, 0]]}\n", "a.b",
+    "names of bodies, beams and nodes must not contain '.'" },
+  { "units: SI\nbeams:\n  f: {material: m, section: s, elements: 2,\n"
+    "      points: [{at: [0, 0, 0], nmae: a}, [0, 1, 0]]}\n", "nmae", "unknown key 'nmae'" },
   /* planar */
   { B "planar: xyz\n", "xyz", "'planar' must be xy, yz or zx (the plane the"
     " model moves in) (got 'xyz')" },
@@ -917,6 +963,7 @@ int main (void)
   test_full ();
   test_rotations ();
   test_damping_default ();
+  test_named_points ();
   test_bad ();
   test_nomem ();
   return CHECK_DONE ();
