@@ -92,7 +92,7 @@ void point_mass_clear (model *m);
    is kept when it is independent (Gram-Schmidt residual above 1e-9) of the joints' Cq
    rows at the deck and of the rows kept before it, so the locks never overconstrain.
    After the deck's joints; updates njoints and nconstraints. Returns 0, MB_EDECK (a joint
-   group of more than 2000 nodes) or MB_ENOMEM. */
+   group of more than 500 nodes) or MB_ENOMEM. */
 int planar_build (const deck_model *dm, const char *path, model *m, mb_err *err);
 
 /* Element k (0-based along the beam) of beam ib, corotational: element frame from the

@@ -7,7 +7,8 @@
 
 #include "elements.h"
 
-enum { PLANAR_MAX_GROUP = 2000 };        /* joined nodes in one dense rank test */
+enum { PLANAR_MAX_GROUP = 500 };   /* joined nodes in one dense rank test: its basis is
+                                      (6 g)^2 doubles, 72 MB at the limit */
 static const double PLANAR_DEP_TOL = 1e-9;  /* |residual| of a unit row: dependent */
 
 /* The out-of-plane DOFs (0..5 = dx dy dz rx ry rz) of a plane: its normal's translation
@@ -19,6 +20,7 @@ static void out_of_plane (int plane, int q[3])
   else { q[0] = 1; q[1] = 3; q[2] = 5; }
 }
 
+/* Union-find root of i in parent array p (path halving). */
 static int uf_find (int *p, int i)
 {
   while (p[i] != i) i = p[i] = p[p[i]];
@@ -121,9 +123,19 @@ static int add_lock (const deck_model *dm, const char *path, model *m, int i, in
   return 0;
 }
 
+/* qsort order of node indices: by group root (group_root[node]), then by node. */
+static const int *group_root;
+static int by_group (const void *x, const void *y)
+{
+  int a = *(const int *) x, b = *(const int *) y;
+  if (group_root[a] != group_root[b]) return group_root[a] < group_root[b] ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
 /* See elements.h. Nodes that no joint touches get all three locks; the nodes joined by
    joints (union-find over the joints' two nodes, ground joining nothing) get theirs from
-   group_masks. */
+   group_masks, one group at a time (the joined nodes sorted by group, then node). Not
+   reentrant (qsort's order reads the file's group_root). */
 int planar_build (const deck_model *dm, const char *path, model *m, mb_err *err)
 {
   if (dm->planar == PLANAR_NONE) return 0;
@@ -145,26 +157,32 @@ int planar_build (const deck_model *dm, const char *path, model *m, mb_err *err)
     if (j->b >= 0) touched[j->b] = 1;
     if (j->a >= 0 && j->b >= 0) parent[uf_find (parent, j->a)] = uf_find (parent, j->b);
   }
+  int nt = 0;                       /* the joined nodes, sorted by (group, node) */
   for (int i = 0; i < nn; i++) {
-    if (!touched[i]) { mask[i] = (1 << q[0]) | (1 << q[1]) | (1 << q[2]); continue; }
-    if (touched[i] == 2) continue;              /* its group is done */
-    int root = uf_find (parent, i), g = 0;
-    for (int k = i; k < nn; k++)
-      if (touched[k] == 1 && uf_find (parent, k) == root) {
-        if (g == PLANAR_MAX_GROUP) {
-          rc = mb_fail_at (err, MB_EDECK, path, dm->pos_planar.line, dm->pos_planar.col,
-                           "planar: more than %d nodes joined by joints in one group (node"
-                           " '%s'): too many for its rank test; lock the out-of-plane DOFs"
-                           " with lock joints instead", PLANAR_MAX_GROUP, m->nodes[i].name);
-          goto done;
-        }
-        col[k] = g;
-        nodes[g++] = k;
-      }
-    rc = group_masks (m, nodes, g, col, q, mask);
-    for (int k = 0; k < g; k++) touched[nodes[k]] = 2, col[nodes[k]] = -1;
-    if (rc) goto done;
+    if (!touched[i]) mask[i] = (1 << q[0]) | (1 << q[1]) | (1 << q[2]);
+    else nodes[nt++] = i;
   }
+  for (int k = 0; k < nt; k++) col[nodes[k]] = uf_find (parent, nodes[k]);  /* roots */
+  group_root = col;
+  qsort (nodes, (size_t) nt, sizeof *nodes, by_group);
+  for (int k = 0; k < nt; k++) col[nodes[k]] = -1;
+  for (int k0 = 0, k1; k0 < nt && rc == 0; k0 = k1) {
+    int root = uf_find (parent, nodes[k0]);
+    for (k1 = k0; k1 < nt && uf_find (parent, nodes[k1]) == root; k1++) ;
+    int g = k1 - k0;
+    if (g > PLANAR_MAX_GROUP) {
+      rc = mb_fail_at (err, MB_EDECK, path, dm->pos_planar.line, dm->pos_planar.col,
+                       "planar: %d nodes joined by joints in one group (node '%s'), more"
+                       " than %d: too many for its rank test; lock the out-of-plane DOFs"
+                       " with lock joints instead", g, m->nodes[nodes[k0]].name,
+                       PLANAR_MAX_GROUP);
+      break;
+    }
+    for (int k = 0; k < g; k++) col[nodes[k0 + k]] = k;
+    rc = group_masks (m, nodes + k0, g, col, q, mask);
+    for (int k = 0; k < g; k++) col[nodes[k0 + k]] = -1;
+  }
+  if (rc) goto done;
   int count = 0;
   for (int i = 0; i < nn; i++) count += mask[i] != 0;
   if (count > 0) {
