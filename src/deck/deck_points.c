@@ -19,9 +19,9 @@ int deck_points_named_vertex (deck_ctx *c, const char *sec, const yaml_node_t *e
       .parse = deck_model_vec3_fn },
     { .key = "name", .type = F_STR, .dst = &name },
   };
-  MB_TRY (deck_walk (c, e, label, f, 2));
-  if (!f[1].k) return 0;
-  int rc = deck_model_node_name (c, f[1].v, label);
+  int rc = deck_walk (c, e, label, f, 2);
+  if (rc || !f[1].k) { free (name); return rc; }   /* a name read before a later error */
+  rc = deck_model_node_name (c, f[1].v, label);
   if (rc == 0 && !b->vnamed
       && !(b->vnamed = deck_calloc ((size_t) b->npoints, sizeof *b->vnamed)))
     rc = deck_no_memory (c);
