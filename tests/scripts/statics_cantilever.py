@@ -11,9 +11,9 @@ numbers are recomputed here to 1e-10 by shooting on the elastica theta'' = -(P L
 cos(theta) (scipy), and checked against the table's 5 digits first.
 
 Beam: L = 1 m, EI = 10 N m^2, EA = 1e7 N (axial strain below 1e-5: inextensible to the
-tolerance), meshes of 8, 16 and 32 corotational elements, 1 and 2 MPI ranks. Checks: tip
-values within 3e-4 (relative to L or 1 rad) on 32 elements, the error shrinking with the
-mesh (32 below 8 elements), 1 and 2 ranks equal to 1e-10.
+tolerance), meshes of 8 and 32 corotational elements, 1 MPI rank (and 2 on 32 elements).
+Checks: tip values within 3e-4 (relative to L or 1 rad) on 32 elements, the error shrinking
+with the mesh (32 below 8 elements), 1 and 2 ranks equal to 1e-10.
 usage: statics_cantilever.py MBMODAL OUTDIR"""
 import os
 import subprocess
@@ -79,12 +79,12 @@ for a in sorted(MATTIASSON):
     check(all(abs(r - t) <= 6e-6 for r, t in zip(ref, MATTIASSON[a])),
           "elastica at %g: %s against Mattiasson's %s" % (a, ref, MATTIASSON[a]))
     errs = {}
-    for ne in (8, 16, 32):
+    for ne in (8, 32):
         name = "cant_%g_%d" % (a, ne)
         with open(os.path.join(OUT, name + ".yaml"), "w") as f:
             f.write(DECK % (ne, -a * EI))
         tips = []
-        for np_ in (1, 2):
+        for np_ in ((1, 2) if ne == 32 else (1,)):
             od = os.path.join(OUT, "np%d" % np_)
             r = subprocess.run(["timeout", "300", "mpirun", "--oversubscribe", "-np", str(np_), BIN,
                                 "-q", os.path.join(OUT, name + ".yaml"), "-o", od],
