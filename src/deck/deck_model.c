@@ -13,6 +13,8 @@
                           | { shape: tube, outer_diameter: real > 0, wall: real > 0,
                               wall < outer_diameter / 2 }
                           | { A: real > 0, Iy: real > 0, Iz: real > 0, J: real > 0 } }
+                   each section may add Asy: real > 0, Asz: real > 0 (both) or
+                   shear_factor: real in (0, 1e6] (deck_beam_theory.c)
      bodies      := { NAME: { mass: real >= 0, inertia?: [I1, I2, I3] | [[3], [3], [3]],
                               position: vec3, orientation?: orientation,
                               spin?: spin } }
@@ -26,7 +28,8 @@
                               elements: int | [int, ...] (one per segment; 1 .. 1e7, and
                               at most 1e7 in all), y_axis?: vec3 != 0,
                               nodes?: { NAME: start | end | int 0 .. elements },
-                              spin?: spin } }
+                              spin?: spin,
+                              theory?: euler_bernoulli | timoshenko } }
      joints      := { NAME: { type, nodes: [A, B], ... } }  keys per type:
                     weld, spherical: at?, frame?;  revolute, prismatic, cylindrical,
                     planar: at?, axis;  universal: at?, axes: [vec3, vec3];  distance:
@@ -49,6 +52,7 @@
 #include "deck_yaml.h"
 #include "deck_spin.h"
 #include "deck_masses.h"
+#include "deck_beam_theory.h"
 
 #include <limits.h>
 #include <math.h>
@@ -469,6 +473,9 @@ static int section_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
     POSITIVE ("outer_diameter", &od), POSITIVE ("wall", &wall),
     POSITIVE ("A", &s->A), POSITIVE ("Iy", &s->Iy), POSITIVE ("Iz", &s->Iz),
     POSITIVE ("J", &s->J),
+    POSITIVE ("Asy", &s->Asy), POSITIVE ("Asz", &s->Asz),
+    { .key = "shear_factor", .type = F_REAL, .dst = &s->shear_factor, .lo = 0, .lo_open = 1,
+      .hi = 1e6, .range = "in (0, 1e6]" },
   };
 #undef POSITIVE
   static const int owner[10] = { -2, SHAPE_RECTANGLE, SHAPE_RECTANGLE, SHAPE_CIRCLE,
@@ -477,7 +484,8 @@ static int section_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
     if (owner[i] == shape) f[i].required = 1;
     else f[i].unused = unused;
   }
-  MB_TRY (deck_walk (c, map, label, f, 10));
+  MB_TRY (deck_walk (c, map, label, f, 13));
+  MB_TRY (deck_section_shear (c, map, label, f + 10, shape, s));
   if (shape == SHAPE_RECTANGLE) {
     double a = fmax (y, z), b = fmin (y, z);
     s->A = y * z;
@@ -854,8 +862,10 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
     { .key = "y_axis", .type = F_FN, .dst = b->y_axis, .parse = axis_fn },
     { .key = "nodes", .type = F_FN, .dst = b, .parse = beam_nodes_fn },
     { .key = "spin", .type = F_FN, .dst = &b->spin, .parse = deck_spin_fn },
+    { .key = "theory", .type = F_FN, .dst = &b->theory, .parse = deck_beam_theory_fn },
   };
-  MB_TRY (deck_walk (c, map, label, f, 9));
+  MB_TRY (deck_walk (c, map, label, f, 10));
+  if (f[9].v) b->pos_theory = deck_pos_of (f[9].v);
   b->pos_material = deck_pos_of (f[0].v);
   b->pos_section = deck_pos_of (f[1].v);
 

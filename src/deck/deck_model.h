@@ -36,6 +36,10 @@ typedef struct deck_section {
   char *name;
   double A, Iy, Iz, J;  /* [m^2], [m^4]; all > 0 */
   deck_pos pos;
+  /* Timoshenko (deck_beam_theory.c): shear areas for shear along local y and z [m^2] (0:
+     not given), or shear_factor k (Asy = Asz = k A; 0: not given); shear_default is the
+     shape's own k (rectangle 5/6, circle 9/10, tube 1/2; 0 for given properties) */
+  double Asy, Asz, shear_factor, shear_default;
 } deck_section;
 
 /* spin: { axis?: v, speed: rad/s | rpm: rev/min } of a body or beam (deck_spin.c): the
@@ -92,7 +96,11 @@ typedef struct deck_beam {
                                  are known */
   deck_pos pos;               /* the name key */
   deck_spin spin;             /* spin?: (deck_spin.c) */
+  int theory;                 /* BEAM_THEORY_*: 0 not given, euler_bernoulli, timoshenko */
+  deck_pos pos_theory;
 } deck_beam;
+
+enum { BEAM_THEORY_DEFAULT, BEAM_THEORY_EB, BEAM_THEORY_TIMOSHENKO };
 
 /* A reference to a node by name ("ground" is the ground; body name; beam node name given
    in nodes:, or BEAM.start, BEAM.end, BEAM.<index>). */

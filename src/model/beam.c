@@ -39,9 +39,11 @@ double beam_axes (const model_beam *b, const double xa[3], const double xb[3],
 
 /* Local 12 x 12 stiffness k and mass m (row-major) of an element of length L on
    (u v w rx ry rz) per node, beamgrid.py's element(): axial EA/L, torsion GJ/L, bending
-   in x-y (v, rz; Iz; sign s = +1) and x-z (w, ry; Iy; s = -1) with the cubic Hermite
-   stiffness; consistent mass rho A L (1/3, 1/6) axial, rho (Iy + Iz) L (1/3, 1/6)
-   torsion, rho A L / 420 [156 22L 54 -13L; ...] bending, no rotary inertia. */
+   in x-y (v, rz; Iz; shear area Asy; sign s = +1) and x-z (w, ry; Iy; Asz; s = -1) by
+   beam_bending_plane (beam_shear.c): the cubic Hermite stiffness and mass rho A L / 420
+   [156 22L 54 -13L; ...] without rotary inertia when rigid in shear, the Timoshenko
+   element with rotary inertia otherwise; consistent mass rho A L (1/3, 1/6) axial,
+   rho (Iy + Iz) L (1/3, 1/6) torsion. */
 static void beam_local (const model_beam *b, double L, double k[144], double m[144])
 {
   memset (k, 0, 144 * sizeof *k);
@@ -57,24 +59,15 @@ static void beam_local (const model_beam *b, double L, double k[144], double m[1
   m[3 * 12 + 3] = m[9 * 12 + 9] = ip / 3;
   m[3 * 12 + 9] = m[9 * 12 + 3] = ip / 6;
   const int vv[2] = { 1, 2 }, rr[2] = { 5, 4 };
-  const double II[2] = { b->Iz, b->Iy }, ss[2] = { 1.0, -1.0 };
+  const double II[2] = { b->Iz, b->Iy }, ss[2] = { 1.0, -1.0 }, As[2] = { b->Asy, b->Asz };
   for (int p = 0; p < 2; p++) {
-    double c = b->E * II[p], s = ss[p];
-    double a1 = 12 * c / (L * L * L), a2 = 6 * c / (L * L), a3 = 4 * c / L, a4 = 2 * c / L;
-    const double kb[16] = { a1, s * a2, -a1, s * a2,
-                            s * a2, a3, -s * a2, a4,
-                            -a1, -s * a2, a1, -s * a2,
-                            s * a2, a4, -s * a2, a3 };
-    double cm = mt / 420.0;
-    const double mb[16] = { 156, s * 22 * L, 54, -s * 13 * L,
-                            s * 22 * L, 4 * L * L, s * 13 * L, -3 * L * L,
-                            54, s * 13 * L, 156, -s * 22 * L,
-                            -s * 13 * L, -3 * L * L, -s * 22 * L, 4 * L * L };
+    double kb[16], mb[16];
+    beam_bending_plane (b->E, b->G, b->rho, b->A, II[p], As[p], L, ss[p], kb, mb);
     const int idx[4] = { vv[p], rr[p], vv[p] + 6, rr[p] + 6 };
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < 4; j++) {
         k[12 * idx[i] + idx[j]] = kb[4 * i + j];
-        m[12 * idx[i] + idx[j]] = cm * mb[4 * i + j];
+        m[12 * idx[i] + idx[j]] = mb[4 * i + j];
       }
   }
 }

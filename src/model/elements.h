@@ -125,6 +125,13 @@ double beam_axes (const model_beam *b, const double xa[3], const double xb[3],
    on ties), the default y axis of a beam element without y_axis. */
 void beam_default_y (const double ex[3], double y[3]);
 
+/* beam_shear.c: shear areas of a beam from its deck theory and section (0 or MB_EDECK),
+   and the 4 x 4 planar Timoshenko stiffness kb and mass mb (As = 0: Euler-Bernoulli). */
+int beam_shear_areas (const deck_beam *db, const deck_section *sec, const char *path,
+                      model_beam *b, mb_err *err);
+void beam_bending_plane (double E, double G, double rho, double A, double Ib, double As,
+                         double L, double s, double kb[16], double mb[16]);
+
 /* Left Jacobian inverse of SO(3) at rotation vector w: dw = Jinv(w) spin, where
    exp(w + dw) = exp(spin) exp(w) to first order. Row-major. */
 void rot_jinv (const double w[3], double J[9]);

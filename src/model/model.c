@@ -258,6 +258,7 @@ static int beam_properties (const deck_model *dm, const deck_beam *db, const cha
   b->alpha = mat->alpha; b->beta = mat->beta;
   b->A = sec->A; b->Iy = sec->Iy; b->Iz = sec->Iz; b->J = sec->J;
   MB_TRY (spin_beam_init (db, path, b, err));   /* spin (spin.c): Iy = Iz */
+  MB_TRY (beam_shear_areas (db, sec, path, b, err));
   b->y_given = db->has_y_axis;
   if (db->has_y_axis) {
     double n = vec_norm (db->y_axis);

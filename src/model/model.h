@@ -48,6 +48,8 @@ typedef struct model_beam {
   int nelements;     /* element e joins nodes first_node + e and first_node + e + 1 */
   double E, G, rho, alpha, beta;   /* from its material */
   double A, Iy, Iz, J;             /* from its section */
+  double Asy, Asz;                 /* shear areas [m^2] along local y and z: a Timoshenko
+                                      beam (shear and rotary inertia); 0: Euler-Bernoulli */
   double y_axis[3];                /* unit, as in the deck; without y_axis in the deck the
                                       default normal of its first element (beam_default_y) */
   int y_given;                     /* 1: y_axis came from the deck; 0: each element picks

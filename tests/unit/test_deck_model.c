@@ -603,10 +603,11 @@ static const bad bads[] = {
   { B "sections:\n  plate: {shape: rectangle, y: 0.3}\n", "{shape",
     "section 'plate': missing required key 'z'" },
   { B "sections:\n  r: {shape: circle, diameter: 1, A: 1}\n", "A:",
-    "section 'r': 'A' is not used by a circle section (it takes shape, diameter)" },
+    "section 'r': 'A' is not used by a circle section (it takes shape, diameter, Asy,"
+    " Asz, shear_factor)" },
   { B "sections:\n  c: {A: 1, Iy: 1, Iz: 1, J: 1, y: 1}\n", "y: 1}",
     "section 'c': 'y' is not used by a section without 'shape' (it takes shape, A, Iy, Iz,"
-    " J)" },
+    " J, Asy, Asz, shear_factor)" },
   { B "sections:\n  c: {A: 1, Iy: 1, Iz: 1}\n", "{A", "section 'c': missing required key 'J'" },
   { B "sections:\n  c: {shape: rectangel, y: 1, z: 1}\n", "rectangel",
     "section 'c': unknown shape 'rectangel' (expected rectangle, circle, tube; did you mean"

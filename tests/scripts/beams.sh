@@ -1,0 +1,58 @@
+#!/bin/sh
+# beams.sh: Timoshenko beams, line loads and tapered members (issue 25, part 1):
+#  1. tests/scripts/timoshenko.py: simply supported and clamped Timoshenko beams at
+#     L/r = 5, 10, 50 against Timoshenko's frequency equation and the cantilever's
+#     transcendental equation, and the shear-rigid limits, 1 and 2 ranks in one deck;
+#  2. deck errors, 1 rank (the shear keys on 2 ranks): an unknown theory, theory timoshenko
+#     on a section given by its properties without shear areas (at the theory key), Asy
+#     without Asz, shear_factor with Asy; each exits 2 naming file:line:col.
+# usage: sh beams.sh MBMODAL OUTDIR
+bin=$1
+dir="$2/beams"
+here=$(dirname "$0")
+rm -rf "$dir"
+mkdir -p "$dir"
+fails=0
+n=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+n=$((n + 1))
+/usr/bin/python3 "$here/timoshenko.py" "$bin" "$dir" > "$dir/timoshenko.log" 2>&1 \
+  || { fail "timoshenko.py"; cat "$dir/timoshenko.log"; }
+# bad NAME NP LINE:COL TEXT SECTION-LINE BEAM-EXTRA: a deck with that section and beam key
+# line; exit 2 and TEXT at DECK:LINE:COL on stderr
+bad() {
+  name=$1 np=$2 where=$3 text=$4
+  deck="$dir/$name.yaml"
+  cat > "$deck" <<EOD
+units: SI
+materials:
+  steel: {E: 2.0e11, nu: 0.3, rho: 7850}
+sections:
+$5
+beams:
+  b:
+    material: steel
+    section: s
+    from: [0, 0, 0]
+    to: [1, 0, 0]
+    elements: 4
+$6
+EOD
+  n=$((n + 1))
+  if [ "$np" = 1 ]; then timeout 60 "$bin" -q "$deck" -o "$dir/out" > /dev/null 2> "$dir/$name.err"
+  else timeout 60 mpirun --oversubscribe -np 2 "$bin" -q "$deck" -o "$dir/out" > /dev/null 2> "$dir/$name.err"; fi
+  st=$?
+  [ $st -eq 2 ] || fail "$name: exit $st, wanted 2"
+  grep -qF "$deck:$where: error: $text" "$dir/$name.err" \
+    || fail "$name: no '$deck:$where: error: $text': $(head -c 400 "$dir/$name.err")"
+}
+bad theory_typo 1 13:13 "beam 'b': 'theory' must be one of euler_bernoulli, timoshenko (got 'timoshenk')" \
+  "  s: {shape: circle, diameter: 0.1}" "    theory: timoshenk"
+bad theory_props 1 13:13 "beam 'b': theory timoshenko needs the shear areas of section 's'" \
+  "  s: {A: 1.0e-2, Iy: 1.0e-5, Iz: 1.0e-5, J: 2.0e-5}" "    theory: timoshenko"
+bad asy_alone 2 5:53 "section 's': 'Asy' needs 'Asz'" \
+  "  s: {A: 1.0e-2, Iy: 1.0e-5, Iz: 1.0e-5, J: 2.0e-5, Asy: 8.0e-3}" ""
+bad factor_and_asy 1 5:79 "section 's': give either 'shear_factor' or 'Asy' and 'Asz', not both" \
+  "  s: {A: 1.0e-2, Iy: 1.0e-5, Iz: 1.0e-5, J: 2.0e-5, Asy: 8.0e-3, Asz: 8.0e-3, shear_factor: 0.8}" ""
+echo "beams.sh: $n checks, $fails failed"
+[ $fails -eq 0 ]
