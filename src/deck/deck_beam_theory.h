@@ -1,5 +1,6 @@
 /* deck_beam_theory.h: the deck keys of Timoshenko beams (a beam's theory, a section's
-   shear areas or shear factor), read by deck_model.c's section and beam objects. */
+   shear areas or shear factor) and of line loads on beams, read by deck_model.c's section
+   and beam objects. */
 #ifndef MB_DECK_BEAM_THEORY_H
 #define MB_DECK_BEAM_THEORY_H
 
@@ -15,5 +16,9 @@ int deck_beam_theory_fn (deck_ctx *c, const char *sec, deck_field *f);
    Returns 0 or MB_EDECK (the message at the offending key). */
 int deck_section_shear (deck_ctx *c, const yaml_node_t *map, const char *label,
                         const deck_field *f, int shape, deck_section *s);
+
+/* F_FN of beams.*.line_load: { value: [qx, qy, qz] (N/m, finite), frame?: global | body }
+   into the deck_beam f->dst (line_load, line_load_body, has_line_load). */
+int deck_beam_line_load_fn (deck_ctx *c, const char *sec, deck_field *f);
 
 #endif

@@ -29,7 +29,8 @@
                               at most 1e7 in all), y_axis?: vec3 != 0,
                               nodes?: { NAME: start | end | int 0 .. elements },
                               spin?: spin,
-                              theory?: euler_bernoulli | timoshenko } }
+                              theory?: euler_bernoulli | timoshenko,
+                              line_load?: { value: vec3 [N/m], frame?: global | body } } }
      joints      := { NAME: { type, nodes: [A, B], ... } }  keys per type:
                     weld, spherical: at?, frame?;  revolute, prismatic, cylindrical,
                     planar: at?, axis;  universal: at?, axes: [vec3, vec3];  distance:
@@ -863,8 +864,9 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
     { .key = "nodes", .type = F_FN, .dst = b, .parse = beam_nodes_fn },
     { .key = "spin", .type = F_FN, .dst = &b->spin, .parse = deck_spin_fn },
     { .key = "theory", .type = F_FN, .dst = &b->theory, .parse = deck_beam_theory_fn },
+    { .key = "line_load", .type = F_FN, .dst = b, .parse = deck_beam_line_load_fn },
   };
-  MB_TRY (deck_walk (c, map, label, f, 10));
+  MB_TRY (deck_walk (c, map, label, f, 11));
   if (f[9].v) b->pos_theory = deck_pos_of (f[9].v);
   b->pos_material = deck_pos_of (f[0].v);
   b->pos_section = deck_pos_of (f[1].v);

@@ -98,6 +98,9 @@ typedef struct deck_beam {
   deck_spin spin;             /* spin?: (deck_spin.c) */
   int theory;                 /* BEAM_THEORY_*: 0 not given, euler_bernoulli, timoshenko */
   deck_pos pos_theory;
+  int has_line_load;          /* line_load given: */
+  double line_load[3];        /*   [N/m] per deck length, global axes at the deck */
+  int line_load_body;         /*   1: a follower (turns with the sections), 0: global */
 } deck_beam;
 
 enum { BEAM_THEORY_DEFAULT, BEAM_THEORY_EB, BEAM_THEORY_TIMOSHENKO };

@@ -310,7 +310,7 @@ void beam_element (const model *m, const model_state *s, int ib, int k, int flag
 }
 
 /* Gravity on element (na, nb) of beam b (beam_element's comment): f_ext, and unless
-   EVAL_MATERIAL its load stiffness blocks, added into e. */
+   EVAL_MATERIAL its load stiffness blocks, added into e; then the beam's line load. */
 static void beam_gravity (const model *m, const model_state *s, const model_beam *b, int na,
                           int nb, const double Lam0[9], double L0, int flags, elem *e)
 {
@@ -330,6 +330,7 @@ static void beam_gravity (const model *m, const model_state *s, const model_beam
     mat_mul (Sg, St, P);
     blk_add (e->K, 2 * nd + 1, 2 * nd + 1, nd ? c : -c, P);
   }
+  beam_line_load (m, s, b, na, nb, Lam0, L0, flags, e);   /* beam_load.c */
 }
 
 /* v^T B^T k_def B v of a real 12-vector v (element DOFs): the material energy. */

@@ -132,6 +132,12 @@ int beam_shear_areas (const deck_beam *db, const deck_section *sec, const char *
 void beam_bending_plane (double E, double G, double rho, double A, double Ib, double As,
                          double L, double s, double kb[16], double mb[16]);
 
+/* beam_load.c: the line load b->q of element (na, nb) of beam b (deck axes Lam0, length
+   L0) at s: its consistent f_ext added into e, and unless EVAL_MATERIAL its load
+   stiffness. Nothing when q = 0. */
+void beam_line_load (const model *m, const model_state *s, const model_beam *b, int na,
+                     int nb, const double Lam0[9], double L0, int flags, elem *e);
+
 /* Left Jacobian inverse of SO(3) at rotation vector w: dw = Jinv(w) spin, where
    exp(w + dw) = exp(spin) exp(w) to first order. Row-major. */
 void rot_jinv (const double w[3], double J[9]);

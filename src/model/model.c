@@ -259,6 +259,8 @@ static int beam_properties (const deck_model *dm, const deck_beam *db, const cha
   b->A = sec->A; b->Iy = sec->Iy; b->Iz = sec->Iz; b->J = sec->J;
   MB_TRY (spin_beam_init (db, path, b, err));   /* spin (spin.c): Iy = Iz */
   MB_TRY (beam_shear_areas (db, sec, path, b, err));
+  if (db->has_line_load) memcpy (b->q, db->line_load, sizeof b->q);
+  b->q_body = db->line_load_body;
   b->y_given = db->has_y_axis;
   if (db->has_y_axis) {
     double n = vec_norm (db->y_axis);

@@ -3,9 +3,13 @@
 #  1. tests/scripts/timoshenko.py: simply supported and clamped Timoshenko beams at
 #     L/r = 5, 10, 50 against Timoshenko's frequency equation and the cantilever's
 #     transcendental equation, and the shear-rigid limits, 1 and 2 ranks in one deck;
-#  2. deck errors, 1 rank (the shear keys on 2 ranks): an unknown theory, theory timoshenko
-#     on a section given by its properties without shear areas (at the theory key), Asy
-#     without Asz, shear_factor with Asy; each exits 2 naming file:line:col.
+#  2. tests/scripts/line_load.py: line loads, global and follower, in statics: small loads
+#     on Euler-Bernoulli and Timoshenko cantilevers against q L^4/8EI (+ q L^2/2GAs) and
+#     q L^3/6EI, large ones against the elastica by shooting, 1 and 2 ranks in one deck;
+#  3. deck errors, 1 rank (Asy alone on 2 ranks): an unknown theory, theory timoshenko on a
+#     section given by its properties without shear areas (at the theory key), Asy without
+#     Asz, shear_factor with Asy, a line load's unknown frame and missing value; each exits
+#     2 naming file:line:col.
 # usage: sh beams.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/beams"
@@ -18,6 +22,9 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 n=$((n + 1))
 /usr/bin/python3 "$here/timoshenko.py" "$bin" "$dir" > "$dir/timoshenko.log" 2>&1 \
   || { fail "timoshenko.py"; cat "$dir/timoshenko.log"; }
+n=$((n + 1))
+/usr/bin/python3 "$here/line_load.py" "$bin" "$dir" > "$dir/line_load.log" 2>&1 \
+  || { fail "line_load.py"; cat "$dir/line_load.log"; }
 # bad NAME NP LINE:COL TEXT SECTION-LINE BEAM-EXTRA: a deck with that section and beam key
 # line; exit 2 and TEXT at DECK:LINE:COL on stderr
 bad() {
@@ -54,5 +61,9 @@ bad asy_alone 2 5:53 "section 's': 'Asy' needs 'Asz'" \
   "  s: {A: 1.0e-2, Iy: 1.0e-5, Iz: 1.0e-5, J: 2.0e-5, Asy: 8.0e-3}" ""
 bad factor_and_asy 1 5:79 "section 's': give either 'shear_factor' or 'Asy' and 'Asz', not both" \
   "  s: {A: 1.0e-2, Iy: 1.0e-5, Iz: 1.0e-5, J: 2.0e-5, Asy: 8.0e-3, Asz: 8.0e-3, shear_factor: 0.8}" ""
+bad load_frame 1 13:43 "beam 'b': line_load: 'frame' must be one of global, body (got 'follower')" \
+  "  s: {shape: circle, diameter: 0.1}" "    line_load: {value: [0, 0, -1], frame: follower}"
+bad load_value 1 13:16 "beam 'b': line_load: missing required key 'value'" \
+  "  s: {shape: circle, diameter: 0.1}" "    line_load: {frame: body}"
 echo "beams.sh: $n checks, $fails failed"
 [ $fails -eq 0 ]
