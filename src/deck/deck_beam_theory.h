@@ -21,4 +21,12 @@ int deck_section_shear (deck_ctx *c, const yaml_node_t *map, const char *label,
    into the deck_beam f->dst (line_load, line_load_body, has_line_load). */
 int deck_beam_line_load_fn (deck_ctx *c, const char *sec, deck_field *f);
 
+/* F_FN of beams.*.section (deck_beam_taper.c): a name into b->section, or a list with one
+   entry per segment, each a name or [start, end] (a linear taper), into b->seg_sections
+   (b->section = the first entry's first name). f->dst is the deck_beam. */
+int deck_beam_section_fn (deck_ctx *c, const char *sec, deck_field *f);
+
+/* Frees the segment sections of b (deck_model_clear). */
+void deck_beam_sections_free (deck_beam *b);
+
 #endif

@@ -23,7 +23,9 @@
      orientation := { axis: vec3 != 0, angle: real [rad] | degrees: real }
                   | { two of x: vec3, y: vec3, z: vec3 (not parallel) }
                   | { quaternion: [w, x, y, z] != 0 }
-     beams       := { NAME: { material: text, section: text,
+     beams       := { NAME: { material: text, section: text | [text | [text, text], ...]
+                              (one per segment; a pair tapers from the first to the
+                              second: deck_beam_taper.c),
                               from: vec3, to: vec3 | points: [vec3, vec3, ...],
                               elements: int | [int, ...] (one per segment; 1 .. 1e7, and
                               at most 1e7 in all), y_axis?: vec3 != 0,
@@ -487,6 +489,9 @@ static int section_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
   }
   MB_TRY (deck_walk (c, map, label, f, 13));
   MB_TRY (deck_section_shear (c, map, label, f + 10, shape, s));
+  s->shape = shape;
+  s->dim[0] = shape == SHAPE_RECTANGLE ? y : shape == SHAPE_CIRCLE ? d : od;
+  s->dim[1] = shape == SHAPE_RECTANGLE ? z : wall;
   if (shape == SHAPE_RECTANGLE) {
     double a = fmax (y, z), b = fmin (y, z);
     s->A = y * z;
@@ -855,7 +860,7 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
   MB_TRY (copy_name (c, k, &b->name, &b->pos));
   field f[] = {
     { .key = "material", .type = F_STR, .dst = &b->material, .required = 1 },
-    { .key = "section", .type = F_STR, .dst = &b->section, .required = 1 },
+    { .key = "section", .type = F_FN, .dst = b, .required = 1, .parse = deck_beam_section_fn },
     { .key = "from", .type = F_FN, .dst = from, .parse = vec3_fn },
     { .key = "to", .type = F_FN, .dst = to, .parse = vec3_fn },
     { .key = "points", .type = F_FN, .dst = b, .parse = points_fn },
@@ -1373,6 +1378,7 @@ void deck_model_clear (deck_model *m)
     free (b->name);
     free (b->material);
     free (b->section);
+    deck_beam_sections_free (b);
     free (b->points);
     free (b->elements);
     for (int j = 0; b->named && j < b->nnamed; j++) free (b->named[j].name);

@@ -40,6 +40,9 @@ typedef struct deck_section {
      not given), or shear_factor k (Asy = Asz = k A; 0: not given); shear_default is the
      shape's own k (rectangle 5/6, circle 9/10, tube 1/2; 0 for given properties) */
   double Asy, Asz, shear_factor, shear_default;
+  int shape;            /* 0 rectangle (dim: y, z), 1 circle (diameter), 2 tube
+                           (outer_diameter, wall), -1 given properties (deck_beam_taper.c) */
+  double dim[2];
 } deck_section;
 
 /* spin: { axis?: v, speed: rad/s | rpm: rev/min } of a body or beam (deck_spin.c): the
@@ -101,6 +104,10 @@ typedef struct deck_beam {
   int has_line_load;          /* line_load given: */
   double line_load[3];        /*   [N/m] per deck length, global axes at the deck */
   int line_load_body;         /*   1: a follower (turns with the sections), 0: global */
+  int nseg_sections;          /* section: a list, one entry per segment (0: one name) */
+  char **seg_sections;        /* 2 per entry: the sections at the segment's start and end
+                                 (the same name twice when not tapered) */
+  deck_pos *seg_pos;          /* each entry's position */
 } deck_beam;
 
 enum { BEAM_THEORY_DEFAULT, BEAM_THEORY_EB, BEAM_THEORY_TIMOSHENKO };

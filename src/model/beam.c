@@ -287,7 +287,8 @@ static void beam_gravity (const model *m, const model_state *s, const model_beam
    equilibrium. EVAL_MATERIAL: K = B^T k_def B alone (no geometric, no load stiffness). */
 void beam_element (const model *m, const model_state *s, int ib, int k, int flags, elem *e)
 {
-  const model_beam *b = &m->beams[ib];
+  model_beam bk;
+  const model_beam *b = beam_of_element (m, ib, k, &bk);   /* beam_taper.c */
   int na = b->first_node + k, nb = na + 1;
   double Lam0[9], kl[144], ml[144];
   double L0 = beam_axes (b, m->nodes[na].x, m->nodes[nb].x, Lam0);
@@ -380,7 +381,8 @@ void beam_energy (const model *m, const model_state *s, int ib, int k, int flags
                   const double complex *x, double *kinetic, double *material,
                   double *tangent)
 {
-  const model_beam *b = &m->beams[ib];
+  model_beam bk;
+  const model_beam *b = beam_of_element (m, ib, k, &bk);   /* beam_taper.c */
   int na = b->first_node + k, nb = na + 1;
   elem e;
   if (node_at_deck (m, s, na) && node_at_deck (m, s, nb)) {  /* linear: cheap as it is */

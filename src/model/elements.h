@@ -132,6 +132,13 @@ int beam_shear_areas (const deck_beam *db, const deck_section *sec, const char *
 void beam_bending_plane (double E, double G, double rho, double A, double Ib, double As,
                          double L, double s, double kb[16], double mb[16]);
 
+/* beam_taper.c: the per-element sections of a beam whose deck section is a list (b->esec;
+   0, MB_EDECK or MB_ENOMEM), and beam ib with element k's section (the beam itself when
+   uniform, else *tmp filled). */
+int beam_taper_build (const deck_model *dm, const deck_beam *db, const char *path,
+                      model_beam *b, mb_err *err);
+const model_beam *beam_of_element (const model *m, int ib, int k, model_beam *tmp);
+
 /* beam_load.c: the line load b->q of element (na, nb) of beam b (deck axes Lam0, length
    L0) at s: its consistent f_ext added into e, and unless EVAL_MATERIAL its load
    stiffness. Nothing when q = 0. */

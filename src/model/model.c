@@ -332,6 +332,7 @@ static int build_beams (const deck_model *dm, const char *path, model *m, mb_err
     for (int s = 0; s + 1 < db->npoints; s++) ne += db->elements[s];
     b->first_node = next;
     b->nelements = ne;
+    MB_TRY (beam_taper_build (dm, db, path, b, err));
     MB_TRY (beam_mesh (db, ib, next, m));
     next += ne + 1;
   }
@@ -508,7 +509,10 @@ void model_clear (model *m)
   if (m->bodies)
     for (int i = 0; i < m->nbodies; i++) free (m->bodies[i].name);
   if (m->beams)
-    for (int i = 0; i < m->nbeams; i++) free (m->beams[i].name);
+    for (int i = 0; i < m->nbeams; i++) {
+      free (m->beams[i].name);
+      free (m->beams[i].esec);
+    }
   if (m->joints)
     for (int i = 0; i < m->njoints; i++) free (m->joints[i].name);
   if (m->forces)

@@ -52,6 +52,9 @@ typedef struct model_beam {
                                       beam (shear and rotary inertia); 0: Euler-Bernoulli */
   double q[3];                     /* line load [N/m] per deck length (beam_load.c) */
   int q_body;                      /* 1: a follower load, turning with the nodes */
+  double *esec;                    /* NULL: A .. Asz above for every element; else 6 per
+                                      element (A, Iy, Iz, J, Asy, Asz): stepped or tapered
+                                      (beam_taper.c); owned */
   double y_axis[3];                /* unit, as in the deck; without y_axis in the deck the
                                       default normal of its first element (beam_default_y) */
   int y_given;                     /* 1: y_axis came from the deck; 0: each element picks

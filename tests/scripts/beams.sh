@@ -6,10 +6,13 @@
 #  2. tests/scripts/line_load.py: line loads, global and follower, in statics: small loads
 #     on Euler-Bernoulli and Timoshenko cantilevers against q L^4/8EI (+ q L^2/2GAs) and
 #     q L^3/6EI, large ones against the elastica by shooting, 1 and 2 ranks in one deck;
-#  3. deck errors, 1 rank (Asy alone on 2 ranks): an unknown theory, theory timoshenko on a
+#  3. tests/scripts/taper.py: a tapered rectangle and a stepped circle cantilever against an
+#     independent numpy model (checked against Kirchhoff's wedge), 1 and 2 ranks;
+#  4. deck errors, 1 rank (Asy alone on 2 ranks): an unknown theory, theory timoshenko on a
 #     section given by its properties without shear areas (at the theory key), Asy without
-#     Asz, shear_factor with Asy, a line load's unknown frame and missing value; each exits
-#     2 naming file:line:col.
+#     Asz, shear_factor with Asy, a line load's unknown frame and missing value, a section
+#     list of the wrong length, a taper between two shapes, an unknown section in a list;
+#     each exits 2 naming file:line:col.
 # usage: sh beams.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/beams"
@@ -25,6 +28,9 @@ n=$((n + 1))
 n=$((n + 1))
 /usr/bin/python3 "$here/line_load.py" "$bin" "$dir" > "$dir/line_load.log" 2>&1 \
   || { fail "line_load.py"; cat "$dir/line_load.log"; }
+n=$((n + 1))
+/usr/bin/python3 "$here/taper.py" "$bin" "$dir" > "$dir/taper.log" 2>&1 \
+  || { fail "taper.py"; cat "$dir/taper.log"; }
 # bad NAME NP LINE:COL TEXT SECTION-LINE BEAM-EXTRA: a deck with that section and beam key
 # line; exit 2 and TEXT at DECK:LINE:COL on stderr
 bad() {
@@ -39,7 +45,7 @@ $5
 beams:
   b:
     material: steel
-    section: s
+    section: ${7:-s}
     from: [0, 0, 0]
     to: [1, 0, 0]
     elements: 4
@@ -65,5 +71,12 @@ bad load_frame 1 13:43 "beam 'b': line_load: 'frame' must be one of global, body
   "  s: {shape: circle, diameter: 0.1}" "    line_load: {value: [0, 0, -1], frame: follower}"
 bad load_value 1 13:16 "beam 'b': line_load: missing required key 'value'" \
   "  s: {shape: circle, diameter: 0.1}" "    line_load: {frame: body}"
+bad seg_count 1 9:14 "beam 'b': 'section' has 2 entries but the beam has 1 segment" \
+  "  s: {shape: circle, diameter: 0.1}" "" "[s, s]"
+bad taper_shapes 2 10:15 "beam 'b': segment 1 tapers from section 's' to 'r': a taper needs two sections of the same shape" \
+  "  s: {shape: circle, diameter: 0.1}
+  r: {shape: rectangle, y: 0.1, z: 0.1}" "" "[[s, r]]"
+bad taper_unknown 1 9:15 "beam 'b': segment 1: unknown section 't'" \
+  "  s: {shape: circle, diameter: 0.1}" "" "[[s, t]]"
 echo "beams.sh: $n checks, $fails failed"
 [ $fails -eq 0 ]
