@@ -393,6 +393,20 @@ static void note_gravity (const run *r)
            g[0], g[1], g[2]);
 }
 
+/* Rank 0: the same for beam line loads (beams.*.line_load): one note naming the first
+   beam that has one. */
+static void note_line_loads (const run *r)
+{
+  if (!r->log || !r->is_model || r->d.statics.present) return;
+  for (int i = 0; i < r->d.model.nbeams; i++)
+    if (r->d.model.beams[i].has_line_load) {
+      fprintf (r->log, "note: the line load of beam '%s' has no effect on the modes without "
+               "a statics section: they are computed about the deck configuration\n",
+               r->d.model.beams[i].name);
+      return;
+    }
+}
+
 /* Rank 0: point forces and torques with a non-zero value act only through the static
    stage, like gravity; without one the log says so, naming the first of them. */
 static void note_loads (const run *r)
@@ -724,6 +738,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
   if (rc == 0 && r.d.frf.present)  /* its nodes and DOFs, before any stage */
     rc = mb_agree (comm, frf_check_points (&r.d, r.is_model ? &r.mdl : NULL, r.n, err), err);
   if (rc == 0 && r.rank == 0) note_gravity (&r);
+  if (rc == 0 && r.rank == 0) note_line_loads (&r);
   if (rc == 0 && r.rank == 0) note_loads (&r);
   if (rc == 0 && r.rank == 0) note_complex_off (&r);
 

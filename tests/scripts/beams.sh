@@ -12,7 +12,7 @@
 #     section given by its properties without shear areas (at the theory key), Asy without
 #     Asz, shear_factor with Asy, a line load's unknown frame and missing value, a section
 #     list of the wrong length, a taper between two shapes, an unknown section in a list;
-#     each exits 2 naming file:line:col.
+#     each exits 2 naming file:line:col; a line load without statics runs with a note.
 # usage: sh beams.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/beams"
@@ -78,5 +78,25 @@ bad taper_shapes 2 10:15 "beam 'b': segment 1 tapers from section 's' to 'r': a 
   r: {shape: rectangle, y: 0.1, z: 0.1}" "" "[[s, r]]"
 bad taper_unknown 1 9:15 "beam 'b': segment 1: unknown section 't'" \
   "  s: {shape: circle, diameter: 0.1}" "" "[[s, t]]"
+# a line load without a statics section: exit 0 and the note that it has no effect
+n=$((n + 1))
+cat > "$dir/note.yaml" <<EOD
+units: SI
+materials:
+  steel: {E: 2.0e11, nu: 0.3, rho: 7850}
+sections:
+  s: {shape: circle, diameter: 0.1}
+beams:
+  b: {material: steel, section: s, from: [0, 0, 0], to: [1, 0, 0], elements: 4,
+      line_load: {value: [0, 0, -100]}}
+joints:
+  clamp: {type: weld, nodes: [ground, b.start]}
+modal: {modes: 2}
+output: {vtk: false}
+EOD
+timeout 60 "$bin" "$dir/note.yaml" -o "$dir/out" > "$dir/note.log" 2>&1 \
+  || fail "note: exit $?: $(tail -n 3 "$dir/note.log")"
+grep -qF "note: the line load of beam 'b' has no effect on the modes without a statics section" \
+  "$dir/note.log" || fail "note: no note on the line load: $(head -c 400 "$dir/note.log")"
 echo "beams.sh: $n checks, $fails failed"
 [ $fails -eq 0 ]
