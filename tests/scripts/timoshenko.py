@@ -82,7 +82,7 @@ def cant_refs(L, S, kappa, count):
     """first `count` roots (rad/s) of the cantilever's frequency equation"""
     _, A, I = props(L, S)
     w0 = np.sqrt(E * I / (RHO * A)) / L ** 2
-    grid = np.linspace(0.5, 30, 60) * w0
+    grid = np.linspace(0.5, 30, 24) * w0
     vals = [cant_det(L, S, kappa, w) for w in grid]
     roots = []
     for i in range(len(grid) - 1):
