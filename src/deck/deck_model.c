@@ -489,7 +489,7 @@ static int section_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map,
   }
   MB_TRY (deck_walk (c, map, label, f, 13));
   MB_TRY (deck_section_shear (c, map, label, f + 10, shape, s));
-  s->shape = shape;
+  s->shape = shape + 1;
   s->dim[0] = shape == SHAPE_RECTANGLE ? y : shape == SHAPE_CIRCLE ? d : od;
   s->dim[1] = shape == SHAPE_RECTANGLE ? z : wall;
   if (shape == SHAPE_RECTANGLE) {

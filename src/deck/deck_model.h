@@ -40,8 +40,8 @@ typedef struct deck_section {
      not given), or shear_factor k (Asy = Asz = k A; 0: not given); shear_default is the
      shape's own k (rectangle 5/6, circle 9/10, tube 1/2; 0 for given properties) */
   double Asy, Asz, shear_factor, shear_default;
-  int shape;            /* 0 rectangle (dim: y, z), 1 circle (diameter), 2 tube
-                           (outer_diameter, wall), -1 given properties (deck_beam_taper.c) */
+  int shape;            /* 0 given properties, 1 rectangle (dim: y, z), 2 circle (diameter),
+                           3 tube (outer_diameter, wall) (for tapers: beam_taper.c) */
   double dim[2];
 } deck_section;
 

@@ -15,7 +15,8 @@ static const deck_section *section_named (const deck_model *dm, const char *name
   return NULL;
 }
 
-/* p = (A, Iy, Iz, J) of a shape with dimensions d (deck_model.c section_obj's formulas):
+/* p = (A, Iy, Iz, J) of a shape (deck_section.shape: 1, 2, 3) with dimensions d
+   (deck_model.c section_obj's formulas):
    rectangle (y, z): A = y z, Iy = y z^3/12, Iz = z y^3/12,
      J = a b^3 (1/3 - 0.21 (b/a) (1 - (b/a)^4/12)), a = max, b = min;
    circle (d): A = pi d^2/4, Iy = Iz = pi d^4/64, J = 2 Iy;
@@ -23,13 +24,13 @@ static const deck_section *section_named (const deck_model *dm, const char *name
      J = 2 Iy. */
 static void shape_props (int shape, const double d[2], double p[4])
 {
-  if (shape == 0) {
+  if (shape == 1) {
     double y = d[0], z = d[1], a = fmax (y, z), b = fmin (y, z);
     p[0] = y * z;
     p[1] = y * z * z * z / 12;
     p[2] = z * y * y * y / 12;
     p[3] = a * b * b * b * (1.0 / 3 - 0.21 * (b / a) * (1 - pow (b / a, 4) / 12));
-  } else if (shape == 1) {
+  } else if (shape == 2) {
     p[0] = PI * d[0] * d[0] / 4;
     p[1] = p[2] = PI * pow (d[0], 4) / 64;
     p[3] = 2 * p[1];
@@ -92,7 +93,7 @@ int beam_taper_build (const deck_model *dm, const deck_beam *db, const char *pat
     for (int j = 0; j < n; j++, out += 6) {
       double t = (j + 0.5) / n, pa[4] = { sc[0]->A, sc[0]->Iy, sc[0]->Iz, sc[0]->J };
       double pc[4] = { sc[1]->A, sc[1]->Iy, sc[1]->Iz, sc[1]->J };
-      if (!taper || sc[0]->shape < 0)
+      if (!taper || sc[0]->shape == 0)
         for (int i = 0; i < 4; i++) out[i] = (1 - t) * pa[i] + t * pc[i];
       else {
         double d[2] = { (1 - t) * sc[0]->dim[0] + t * sc[1]->dim[0],
