@@ -19,7 +19,8 @@ cantilevers), slenderness L/r = 5, 10, 50 (d = 4 L / (L/r)), 48 elements each. R
     overrides) against (n pi / L)^2 sqrt(E I / (rho A)), today's element.
 Each beam is scaled (frequency ~ 1 / L at fixed L/r) to put its second mode at its own
 frequency, 2030 + 117 i Hz. Each reference frequency must be matched by exactly two computed
-modes (the circle's two planes) within 1e-3: 48 elements; this element's frequencies
+modes of its beam (the circle's two planes; a mode belongs to the beam with the largest
+share of its kinetic energy in the report) within 1e-3: 48 elements; this element's frequencies
 converge as h^2 where shear matters (constant shear force per element), mesh error 5e-4 at
 L/r = 5 (2.1e-3 on 24 elements, 2e-5 on 96: numpy with the same matrices). 1 and 2 ranks
 agree to 1e-8.
@@ -153,6 +154,9 @@ def main():
         with open(os.path.join(od, "timoshenko.modal.yaml")) as f:
             rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         got.append(np.array([m["frequency_hz"] for m in rep["modes"]]))
+        if np_ == 1:   # the beam holding each mode's kinetic energy (its largest share)
+            owner = [max(m["energy"]["kinetic"], key=lambda p: p["share"])["part"]
+                     for m in rep["modes"]]
     if not got:
         T.finish("timoshenko.py: %d checks, %d failed")
     f = got[0]
@@ -161,12 +165,13 @@ def main():
         T.check(len(got[1]) == len(f) and np.max(np.abs(got[1] - f) / f) < 1e-8,
                 "1 and 2 ranks differ")
     for name, n, ref in refs:
-        k = np.argmin(np.abs(f - ref))
+        mine = np.array([o == name for o in owner])   # this beam's modes only
+        k = np.argmin(np.where(mine, np.abs(f - ref), np.inf))
         err = abs(f[k] - ref) / ref
-        near = int(np.sum(np.abs(f - ref) < 1e-3 * ref))
+        near = int(np.sum(mine & (np.abs(f - ref) < 1e-3 * ref)))
         print("%-11s mode %d: %.6f Hz, reference %.6f Hz, error %.1e" % (name, n, f[k], ref, err))
         T.check(err < 1e-3, "%s mode %d: %.8g Hz against %.8g Hz (%.1e)" % (name, n, f[k], ref, err))
-        T.check(near == 2, "%s mode %d: %d modes within 1e-3, not the two planes' pair" % (name, n, near))
+        T.check(near == 2, "%s mode %d: %d of its modes within 1e-3, not the two planes' pair" % (name, n, near))
     T.finish("timoshenko.py: %d checks, %d failed")
 
 

@@ -26,7 +26,8 @@ static double maxrel (const double *a, const double *b, int n)
 /* A 3-element Timoshenko beam tapering in its properties (Asy, Asz set), line load q (global
    or follower), gravity; a deformed state (rotations ~0.3 rad); each element's K against
    central differences (h = 1e-6) of its f_int - f_ext over its 12 DOFs. Returns the largest
-   error relative to the loads' part of K (K less K without line load and gravity), and the deck f_ext's error against the fixed-end loads. */
+   error relative to the loads' part of K (K less K without line load and gravity), and
+   *deck_err, the deck f_ext's error against the fixed-end loads. */
 static double tangent_error (int follower, double *deck_err)
 {
   tdeck *t = calloc (1, sizeof *t);
@@ -167,7 +168,8 @@ int main (void)
     double dk, ek = tangent_error (follower, &dk);
     char what[200];
     snprintf (what, sizeof what, "%s line load on a tapered corotational Timoshenko beam with "
-              "gravity: K = d(f_int - f_ext)/dq (error %.1e of the load stiffness), deck loads (%.1e)",
+              "gravity: K = d(f_int - f_ext)/dq (error %.1e of the load stiffness), deck "
+              "loads (%.1e)",
               follower ? "follower" : "global", ek, dk);
     printf ("  %s\n", what);
     CHECK (what, ek < 1e-5 && dk < 1e-14);
