@@ -9,7 +9,8 @@
                    statics?: statics (model decks only; schema in deck_statics.c),
                    solver?: solver (schema in deck_solver.c),
                    buckling?: buckling (model decks only; schema in deck_buckling.c),
-                   frf?: frf (schema in deck_frf.c) }
+                   frf?: frf (schema in deck_frf.c),
+                   sweep?: sweep (model decks only; schema in deck_sweep.c) }
                  A deck is either a matrix deck (matrices given) or a model deck (any of
                  units, gravity, materials, sections, bodies, beams, joints, forces given);
                  not both, not neither. A model deck needs 'units: SI' and at least one
@@ -57,6 +58,7 @@
    deck_yaml.c. */
 #include "deck_yaml.h"
 #include "deck_masses.h"
+#include "deck_sweep.h"
 
 #include <float.h>
 #include <limits.h>
@@ -227,7 +229,7 @@ static int root (ctx *c, const yaml_node_t *r)
 {
   deck *d = c->d;
   enum { MODEL_FIRST = 1, MODEL_LAST = 10, MATRICES = 11, COMPLEX = 13, STATICS = 15, BUCKLING = 17,
-         FRF = 18, NF = 19 };
+         FRF = 18, SWEEP = 19, NF = 20 };
   field f[NF] = {
     { .key = "title", .type = F_TEXT, .dst = &d->title },
     { .key = "units", .type = F_FN, .parse = deck_model_units },
@@ -248,6 +250,7 @@ static int root (ctx *c, const yaml_node_t *r)
     { .key = "solver", .type = F_MAP, .section = deck_solver_section },
     { .key = "buckling", .type = F_MAP, .section = deck_buckling_section },
     { .key = "frf", .type = F_MAP, .section = deck_frf_section },
+    { .key = "sweep", .type = F_MAP, .section = deck_sweep_section },
   };
   if (!r || deck_is_null (r))
     return mb_fail_at (c->err, MB_EDECK, c->path, 1, 1, "empty deck");
@@ -282,6 +285,7 @@ static int root (ctx *c, const yaml_node_t *r)
     return deck_fail_at (c, c->cplx_key, "complex: complex stage needs matrices.R"
                          " (a damping matrix); give R or set 'enabled: false'");
   if (f[FRF].k) MB_TRY (deck_frf_finish (c, f[FRF].k, model_key != NULL));
+  if (f[SWEEP].k) MB_TRY (deck_sweep_finish (c, f[SWEEP].k, model_key != NULL));
   if (!d->output.directory && !(d->output.directory = deck_dup (".", 1)))
     return deck_no_memory (c);
   if (!d->output.name && !(d->output.name = default_name (c->path)))
@@ -430,5 +434,6 @@ void deck_clear (deck *d)
   free (d->output.export_matrices);
   deck_model_clear (&d->model);
   deck_frf_clear (&d->frf);
+  deck_sweep_clear (&d->sweep);
   memset (d, 0, sizeof *d);
 }

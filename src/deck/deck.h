@@ -9,6 +9,7 @@
 #include "deck_statics.h"
 #include "deck_buckling.h"
 #include "deck_frf.h"
+#include "deck_sweep.h"
 
 /* Caps on a stage's counts, checked by deck_parse: the eigen stages form modes + modes/10,
    2 modes, 2 nev and ncv + 2 in int, which these keep far from overflow. The stages
@@ -71,6 +72,7 @@ typedef struct deck {
   deck_solver solver;   /* how the eigen stages factor and iterate (deck_solver.h) */
   deck_buckling buckling; /* model deck: the linear buckling stage (deck_buckling.h) */
   deck_frf frf;         /* frequency response and state-space export (deck_frf.h) */
+  deck_sweep sweep;     /* model deck: a parameter sweep (deck_sweep.h, src/sweep.c) */
 } deck;
 
 /* The most bytes a deck file may hold: 64 MiB (a model deck of a million beam elements
