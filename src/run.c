@@ -29,6 +29,7 @@
 #include "report/csv.h"
 #include "statics/statics.h"
 #include "statics/statics_model.h"
+#include "sweep.h"
 
 /* Rank 0, damped stage of a model deck: r->has_whirl = model_has_spin (m); each mode's
    whirl from its vector (spin_whirl_measure): +1 forward, -1 backward, 0 not said; not
@@ -622,6 +623,8 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     return rc;
   }
   if (r->rank == 0 && complex_stage && mdl) whirl_modes (mdl, &res);
+  if (r->rank == 0 && r->opts->hook && r->opts->hook->stage)  /* a sweep's step */
+    r->opts->hook->stage (r->opts->hook->ctx, complex_stage, &res, r->M);
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);
@@ -730,6 +733,12 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
 
   int rc = mb_agree (comm, blas_reserve (err), err);  /* before any stage: no hang later */
   if (rc == 0) rc = read_deck (&r, err);
+  if (rc == 0 && r.d.sweep.present && !o->hook) {  /* src/sweep.c runs the steps */
+    run_clear (&r);
+    return sweep_run (comm, o, err);
+  }
+  if (rc == 0 && o->hook && o->hook->edit)  /* a sweep's step: its values */
+    rc = mb_agree (comm, o->hook->edit (o->hook->ctx, &r.d, err), err);
   if (rc == 0 && r.log)
     fprintf (r.log, "mbmodal %s: deck %s, %d MPI rank%s\n", o->version, o->deck_path,
              r.nranks, r.nranks > 1 ? "s" : "");

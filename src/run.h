@@ -7,6 +7,21 @@
 
 #include "error.h"
 
+struct deck;
+struct eigen_result;
+struct spm;
+
+/* A sweep's hooks into one step's run (src/sweep.c); run_opts.hook is NULL otherwise. */
+typedef struct run_hook {
+  void *ctx;
+  /* every rank, once the deck is parsed: sets the step's values (0 or MB_E*) */
+  int (*edit) (void *ctx, struct deck *d, mb_err *err);
+  /* rank 0, after each eigen stage that found modes: its result and the mass matrix the
+     stage used (both borrowed for the call) */
+  void (*stage) (void *ctx, int complex_stage, const struct eigen_result *res,
+                 const struct spm *M);
+} run_hook;
+
 /* What the command line says about one run. Strings are borrowed from argv. */
 typedef struct run_opts {
   const char *deck_path;   /* the deck file */
@@ -17,6 +32,7 @@ typedef struct run_opts {
                               Krylov-Schur's work (ignored with quiet) */
   int no_vectors;          /* 1: leave eigenvectors out of the YAML reports */
   const char *version;     /* printed in the first log line */
+  const run_hook *hook;    /* NULL, or a sweep's step (then a deck's sweep: is not run) */
 } run_opts;
 
 /* Collective on comm. Runs every stage the deck enables, in order: reads and parses the

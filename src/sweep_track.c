@@ -1,0 +1,215 @@
+/* sweep_track.c: modes followed from step to step by MAC, a subspace MAC in clusters
+   (see sweep_track.h). */
+#include "sweep_track.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+/* a^H b over n entries */
+static double complex dot (int n, const double complex *a, const double complex *b)
+{
+  double complex s = 0;
+  for (int k = 0; k < n; k++) s += conj (a[k]) * b[k];
+  return s;
+}
+
+/* y = M x (M real symmetric, NULL: the identity) */
+static void apply_m (const spm *M, int n, const double complex *x, double complex *y)
+{
+  if (M) spm_matvec_complex (M, x, y);
+  else memcpy (y, x, (size_t) n * sizeof *y);
+}
+
+/* 1: modes i and j share a cluster: both rigid, or |lambda_i - lambda_j| <=
+   TRACK_CLUSTER_RTOL max(|lambda_i|, |lambda_j|) */
+static int close_pair (const track_modes *md, int i, int j)
+{
+  if (md->rigid && md->rigid[i] && md->rigid[j]) return 1;
+  double a = cabs (md->lambda[i]), b = cabs (md->lambda[j]);
+  return cabs (md->lambda[i] - md->lambda[j]) <= TRACK_CLUSTER_RTOL * (a > b ? a : b);
+}
+
+/* The clusters of the modes: cl[i] = the smallest index of mode i's cluster (the closure
+   of close_pair), size[i] its member count. */
+static void clusters (const track_modes *md, int *cl, int *size)
+{
+  int nm = md->nmodes;
+  for (int i = 0; i < nm; i++) cl[i] = i;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = 0; i < nm; i++)
+      for (int j = i + 1; j < nm; j++)
+        if (cl[i] != cl[j] && close_pair (md, i, j)) {
+          int lo = cl[i] < cl[j] ? cl[i] : cl[j];
+          cl[i] = cl[j] = lo;
+          changed = 1;
+        }
+  }
+  for (int i = 0; i < nm; i++) size[i] = 0;
+  for (int i = 0; i < nm; i++) size[cl[i]]++;
+  for (int i = 0; i < nm; i++) size[i] = size[cl[i]];
+}
+
+/* An M-orthonormal basis Q of each cluster of more than one of the nm vectors X (vector i
+   at X + i n; cl, size as clusters () gives them) by Gram-Schmidt twice in the M inner
+   product, dependent vectors dropped, with MQ = M Q: column c of Q at Q + c n; nq[i] the
+   columns of vector i's cluster (0 for a single vector), q0[i] its first. Q and MQ hold nm
+   columns at most. */
+static void cluster_bases (int n, int nm, const double complex *X, const spm *M,
+                           const int *cl, const int *size, double complex *Q,
+                           double complex *MQ, double complex *tmp, int *nq, int *q0)
+{
+  int used = 0;
+  for (int i = 0; i < nm; i++) nq[i] = 0, q0[i] = 0;
+  for (int c = 0; c < nm; c++) {
+    if (cl[c] != c || size[c] < 2) continue;
+    int first = used;
+    for (int i = c; i < nm; i++) {
+      if (cl[i] != c) continue;
+      double complex *q = Q + (size_t) used * n;
+      memcpy (q, X + (size_t) i * n, (size_t) n * sizeof *q);
+      apply_m (M, n, q, tmp);
+      double norm0 = sqrt (fabs (creal (dot (n, q, tmp))));
+      for (int pass = 0; pass < 2; pass++)
+        for (int k = first; k < used; k++) {
+          double complex h = dot (n, Q + (size_t) k * n, tmp);  /* q_k^H M q */
+          for (int e = 0; e < n; e++) q[e] -= h * Q[(size_t) k * n + e];
+          apply_m (M, n, q, tmp);
+        }
+      double norm = sqrt (fabs (creal (dot (n, q, tmp))));
+      if (!(norm > 1e-8 * norm0) || norm == 0) continue;  /* dependent on the others */
+      for (int e = 0; e < n; e++) q[e] /= norm, tmp[e] /= norm;
+      memcpy (MQ + (size_t) used * n, tmp, (size_t) n * sizeof *tmp);
+      used++;
+    }
+    for (int i = c; i < nm; i++)
+      if (cl[i] == c) nq[i] = used - first, q0[i] = first;
+  }
+}
+
+int tracker_step (tracker *t, const track_modes *md, const spm *M, track_step *out)
+{
+  int n = md->n, nm = md->nmodes;
+  int na = t->n == n ? t->nactive : 0;  /* another n: every track is lost */
+  size_t vec = (size_t) n * sizeof (double complex);
+  double complex *Mx = malloc ((nm + 3 * na + 2 * nm + 1) * vec + 1);
+  double *S = malloc ((size_t) (na * nm + 1) * 2 * sizeof *S);
+  int *iw = malloc ((size_t) (6 * nm + 6 * na + 1) * sizeof *iw);
+  double complex *ref = malloc ((size_t) (nm + 1) * vec);
+  int *active = malloc ((size_t) (nm + 1) * sizeof *active);
+  int *pcl = malloc ((size_t) (2 * nm + 1) * sizeof *pcl);
+  if (!Mx || !S || !iw || !ref || !active || !pcl) {
+    free (Mx), free (S), free (iw), free (ref), free (active), free (pcl);
+    return MB_ENOMEM;
+  }
+  double complex *Mr = Mx + (size_t) nm * n, *Q = Mr + (size_t) na * n;
+  double complex *MQ = Q + (size_t) nm * n, *tmp = MQ + (size_t) nm * n;
+  double complex *P = tmp + n, *MP = P + (size_t) na * n;  /* the last step's clusters */
+  double *T = S + na * nm;
+  int *cl = iw, *size = cl + nm, *nq = size + nm, *q0 = nq + nm, *mode_of = q0 + nm;
+  int *taken = mode_of + na, *pnq = taken + nm, *pq0 = pnq + na, *psize = pq0 + na;
+  for (int i = 0; i < nm; i++) apply_m (M, n, md->x + (size_t) i * n, Mx + (size_t) i * n);
+  for (int j = 0; j < na; j++) apply_m (M, n, t->ref + (size_t) j * n, Mr + (size_t) j * n);
+  clusters (md, cl, size);
+  cluster_bases (n, nm, md->x, M, cl, size, Q, MQ, tmp, nq, q0);
+  for (int j = 0; j < na; j++) psize[j] = 0;  /* the last step's clusters of references */
+  for (int j = 0; j < na; j++) psize[t->pcl[j]]++;
+  for (int j = 0; j < na; j++) psize[j] = psize[t->pcl[j]];
+  cluster_bases (n, na, t->ref, M, t->pcl, psize, P, MP, tmp, pnq, pq0);
+  /* scores: S the MAC or the subspace MAC on the mode's cluster, T the MAC */
+  for (int j = 0; j < na; j++) {
+    const double complex *r = t->ref + (size_t) j * n;
+    double rr = creal (dot (n, r, Mr + (size_t) j * n));
+    for (int i = 0; i < nm; i++) {
+      const double complex *x = md->x + (size_t) i * n;
+      double xx = creal (dot (n, x, Mx + (size_t) i * n));
+      double complex rx = dot (n, r, Mx + (size_t) i * n);
+      double mac = rr > 0 && xx > 0 ? creal (rx * conj (rx)) / (rr * xx) : 0;
+      double s = mac;
+      if (nq[i] > 0) {
+        s = 0;
+        for (int k = q0[i]; k < q0[i] + nq[i]; k++) {
+          double complex h = dot (n, MQ + (size_t) k * n, r);
+          s += creal (h * conj (h));
+        }
+        s = rr > 0 ? s / rr : 0;
+      }
+      if (pnq[j] > 0) {  /* the mode on the track's cluster of the last step */
+        double sp = 0;
+        for (int k = pq0[j]; k < pq0[j] + pnq[j]; k++) {
+          double complex h = dot (n, MP + (size_t) k * n, x);
+          sp += creal (h * conj (h));
+        }
+        sp = xx > 0 ? sp / xx : 0;
+        if (sp > s) s = sp;
+      }
+      S[j * nm + i] = s > 1 ? 1 : s;
+      T[j * nm + i] = mac > 1 ? 1 : mac;
+    }
+  }
+  /* the best pairs first, while the score reaches mac_min */
+  for (int j = 0; j < na; j++) mode_of[j] = -1;
+  for (int i = 0; i < nm; i++) taken[i] = 0, out->track[i] = 0, out->mac[i] = -1,
+                               out->newt[i] = 0;
+  for (;;) {
+    int bj = -1, bi = -1;
+    for (int j = 0; j < na; j++)
+      for (int i = 0; j >= 0 && mode_of[j] < 0 && i < nm; i++) {
+        if (taken[i]) continue;
+        double s = S[j * nm + i], tt = T[j * nm + i];
+        if (bj < 0 || s > S[bj * nm + bi] || (s == S[bj * nm + bi] && tt > T[bj * nm + bi]))
+          bj = j, bi = i;
+      }
+    if (bj < 0 || S[bj * nm + bi] < t->mac_min) break;
+    mode_of[bj] = bi;
+    taken[bi] = 1;
+    out->track[bi] = t->active[bj];
+    out->mac[bi] = S[bj * nm + bi];
+  }
+  out->nlost = 0;
+  for (int j = 0; j < t->nactive; j++)
+    if (j >= na || mode_of[j] < 0) out->lost[out->nlost++] = t->active[j];
+  /* the new references: a single mode's vector, or a track's projection on its cluster */
+  for (int i = 0; i < nm; i++) {
+    double complex *r = ref + (size_t) i * n;
+    int j = -1;
+    for (int k = 0; k < na; k++)
+      if (mode_of[k] == i) j = k;
+    if (j >= 0 && nq[i] > 0) {
+      memset (r, 0, vec);
+      for (int k = q0[i]; k < q0[i] + nq[i]; k++) {
+        double complex h = dot (n, MQ + (size_t) k * n, t->ref + (size_t) j * n);
+        for (int e = 0; e < n; e++) r[e] += h * Q[(size_t) k * n + e];
+      }
+    } else memcpy (r, md->x + (size_t) i * n, vec);
+    if (j < 0) {
+      out->track[i] = ++t->ntracks;
+      out->newt[i] = 1;
+    }
+    active[i] = out->track[i];
+  }
+  for (int i = 0; i < nm; i++) pcl[i] = cl[i];
+  free (t->ref);
+  free (t->active);
+  free (t->pcl);
+  t->ref = ref;
+  t->active = active;
+  t->pcl = pcl;
+  t->nactive = nm;
+  t->n = n;
+  free (Mx), free (S), free (iw);
+  return 0;
+}
+
+void tracker_clear (tracker *t)
+{
+  free (t->ref);
+  free (t->active);
+  free (t->pcl);
+  double mac_min = t->mac_min;
+  memset (t, 0, sizeof *t);
+  t->mac_min = mac_min;
+}
