@@ -14,6 +14,9 @@ usage: mbmodal plot [-o PNG] [--mode N] REPORT.yaml
                                   to a tenth of the model; complex: the real part, the shape
                                   at phase 0) in colour
   a report with a top-level frf:  scripts/plot_frf.py's draw(report, png)
+  a sweep report (NAME.sweep.yaml) scripts/plot_sweep.py's draw(report, png): the tracked
+                                  frequencies (and damping ratios) against the value; a
+                                  spin sweep's Campbell diagram with its critical speeds
 
 -o PNG: the picture (default: REPORT without .yaml, plus .png, or .modeN.png with --mode).
 Exit status: 0 written; 1 usage, or python3 modules missing (matplotlib, yaml, plot_frf);
@@ -296,6 +299,20 @@ def draw_frf(rep, png):
 def main():
     path, png, mode = parse_args(sys.argv[1:])
     rep = load(path)
+    if "sweep" in rep:  # a sweep report: scripts/plot_sweep.py
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        try:
+            import plot_sweep
+        except ImportError as e:
+            fail(1, "scripts/plot_sweep.py: %s; it %s" % (e, NEEDS))
+        try:
+            plot_sweep.draw(rep, png)
+        except ValueError as e:
+            fail(2, "%s: %s" % (path, e))
+        except OSError as e:
+            fail(5, "cannot write %s: %s" % (png, e.strerror or e))
+        print("plot: %s written" % png)
+        return
     if "frf" in rep:
         os.environ["MPLBACKEND"] = "Agg"  # plot_frf's matplotlib draws without a display
         try:

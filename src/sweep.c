@@ -323,7 +323,7 @@ static int write_report (const sweep *w, const deck *d, const char *path, int to
   MB_TRY (writer_open (&wr, path, "the sweep report", err));
   FILE *f = wr.f;
   fprintf (f, "# mbmodal sweep report: the modes tracked by MAC over the sweep's values\n");
-  fprintf (f, "sweep:\n  deck: ");
+  fprintf (f, "format: mbmodal-report\nsweep:\n  deck: ");
   writer_put_quoted (f, d->path, NULL);
   fprintf (f, "\n  title: ");
   writer_put_quoted (f, d->title, NULL);

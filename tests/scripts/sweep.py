@@ -25,6 +25,7 @@ Deck 2, a rigid rotor (m = 10 kg, Jd = 0.8, Jp = 0.3 kg m^2) on two bearings (k 
   n Jp)), cylindrical sqrt(2 k / m) / n. mbmodal interpolates linearly between steps: the
   reference is the same interpolation of the closed-form curves (1e-9), and the exact
   crossing is checked to 1 %.
+`mbmodal plot` draws deck 2's report (exit 0, a PNG written).
 Deck 3: a step that fails (a massless body with no stiffness at step 3 of 3): exit 2,
   the report holds the 2 steps done. Then bad input: a path that names nothing, a value
   out of the key's range (exit 2, file:line:col).
@@ -263,6 +264,12 @@ def main():
         rep, _ = run(np, "rotor", ROTOR)
         if rep:
             res[("rotor", np)] = check_rotor(rep, np)
+    # mbmodal plot of a spin sweep: its Campbell diagram
+    rep_path = os.path.join(OUT, "np1", "rotor.sweep.yaml")
+    png = os.path.join(OUT, "rotor.campbell.png")
+    r = subprocess.run([BIN, "plot", rep_path, "-o", png], capture_output=True, text=True)
+    check(r.returncode == 0 and os.path.getsize(png) > 1000 if os.path.exists(png) else False,
+          "plot of the sweep report: exit %d %s" % (r.returncode, r.stderr[-300:]))
     for tag in ("chains", "rotor"):
         if (tag, 1) in res and (tag, 2) in res:
             agree(res[(tag, 1)], res[(tag, 2)], tag)
