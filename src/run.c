@@ -522,6 +522,8 @@ static int run_statics (run *r, int *proceed, mb_err *err)
                par->stability, par->max_num_iter,
                par->p_f > 0 ? ", singularity removal p_f on" : "");
   }
+  const run_hook *hook = r->opts->hook;  /* a sweep's step: from the last equilibrium */
+  if (rc == 0 && sm && hook && hook->statics_start) hook->statics_start (hook->ctx, &sm->s);
   rc = mb_agree (r->comm, rc, err);
   if (rc == 0) rc = statics_solve (r->comm, sm ? &sm->p : NULL, par, r->log, &res, err);
   int go = rc == 0 || (rc == MB_ENOCONV && par->allow_unconverged);
@@ -531,6 +533,7 @@ static int run_statics (run *r, int *proceed, mb_err *err)
   if ((rc == 0 || rc == MB_ENOCONV) && r->rank == 0) {
     if (r->mdl.nconstraints > 0)
       memcpy (sm->s.gamma, res.gamma, (size_t) r->mdl.nconstraints * sizeof *res.gamma);
+    if (rc == 0 && hook && hook->statics_done) hook->statics_done (hook->ctx, &sm->s);
     char *path = outputs_path (r->outdir, d->output.name, "static", "yaml");
     wrc = path ? static_report_write (path, &r->mdl, &sm->s, par, &res, d->path, d->title,
                                       &werr)

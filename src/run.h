@@ -10,6 +10,7 @@
 struct deck;
 struct eigen_result;
 struct spm;
+struct model_state;
 
 /* A sweep's hooks into one step's run (src/sweep.c); run_opts.hook is NULL otherwise. */
 typedef struct run_hook {
@@ -20,6 +21,11 @@ typedef struct run_hook {
      stage used (both borrowed for the call) */
   void (*stage) (void *ctx, int complex_stage, const struct eigen_result *res,
                  const struct spm *M);
+  /* rank 0, the static stage: before the solve, may replace the start s (the deck
+     configuration) by a state of the same model (the last step's equilibrium); after a
+     converged solve, gets the equilibrium (borrowed for the call). Either may be NULL. */
+  void (*statics_start) (void *ctx, struct model_state *s);
+  void (*statics_done) (void *ctx, const struct model_state *s);
 } run_hook;
 
 /* What the command line says about one run. Strings are borrowed from argv. */

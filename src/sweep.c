@@ -11,6 +11,7 @@
 #include "deck/deck.h"
 #include "eigen/eigen.h"
 #include "linalg/sparse.h"
+#include "model/state.h"
 #include "report/outputs.h"
 #include "report/writer.h"
 #include "sweep_track.h"
@@ -59,6 +60,9 @@ typedef struct sweep {
   int ndone;
   step_rec *steps;
   int failed;                 /* rank 0: the tracker could not store a step */
+  model_state eq;             /* rank 0: the last step's static equilibrium (nnodes 0:
+                                 none yet) */
+  int warm;                   /* rank 0: steps whose static stage started from it */
 } sweep;
 
 /* Resolves one path "GROUP.NAME.KEY" (spin: "GROUP.NAME.spin.speed" or ".rpm") against the
@@ -259,6 +263,29 @@ static void stage_hook (void *ctx, int complex_stage, const eigen_result *res, c
   free (lam), free (x), free (rigid), free (mac);
 }
 
+/* run_hook.statics_start (rank 0): the step's static stage starts from the last step's
+   equilibrium when there is one of the same model (sizes checked) */
+static void statics_start_hook (void *ctx, model_state *s)
+{
+  sweep *w = ctx;
+  if (w->eq.nnodes > 0 && w->eq.nnodes == s->nnodes && w->eq.m == s->m
+      && w->eq.nforces == s->nforces) {
+    model_state_assign (s, &w->eq);
+    w->warm++;
+  }
+}
+
+/* run_hook.statics_done (rank 0): keeps the step's equilibrium for the next step (none
+   when out of memory: the next step starts from the deck configuration) */
+static void statics_done_hook (void *ctx, const model_state *s)
+{
+  sweep *w = ctx;
+  mb_err e;
+  mb_err_init (&e);
+  model_state_clear (&w->eq);
+  if (model_state_copy (s, &w->eq, &e) < 0) model_state_clear (&w->eq);
+}
+
 static const char *whirl_word (int w)
 {
   return w > 0 ? "forward" : w < 0 ? "backward" : NULL;
@@ -341,6 +368,8 @@ static int write_report (const sweep *w, const deck *d, const char *path, int to
   if (step_rc == 0) fprintf (f, "  status: complete\n");
   else fprintf (f, "  status: \"step %d failed (exit %d)\"\n", w->ndone + 1,
                 mb_exit_status (step_rc));
+  if (d->statics.present)  /* steps after the first start from the last equilibrium */
+    fprintf (f, "  statics_warm_starts: %d\n", w->warm);
   fprintf (f, "  spin: %s\n", w->spin ? "true" : "false");
   if (w->spin) {
     fprintf (f, "  spin_speed_per_value: ");  /* rad/s per unit of the value */
@@ -491,7 +520,8 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
              d.sweep.npaths > 1 ? d.sweep.path[1] : "", w.complex_stage ? "complex" : "modal");
     fflush (log);
   }
-  run_hook hook = { .ctx = &w, .edit = edit_hook, .stage = stage_hook };
+  run_hook hook = { .ctx = &w, .edit = edit_hook, .stage = stage_hook,
+                    .statics_start = statics_start_hook, .statics_done = statics_done_hook };
   int step_rc = 0;
   char dir[4096];
   for (int st = 0; st < d.sweep.nvalues && step_rc == 0; st++) {
@@ -551,6 +581,7 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
   }
   free (w.steps);
   tracker_clear (&w.tr);
+  model_state_clear (&w.eq);
   free (stepsdir);
   deck_clear (&d);
   return step_rc;

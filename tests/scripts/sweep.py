@@ -26,7 +26,12 @@ Deck 2, a rigid rotor (m = 10 kg, Jd = 0.8, Jp = 0.3 kg m^2) on two bearings (k 
   reference is the same interpolation of the closed-form curves (1e-9), and the exact
   crossing is checked to 1 %.
 `mbmodal plot` draws deck 2's report (exit 0, a PNG written).
-Deck 3: a step that fails (a massless body with no stiffness at step 3 of 3): exit 2,
+Deck 3, a pendulum (m = 2 kg, J = 0.05 kg m^2, d = 0.6 m below a hinge about y) pushed
+  sideways by F = 5, 10, 20, 30 N (forces.push.scale) under gravity, a static stage per
+  step: omega^2 = d sqrt((m g)^2 + F^2) / (J + m d^2) (the effective gravity); each step
+  after the first starts from the last equilibrium (3 warm starts, and fewer Newton
+  iterations at 30 N than a one-value sweep that starts at the deck pose).
+Deck 4: a step that fails (a massless body with no stiffness at step 3 of 3): exit 2,
   the report holds the 2 steps done. Then bad input: a path that names nothing, a value
   out of the key's range (exit 2, file:line:col).
 At the starting commit (3f1c73c) 'sweep' was an unknown key (exit 2).
@@ -104,6 +109,23 @@ output: {vtk: false}
 sweep:
   parameter: bodies.Z.mass
   values: [1, 2, 0]
+"""
+
+PENDULUM = """title: pushed pendulum
+units: SI
+gravity: [0, 0, -9.81]
+bodies:
+  bob: {mass: 2.0, inertia: [0.05, 0.05, 0.05], position: [0, 0, -0.6]}
+joints:
+  hinge: {type: revolute, nodes: [ground, bob], at: [0, 0, 0], axis: [0, 1, 0]}
+forces:
+  push: {type: force, node: bob, value: [1, 0, 0]}
+modal: {modes: 1}
+output: {vtk: false}
+statics: {method: fim}
+sweep:
+  parameter: forces.push.scale
+  values: [5, 10, 20, 30]
 """
 
 HZ = 1 / (2 * math.pi)
@@ -273,6 +295,32 @@ def main():
     for tag in ("chains", "rotor"):
         if (tag, 1) in res and (tag, 2) in res:
             agree(res[(tag, 1)], res[(tag, 2)], tag)
+    # statics per step from the last equilibrium: the pushed pendulum's frequency, and
+    # fewer iterations at 30 N than a sweep of 30 N alone (which starts at the deck pose)
+    rep, _ = run(2, "pendulum", PENDULUM)
+    if rep:
+        check(rep["sweep"].get("statics_warm_starts") == 3, "pendulum: 3 warm starts (%r)"
+              % rep["sweep"].get("statics_warm_starts"))
+        for st in rep["steps"]:
+            f = st["value"]
+            w2 = 0.6 * math.hypot(2.0 * 9.81, f) / (0.05 + 2.0 * 0.36)
+            got = st["modes"][0]["frequency_hz"]
+            check(close(got, math.sqrt(w2) * HZ, 1e-7), "pendulum F = %g N: %.12g Hz, closed "
+                  "form %.12g" % (f, got, math.sqrt(w2) * HZ))
+    run(1, "pendulum_cold", PENDULUM.replace("[5, 10, 20, 30]", "[30]"))
+
+    def iterations(np, name, step):
+        path = os.path.join(OUT, "np%d" % np, name + ".sweep", "step-%03d" % step,
+                            name + ".static.yaml")
+        try:
+            with open(path) as f:
+                return yaml.load(f, Loader=LOADER)["convergence"]["iterations"]
+        except (OSError, KeyError, TypeError):
+            return None
+    warm, cold = iterations(2, "pendulum", 4), iterations(1, "pendulum_cold", 1)
+    check(warm is not None and cold is not None and warm < cold,
+          "pendulum: %s iterations from the last equilibrium, %s from the deck pose"
+          % (warm, cold))
     # a step that fails: its status, the steps done, every rank the same exit
     rep, err = run(2, "fail", FAIL, code=2)
     check(rep is not None and rep["sweep"]["steps_done"] == 2
