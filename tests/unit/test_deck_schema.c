@@ -3,7 +3,8 @@
 
    deck_test_trace (deck_yaml.h) lists every row of every field table deck_walk meets and
    every number deck_get_int / deck_get_real read, with its range and its place in the
-   text. Three base decks (two matrix decks and a model deck with every object type) must
+   text. Four base decks (two matrix decks, a model deck with every object type and a small
+   model deck with a sweep's values) must
    together give every key of every table (a key added to a table and missing here fails
    the coverage check, naming it). Then each number of each base deck is replaced in turn
    by each extreme literal (0, -1, -0, 1e-300, 1e300, inf, .nan, huge counts, a 90-digit
@@ -114,10 +115,19 @@ static const char model[] =
   "output: {reference_point: [0, 0, 1]}\n"
   "frf: {inputs: [{node: tip, direction: [0, 0, 2], type: torque}],"
   " outputs: [{node: hub, direction: [1, 0, 0], rotation: true, quantity: acceleration}],"
-  " frequencies: {min: 1, max: 10, count: 5}, damping: complex, state_space_model: full}\n";
+  " frequencies: {min: 1, max: 10, count: 5}, damping: complex, state_space_model: full}\n"
+  "sweep: {parameter: [forces.s1.k, forces.twist.k], range: {from: 1e3, to: 1e5, steps: 3},"
+  " orders: [1, 2.5], mac_min: 0.6}\n";
 
-static const char *const bases[] = { matrix_a, matrix_b, model };
-enum { NBASES = 3 };
+/* a small model deck for the sweep keys the model deck above cannot also hold */
+static const char *const model_sweep =
+  "units: SI\n"
+  "bodies:\n"
+  "  b: {mass: 1, position: [0, 0, 0]}\n"
+  "sweep: {parameter: bodies.b.mass, values: [1, 2.5, 4]}\n";
+
+static const char *const bases[] = { matrix_a, matrix_b, model, model_sweep };
+enum { NBASES = 4 };
 
 /* ---- what the tracer reports ---- */
 
