@@ -533,10 +533,10 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
     so.quiet = 1;
     so.no_vectors = 1;
     so.hook = &hook;
-    if (log) {
-      fprintf (log, "\nsweep: step %d of %d: %s = %g\n", st + 1, d.sweep.nvalues,
-               d.sweep.path[0], w.value);
-      fflush (log);
+    if (rank == 0) {  /* also with -q: the heading of the step's tables */
+      printf ("\nsweep: step %d of %d: %s = %g\n", st + 1, d.sweep.nvalues,
+              d.sweep.path[0], w.value);
+      fflush (stdout);
     }
     int r = rank == 0 ? writer_make_dirs (dir, err) : 0;
     step_rc = mb_agree (comm, r, err);
