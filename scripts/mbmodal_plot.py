@@ -32,8 +32,9 @@ NEEDS = ("needs python3 with matplotlib and yaml (Debian: apt-get install python
 DPI = 90
 KIND_COLOURS = {"rigid-body": "tab:grey", "oscillatory": "tab:blue",
                 "overdamped": "tab:green", "unstable": "tab:red"}
-DIR_COLOURS = {"tx": "tab:blue", "ty": "tab:orange", "tz": "tab:green",
+DIR_COLOURS = {"dx": "tab:blue", "dy": "tab:orange", "dz": "tab:green",
                "rx": "tab:purple", "ry": "tab:brown", "rz": "tab:pink"}
+OLD_DIRS = {"tx": "dx", "ty": "dy", "tz": "dz"}   # the names in reports written before dx dy dz
 
 
 def fail(status, msg):
@@ -124,7 +125,8 @@ def draw_table(plt, rep, path):
     by_dir = any(isinstance(m.get("participation"), dict)
                  and "dominant" in m["participation"] for m in modes)
     if by_dir:
-        keys = [m["participation"]["dominant"]["direction"]
+        keys = [OLD_DIRS.get(m["participation"]["dominant"]["direction"],
+                             m["participation"]["dominant"]["direction"])
                 if isinstance(m.get("participation"), dict) and "dominant" in m["participation"]
                 else "-" for m in modes]
         colours = [DIR_COLOURS.get(k, "lightgrey") for k in keys]

@@ -11,10 +11,11 @@
 
 enum { ND = PARTICIPATION_DIRS };
 
-/* "tx" .. "rz" for k = 0..5, "?" otherwise: a static string. */
+/* "dx" .. "rz" for k = 0..5 (the DOF names of the model), "?" otherwise: a static
+   string. */
 const char *participation_dir_name (int k)
 {
-  static const char *const names[ND] = { "tx", "ty", "tz", "rx", "ry", "rz" };
+  static const char *const names[ND] = { "dx", "dy", "dz", "rx", "ry", "rz" };
   return k >= 0 && k < ND ? names[k] : "?";
 }
 

@@ -11,7 +11,7 @@
 #include "../linalg/sparse.h"
 #include "../model/model.h"
 
-enum { PARTICIPATION_DIRS = 6 };   /* tx, ty, tz, rx, ry, rz */
+enum { PARTICIPATION_DIRS = 6 };   /* dx, dy, dz, rx, ry, rz */
 
 /* A share of the mass below this, summed over the modes found, is said in the log (the
    code_aster and Nastran habit: 90 %). */
@@ -56,7 +56,8 @@ int participation_compute (const model *mdl, const spm *M, const eigen_result *r
 /* Frees the arrays and zeroes *p; p may be NULL. */
 void participation_clear (participation *p);
 
-/* The name of direction k (0..5): "tx" "ty" "tz" "rx" "ry" "rz". Static string. */
+/* The name of direction k (0..5): "dx" "dy" "dz" "rx" "ry" "rz" (the names of the
+   DOFs, translations along and rotations about x y z). Static string. */
 const char *participation_dir_name (int k);
 
 /* The direction of mode i whose m_eff,ik / total_k is largest (directions with

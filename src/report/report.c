@@ -35,7 +35,7 @@ void report_print_table (FILE *f, const eigen_result *r)
   report_print_table_with (f, r, NULL);
 }
 
-/* The dominant direction of mode i and its share, "tz 61.3%", or "-", into buf. */
+/* The dominant direction of mode i and its share, "dz 61.3%", or "-", into buf. */
 static void dominant_text (char *buf, size_t len, const participation *pf, int i)
 {
   int dir;

@@ -19,7 +19,7 @@ void report_print_table (FILE *f, const eigen_result *r);
 
 /* report_print_table with, when pf is not NULL (an undamped stage of a model), one more
    column before the residual: the mode's dominant rigid direction and its share of the
-   total mass there ("tz 61.3%", participation_dominant; "-" when it has none).
+   total mass there ("dz 61.3%", participation_dominant; "-" when it has none).
    r and pf are borrowed. Rank 0 only. */
 void report_print_table_with (FILE *f, const eigen_result *r, const participation *pf);
 

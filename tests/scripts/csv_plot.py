@@ -20,7 +20,7 @@ import sys
 
 import yaml
 
-DIRS = ["tx", "ty", "tz", "rx", "ry", "rz"]
+DIRS = ["dx", "dy", "dz", "rx", "ry", "rz"]
 
 
 def load(path):
@@ -63,14 +63,14 @@ def check_csv(report, table, ref, nmodes):
                 if row["dominant_direction"] != pf["dominant"]["direction"]:
                     bad.append("mode %s: dominant %s, report %s" % (
                         row["mode"], row["dominant_direction"], pf["dominant"]["direction"]))
-            elif "m_eff_tx" in row and row["m_eff_tx"] != "":
+            elif "m_eff_dx" in row and row["m_eff_dx"] != "":
                 bad.append("mode %s: effective masses without participation" % row["mode"])
         if row["kind"] != md["kind"]:
             bad.append("mode %s: kind %s, report %s" % (row["mode"], row["kind"], md["kind"]))
         for key, v in want.items():
             if num(row[key]) != v:  # the same double: both are written to round-trip
                 bad.append("mode %s: %s = %s, report %r" % (row["mode"], key, row[key], v))
-    if not damped and "participation" in rep and "m_eff_tx" not in tab[0]:
+    if not damped and "participation" in rep and "m_eff_dx" not in tab[0]:
         bad.append("no effective mass columns in a model's undamped table")
     rtol = float(rf["rtol"])
     for k, (row, rm) in enumerate(zip(tab, rf["modes"][:nmodes])):

@@ -3,7 +3,7 @@
 references (tests/scripts/participation.sh runs the decks):
 
   cantilever REP1 REP2 MATS   a clamped beam along x (L = 1 m, 40 elements, weak bending
-                              in z): the tz effective masses of its first three bending
+                              in z): the dz effective masses of its first three bending
                               modes against the closed form (the Euler-Bernoulli shapes
                               of 1 + cos bL cosh bL = 0 integrated here: 0.6131, 0.1883,
                               0.0647 of the beam's mass), and every mode's effective masses
@@ -144,7 +144,7 @@ def cantilever(rep1, rep2, mats):
     ref = cantilever_closed_form(3)
     print("     closed form %s, mbmodal %s" % (", ".join("%.9f" % v for v in ref),
                                                ", ".join("%.9f" % v for v in tz[:3])))
-    check("cantilever: tz fractions of the first 3 bending modes = closed form (1e-6)",
+    check("cantilever: dz fractions of the first 3 bending modes = closed form (1e-6)",
           len(tz) >= 3 and all(abs(a - b) <= 1e-6 for a, b in zip(tz, ref)))
     names = node_names(mats)
     pos = [(int(nm.split(".")[1]) / 40.0, 0.0, 0.0) for nm in names]

@@ -74,14 +74,14 @@ static void test_centre_of_mass (const model *m, const assembly *a, const eigen_
   /* mode 1: phi^T M r_tx = 2 / sqrt 2 = sqrt 2 = Gamma, m_eff = 2; rotations: r_ry at a
      = e_y x (-0.6, 0, 0) = (0, 0, 0.6): no x part, 0; r_rz at a = (0, -0.6, 0): 0 */
   CHECK ("mode 1 computed", p.has[0] == 1);
-  CHECK ("mode 1 factor and mass in tx", near (p.factor[0], sqrt (2.0), 1e-14)
+  CHECK ("mode 1 factor and mass in dx", near (p.factor[0], sqrt (2.0), 1e-14)
          && near (p.mass[0], 2.0, 1e-14));
   CHECK ("mode 1 nothing else", p.mass[1] == 0 && p.mass[2] == 0 && p.mass[3] == 0
          && fabs (p.mass[4]) < 1e-30 && fabs (p.mass[5]) < 1e-30);
-  CHECK ("mode 1 cumulative tx 2/5", near (p.cumulative[0], 0.4, 1e-14));
+  CHECK ("mode 1 cumulative dx 2/5", near (p.cumulative[0], 0.4, 1e-14));
   /* mode 2: b along y: Gamma_ty = 3 / sqrt 3 = sqrt 3, m_eff = 3; r_rz at b = e_z x
      (0.4, 0, 0) = (0, 0.4, 0): phi^T M r_rz = 3 * 0.4 / sqrt 3, m_eff = 0.48 */
-  CHECK ("mode 2 ty", near (p.factor[6 + 1], sqrt (3.0), 1e-14)
+  CHECK ("mode 2 dy", near (p.factor[6 + 1], sqrt (3.0), 1e-14)
          && near (p.mass[6 + 1], 3.0, 1e-14));
   CHECK ("mode 2 rz", near (p.factor[6 + 5], 1.2 / sqrt (3.0), 1e-14)
          && near (p.mass[6 + 5], 0.48, 1e-14));
@@ -93,9 +93,9 @@ static void test_centre_of_mass (const model *m, const assembly *a, const eigen_
   CHECK ("sums", near (p.sum[0], 2, 1e-14) && near (p.sum[1], 3, 1e-14) && p.sum[2] == 0);
   int dir = -1;
   double share = 0;
-  CHECK ("dominant of mode 1: tx 40 %", participation_dominant (&p, 0, &dir, &share)
+  CHECK ("dominant of mode 1: dx 40 %", participation_dominant (&p, 0, &dir, &share)
          && dir == 0 && near (share, 0.4, 1e-14));
-  CHECK ("dominant of mode 2: ty 60 %", participation_dominant (&p, 1, &dir, &share)
+  CHECK ("dominant of mode 2: dy 60 %", participation_dominant (&p, 1, &dir, &share)
          && dir == 1 && near (share, 0.6, 1e-14));
   CHECK ("no dominant without a vector", participation_dominant (&p, 2, &dir, &share) == 0);
 
@@ -106,16 +106,16 @@ static void test_centre_of_mass (const model *m, const assembly *a, const eigen_
   report_print_table_with (f, r, &p);
   fclose (f);
   CHECK ("table header", buf && strstr (buf, "mass share"));
-  CHECK ("table column", buf && strstr (buf, "tx 40.0%") && strstr (buf, "ty 60.0%"));
+  CHECK ("table column", buf && strstr (buf, "dx 40.0%") && strstr (buf, "dy 60.0%"));
   free (buf);
 
-  /* the log: below 90 % in every direction but none; tz has mass and 0 % */
+  /* the log: below 90 % in every direction but none; dz has mass and 0 % */
   buf = NULL;
   f = open_memstream (&buf, &len);
   participation_log (f, &p);
   fclose (f);
   CHECK ("log names the low directions", buf && strstr (buf, "less than 90% of the mass in "
-                                                        "tx 40.0%, ty 60.0%, tz 0.0%"));
+                                                        "dx 40.0%, dy 60.0%, dz 0.0%"));
   free (buf);
 
   /* the YAML blocks */
@@ -125,11 +125,11 @@ static void test_centre_of_mass (const model *m, const assembly *a, const eigen_
   participation_put_mode (f, &p, 0);
   participation_put_mode (f, &p, 2);  /* nothing */
   fclose (f);
-  CHECK ("yaml totals", buf && strstr (buf, "participation:\n  directions: [tx, ty, tz, rx, "
+  CHECK ("yaml totals", buf && strstr (buf, "participation:\n  directions: [dx, dy, dz, rx, "
                                        "ry, rz]\n  reference: centre_of_mass\n"));
   CHECK ("yaml mode block", buf && strstr (buf, "    participation:\n      factor: [")
-         && strstr (buf, "dominant: {direction: tx, fraction: 0.4}"));
-  CHECK ("yaml below 90 %", buf && strstr (buf, "below_90_percent: [tx, ty, tz, rx, ry, rz]"));
+         && strstr (buf, "dominant: {direction: dx, fraction: 0.4}"));
+  CHECK ("yaml below 90 %", buf && strstr (buf, "below_90_percent: [dx, dy, dz, rx, ry, rz]"));
   free (buf);
   participation_clear (&p);
   CHECK ("cleared", p.has == NULL && p.nmodes == 0);
@@ -171,7 +171,7 @@ static void test_bad (const model *m, const assembly *a, eigen_result *r)
   participation_clear (&p);
   r->modes[0].x = keep;
   participation_clear (NULL);  /* a no-op */
-  CHECK ("direction names", !strcmp (participation_dir_name (0), "tx")
+  CHECK ("direction names", !strcmp (participation_dir_name (0), "dx")
          && !strcmp (participation_dir_name (5), "rz") && !strcmp (participation_dir_name (6), "?"));
 }
 
