@@ -2,7 +2,7 @@
 # participation.sh: participation factors and effective modal masses (docs/output.md
 # "Participation factors and effective mass"), on 1 and 2 MPI ranks, checked by
 # tests/scripts/participation.py against outside references:
-#  1. a clamped steel strip (L = 1 m, 40 elements): the tz effective masses of its first
+#  1. a clamped steel strip (L = 1 m, 40 elements): the dz effective masses of its first
 #     three bending modes against the closed form (0.6131, 0.1883, 0.0647 of the mass),
 #     each mode's effective masses against numpy on the exported K, M, Cq, and the log's
 #     line about the directions below 90 %;
