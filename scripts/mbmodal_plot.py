@@ -13,7 +13,8 @@ usage: mbmodal plot [-o PNG] [--mode N] REPORT.yaml
                                   the undeformed model grey, the mode (translations, scaled
                                   to a tenth of the model; complex: the real part, the shape
                                   at phase 0) in colour
-  a report with a top-level frf:  scripts/plot_frf.py's draw(report, png)
+  an FRF report (NAME.frf.yaml)   scripts/plot_frf.py's draw(report, png): magnitude and
+                                  phase of each pair against frequency
   a sweep report (NAME.sweep.yaml) scripts/plot_sweep.py's draw(report, png): the tracked
                                   frequencies (and damping ratios) against the value; a
                                   spin sweep's Campbell diagram with its critical speeds
@@ -92,9 +93,17 @@ def load(path):
         fail(2, "cannot read %s: %s" % (path, e.strerror))
     except yaml.YAMLError as e:
         fail(2, "%s is not valid YAML: %s" % (path, str(e).splitlines()[0]))
+    if is_frf(doc):
+        return doc
     if not isinstance(doc, dict) or doc.get("format") != "mbmodal-report":
         fail(2, "%s is not an mbmodal report (no 'format: mbmodal-report')" % path)
     return doc
+
+
+def is_frf(doc):
+    """A NAME.frf.yaml as the frf stage writes it (no format key: its grid `frequency_hz`
+    and its `pairs`), or a report with a top-level frf:."""
+    return isinstance(doc, dict) and ("frf" in doc or ("frequency_hz" in doc and "pairs" in doc))
 
 
 def title_of(rep, path):
@@ -315,7 +324,7 @@ def main():
             fail(5, "cannot write %s: %s" % (png, e.strerror or e))
         print("plot: %s written" % png)
         return
-    if "frf" in rep:
+    if is_frf(rep):
         os.environ["MPLBACKEND"] = "Agg"  # plot_frf's matplotlib draws without a display
         try:
             draw_frf(rep, png)
