@@ -334,10 +334,11 @@ void joint_row_label (const model_joint *j, int k, char *buf, size_t size)
               j->is_rotation[k] ? "rotation about" : "translation along", j->frame_axis[k] + 1);
 }
 
-/* What row k of j locks, in frame axes: "translation e1" .. "rotation e3", or "distance". */
+/* What row k of j locks, by the DOF names in the joint's frame axes e1 e2 e3: "dx" "dy" "dz"
+   (relative translation along e1..e3), "rx" "ry" "rz" (relative rotation about them), or
+   "distance". */
 void model_joint_row_name (const model_joint *j, int k, char *buf, size_t size)
 {
   if (j->frame_axis[k] < 0) snprintf (buf, size, "distance");
-  else snprintf (buf, size, "%s e%d", j->is_rotation[k] ? "rotation" : "translation",
-                 j->frame_axis[k] + 1);
+  else snprintf (buf, size, "%s", model_dof_label (3 * (j->is_rotation[k] != 0) + j->frame_axis[k]));
 }

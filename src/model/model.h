@@ -160,8 +160,8 @@ int model_find_node (const model *m, const char *name);
 /* The deck's word for a joint type ("revolute"). Static string. */
 const char *model_joint_type_name (joint_type t);
 
-/* What row k of joint j locks, in its frame axes: "translation e1" .. "rotation e3", or
-   "distance" for a distance joint; written to buf (size bytes). */
+/* What row k of joint j locks, by the DOF names in its frame axes e1 e2 e3: "dx" .. "rz"
+   (as a lock joint's dofs), or "distance" for a distance joint; written to buf (size bytes). */
 void model_joint_row_name (const model_joint *j, int k, char *buf, size_t size);
 
 /* The label of DOF q (0..5) of a node: "dx" "dy" "dz" "rx" "ry" "rz". Static string. */

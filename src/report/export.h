@@ -16,8 +16,8 @@
      dofs.csv              "row,node,dof": the 1-based Matrix Market row of each DOF, the
                            node's name and the DOF label dx dy dz rx ry rz;
      constraints.csv       "row,joint,type,dof": the 1-based row of Cq, the joint's name, its
-                           type, and what the row locks: "translation e1" .. "rotation e3"
-                           (joint frame axes) or "distance"; header only
+                           type, and what the row locks: "dx" .. "rz" in the joint's
+                           frame axes e1 e2 e3, or "distance"; header only
                            when m = 0;
      deck.yaml             a matrix deck naming those files (paths relative to dir), with
                            the stage settings of d (modes, shift or target frequency,

@@ -108,11 +108,11 @@ static void test_full (model *m)
      joint row 6; its name holds a comma and quotes (RFC 4180 quoting) */
   t = slurp (in_dir (dir, "constraints.csv"));
   CHECK ("constraints.csv", t && !strcmp (t, "row,joint,type,dof\n"
-                                               "1,hinge,revolute,translation e1\n"
-                                               "2,hinge,revolute,translation e2\n"
-                                               "3,hinge,revolute,translation e3\n"
-                                               "4,hinge,revolute,rotation e1\n"
-                                               "5,hinge,revolute,rotation e2\n"
+                                               "1,hinge,revolute,dx\n"
+                                               "2,hinge,revolute,dy\n"
+                                               "3,hinge,revolute,dz\n"
+                                               "4,hinge,revolute,rx\n"
+                                               "5,hinge,revolute,ry\n"
                                                "6,\"tie, \"\"long\"\"\",distance,distance\n"));
   free (t);
 
