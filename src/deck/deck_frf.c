@@ -7,13 +7,16 @@
             damping: real in [0, 1) | [real in [0, 1), ...] | complex,
             static_correction?: bool, state_space?: text (a folder),
             state_space_model?: modal | full }
-   input  := { name?: text, node: text, direction: vec3, type?: force | torque }   model
+   input  := { name?: text, node: text, direction: vec3 | dofname,
+               type?: force | torque }                                              model
            | { name?: text, dof: int >= 1 }                                       matrix
-   output := { name?: text, node: text, direction: vec3, rotation?: bool,
+   output := { name?: text, node: text, direction: vec3 | dofname, rotation?: bool,
                quantity?: displacement | velocity | acceleration }                model
            | { name?: text, dof: int >= 1, quantity?: ... }                       matrix
    Defaults: spacing log, type force, rotation false, quantity displacement,
-   static_correction true, state_space none, state_space_model modal. A list of ratios
+   static_correction true, state_space none, state_space_model modal. A dofname (dx dy dz
+   rx ry rz; x y z the old names of dx dy dz) is the unit vector of that global axis, and rx
+   ry rz make the item a torque (input) or a rotation (output). A list of ratios
    gives mode i its ratio i (the last one for the modes beyond the list). */
 #include "deck_yaml.h"
 
@@ -64,10 +67,36 @@ static int model_value (deck_ctx *c, const char *sec, deck_field *f)
   return word_value (c, sec, f, w, 2, "modal or full");
 }
 
-/* F_FN: direction [x, y, z], not zero, normalized into (double *) f->dst */
+/* The DOF names, translations along and rotations about the global x y z. */
+static const char *const dof_names[6] = { "dx", "dy", "dz", "rx", "ry", "rz" };
+
+/* The DOF name of a scalar: 0..5 for dx dy dz rx ry rz (x, y, z: the old names of dx, dy,
+   dz, as a lock joint's dofs), -1 for anything else. */
+static int dof_name_index (const yaml_node_t *v)
+{
+  static const char *const old[] = { "x", "y", "z" };
+  if (v->type != YAML_SCALAR_NODE || deck_is_null (v)) return -1;
+  for (int j = 0; j < 6; j++)
+    if (deck_same (v, dof_names[j]) || (j < 3 && deck_same (v, old[j]))) return j;
+  return -1;
+}
+
+/* F_FN: direction [x, y, z], not zero, normalized into (double *) f->dst; or a DOF name
+   dx .. rz: the unit vector of its global axis (point_item makes rx .. rz a rotation) */
 static int direction_value (deck_ctx *c, const char *sec, deck_field *f)
 {
   double *d = f->dst;
+  int j = dof_name_index (f->v);
+  if (j >= 0) {
+    d[0] = d[1] = d[2] = 0.0;
+    d[j % 3] = 1.0;
+    return 0;
+  }
+  if (f->v->type == YAML_SCALAR_NODE && !deck_is_null (f->v)) {
+    char g[96];
+    return deck_fail_at (c, f->v, "%s: 'direction' must be a vector [x, y, z] or a DOF name "
+                         "dx, dy, dz, rx, ry, rz (got %s)", sec, deck_describe (f->v, g, sizeof g));
+  }
   MB_TRY (deck_get_numbers (c, sec, f->k, f->v, "direction", 3, d));
   double s = sqrt (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
   if (!(s > 0) || !isfinite (s))
@@ -107,6 +136,19 @@ static int point_item (deck_ctx *c, const yaml_node_t *v, int output, int i, dec
   if (f[3].k && (f[2].k || f[4].k || f[5].k))
     return deck_fail_at (c, f[2].k ? f[2].k : f[4].k ? f[4].k : f[5].k, "%s: a 'dof' item "
                          "takes no direction, type or rotation", sec);
+  /* a named direction says translation (dx dy dz) or rotation (rx ry rz) itself: an
+     explicit type or rotation must agree */
+  int j = f[2].k ? dof_name_index (f[2].v) : -1;
+  if (j >= 0) {
+    const deck_field *said = f[4].k ? &f[4] : f[5].k ? &f[5] : NULL;
+    if (said && p->rotation != (j >= 3))
+      return deck_fail_at (c, said->v, "%s: direction %s is a %s, but '%s' says a %s", sec,
+                           dof_names[j],
+                           j >= 3 ? "rotation" : "translation", said->key,
+                           p->rotation ? (output ? "rotation" : "torque")
+                                       : (output ? "translation" : "force"));
+    p->rotation = j >= 3;
+  }
   p->pos = deck_pos_of (f[1].k ? f[1].v : f[3].v);
   if (!p->name) {
     char nm[32];

@@ -340,5 +340,6 @@ void joint_row_label (const model_joint *j, int k, char *buf, size_t size)
 void model_joint_row_name (const model_joint *j, int k, char *buf, size_t size)
 {
   if (j->frame_axis[k] < 0) snprintf (buf, size, "distance");
-  else snprintf (buf, size, "%s", model_dof_label (3 * (j->is_rotation[k] != 0) + j->frame_axis[k]));
+  else snprintf (buf, size, "%s",
+                 model_dof_label (3 * (j->is_rotation[k] != 0) + j->frame_axis[k]));
 }

@@ -54,6 +54,32 @@ static void test_values (void)
     CHECK ("state space full in ss", f->state_space_full && !strcmp (f->state_space, "ss"));
   }
   deck_clear (&d);
+  /* DOF names: dx dy dz give the axis and a force or a translation, rx ry rz a torque or a
+     rotation; x y z are the old names of dx dy dz; a type that agrees is allowed */
+  rc = parse (model_head,
+              "frf:\n"
+              "  inputs: [{node: b, direction: rz}, {node: b, direction: dy, type: force},"
+              " {node: b, direction: x}]\n"
+              "  outputs: [{node: b, direction: rx, quantity: acceleration},"
+              " {node: b, direction: dz}, {node: b, direction: ry, rotation: true}]\n"
+              "  frequencies: {min: 1, max: 2, count: 2}\n"
+              "  damping: 0.01\n", &d, &e);
+  CHECK ("DOF names as directions parse", rc == 0);
+  if (rc == 0) {
+    const deck_frf *f = &d.frf;
+    CHECK ("input rz: torque about z", f->inputs[0].rotation == 1 && f->inputs[0].dir[0] == 0
+           && f->inputs[0].dir[1] == 0 && f->inputs[0].dir[2] == 1);
+    CHECK ("input dy: force along y", f->inputs[1].rotation == 0 && f->inputs[1].dir[1] == 1);
+    CHECK ("input x (old name of dx): force along x", f->inputs[2].rotation == 0
+           && f->inputs[2].dir[0] == 1 && f->inputs[2].dir[1] == 0);
+    CHECK ("output rx: rotation about x", f->outputs[0].rotation == 1
+           && f->outputs[0].dir[0] == 1 && f->outputs[0].quantity == FRF_ACCELERATION);
+    CHECK ("output dz: translation along z", f->outputs[1].rotation == 0
+           && f->outputs[1].dir[2] == 1);
+    CHECK ("output ry with rotation: true", f->outputs[2].rotation == 1
+           && f->outputs[2].dir[1] == 1);
+  }
+  deck_clear (&d);
   rc = parse ("matrices: {K: k, M: m, R: r}\n",
               "frf: {inputs: [{dof: 2}], outputs: [{dof: 1}],"
               " frequencies: {min: 1, max: 2, count: 2}, damping: complex}\n", &d, &e);
@@ -100,6 +126,16 @@ static void test_bad (void)
       "displacement, velocity or acceleration" },
     { mh, "frf: {inputs: [{dof: 1}], outputs: [{dof: 1}], damping: 0}\n", "t.yaml:2:6",
       "frequencies" },
+    { model_head, "frf: {inputs: [{node: b, direction: rx, type: force}], outputs: [{node: b,"
+      " direction: dx}], frequencies: {min: 1, max: 2, count: 2}, damping: 0}\n",
+      "t.yaml:4:47", "direction rx is a rotation, but 'type' says a force" },
+    { model_head, "frf: {inputs: [{node: b, direction: dx}], outputs: [{node: b,"
+      " direction: dy, rotation: true}], frequencies: {min: 1, max: 2, count: 2},"
+      " damping: 0}\n", "t.yaml:4:88", "direction dy is a translation, but 'rotation'"
+      " says a rotation" },
+    { model_head, "frf: {inputs: [{node: b, direction: tx}], outputs: [{node: b,"
+      " direction: dy}], frequencies: {min: 1, max: 2, count: 2}, damping: 0}\n",
+      "t.yaml:4:37", "a vector [x, y, z] or a DOF name dx, dy, dz, rx, ry, rz (got 'tx')" },
   };
   for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
     deck d;
