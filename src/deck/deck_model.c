@@ -54,6 +54,7 @@
    and 2 coincide)") and bracketed items from 0 ('position[2]', as 'shift[1]' in deck.c). */
 #include "deck_yaml.h"
 #include "deck_spin.h"
+#include "deck_lock.h"
 #include "deck_masses.h"
 #include "deck_beam_theory.h"
 
@@ -1139,6 +1140,7 @@ static int joint_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, cons
   field f[] = {
     { .key = "type", .type = F_SKIP },
     { .key = "nodes", .type = F_FN, .dst = j->node, .required = 1, .parse = nodes_fn },
+    { .key = "beam", .type = F_FN, .dst = j, .parse = deck_lock_beam_fn, .unused = unused },
     { .key = "at", .type = F_FN, .dst = j->at, .parse = vec3_fn },
     { .key = "axis", .type = F_FN, .dst = axis, .parse = axis_fn },
     { .key = "axes", .type = F_FN, .dst = axes, .parse = axes_fn },
@@ -1146,11 +1148,17 @@ static int joint_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, cons
     { .key = "dofs", .type = F_FN, .dst = &j->lock_mask, .parse = dofs_fn },
     { .key = "points", .type = F_FN, .dst = j->points, .parse = points2_fn },
   };
-  for (int i = 2, bit = 1; i < 8; i++, bit <<= 1) {
+  for (int i = 3, bit = 1; i < 9; i++, bit <<= 1) {
     if (!(joint_takes[type] & bit)) f[i].unused = unused;
     if (joint_needs[type] & bit) f[i].required = 1;
   }
-  MB_TRY (deck_walk (c, map, label, f, 8));
+  if (j->type == JOINT_LOCK) {  /* nodes: [A, B, C, ...] or beam: NAME (deck_lock.c) */
+    f[1] = (field) { .key = "nodes", .type = F_FN, .dst = j, .parse = deck_lock_nodes_fn };
+    f[2].unused = NULL;
+  }
+  MB_TRY (deck_walk (c, map, label, f, 9));
+  if (j->type == JOINT_LOCK) MB_TRY (deck_lock_check (c, j, label, map, f[1].k, f[2].k, f[3].k));
+  for (int i = 3; i < 9; i++) f[i - 1] = f[i];  /* the indices below: at = 2 .. points = 7 */
   j->has_at = f[2].k != NULL;
   if (j->has_at) j->pos_at = deck_pos_of (f[2].v);
   j->has_points = f[7].k != NULL;
@@ -1363,6 +1371,7 @@ int deck_model_finish (ctx *c, const yaml_node_t *root, const yaml_node_t *units
   }
   int rc = unique (c, e, n);
   free (e);
+  if (rc == 0) rc = deck_lock_expand (c, m);   /* locks on several nodes, one per node */
   if (rc == 0) m->present = 1;
   return rc;
 }
@@ -1388,6 +1397,7 @@ void deck_model_clear (deck_model *m)
     free (m->joints[i].name);
     free (m->joints[i].node[0].name);
     free (m->joints[i].node[1].name);
+    deck_lock_clear (&m->joints[i]);
   }
   for (int i = 0; m->forces && i < m->nforces; i++) {
     free (m->forces[i].name);
@@ -1408,6 +1418,7 @@ void deck_model_clear (deck_model *m)
 int deck_model_vec3_fn (ctx *c, const char *sec, field *f) { return vec3_fn (c, sec, f); }
 int deck_model_inertia_fn (ctx *c, const char *sec, field *f) { return inertia_fn (c, sec, f); }
 int deck_model_node_fn (ctx *c, const char *sec, field *f) { return node_fn (c, sec, f); }
+int deck_model_nodes_fn (ctx *c, const char *sec, field *f) { return nodes_fn (c, sec, f); }
 int deck_model_node_name (ctx *c, const yaml_node_t *k, const char *label)
 {
   MB_TRY (name_key (c, k, label));

@@ -157,6 +157,9 @@ typedef struct deck_joint {
   deck_pos pos;         /* the name key */
   deck_pos pos_axis;    /* axis/axes/frame value, for messages about the frame; 0 if absent */
   deck_pos pos_at;      /* the at value; 0 if absent */
+  int nmore;            /* lock on several nodes (deck_lock.c): nodes[2..] of the list, */
+  deck_ref *more;       /*   owned; expanded into one lock per node by deck_model_finish */
+  deck_ref beam;        /* lock `beam: NAME` (deck_lock.c): name NULL when absent */
 } deck_joint;
 
 typedef enum {

@@ -94,6 +94,7 @@ static const char model[] =
   "  stop: {type: lock, nodes: [arm.3, ground], dofs: [rz, x], at: [0, 0, 1],"
   " frame: {x: [1, 0, 0], y: [0, 1, 1]}}\n"
   "  fix: {type: weld, nodes: [f4, ground], frame: {z: [0, 0, 1], x: [1, 0, 0]}}\n"
+  "  held: {type: lock, beam: shaft, dofs: [dy], frame: {axis: [0, 0, 1], degrees: 5}}\n"
   "statics: {method: mkeam, max_imbalance: 1e-4, max_error: 1e-4, stability: 1e-10,"
   " max_num_iter: 80, max_ke_tol: 1e-5, max_dq_tol: 1e-3, p_f: 1e-6, allow_unconverged: true}\n"
   "buckling: {enabled: true, modes: 3, tolerance: 1e-9, max_restarts: 50, subspace: 10}\n"
