@@ -129,6 +129,8 @@ enum { LOCK_X = 1, LOCK_Y = 2, LOCK_Z = 4, LOCK_RX = 8, LOCK_RY = 16, LOCK_RZ = 
 
 /* joints: NAME: { type, nodes: [A, B], at?: p, axis?: v, axes?: [v1, v2], frame?: orientation,
    dofs?: [dx, dy, dz, rx, ry, rz] (x, y, z: old names), points?: [pA, pB] }
+   A lock may also name nodes: [A, B, C, ...] or beam: NAME: one lock per locked node once
+   parsed (deck_lock.h), so a parsed deck has only 2-node joints.
    Joint frame (origin at, axes = columns of R, local -> global):
      revolute, prismatic, cylindrical: e3 = axis (required), e1, e2 completed;
      planar: e3 = axis = the plane's normal (required);
