@@ -487,6 +487,20 @@ static int at_deck (const model *mdl, const model_state *s)
   return mdl->gravity[0] == 0.0 && mdl->gravity[1] == 0.0 && mdl->gravity[2] == 0.0;
 }
 
+/* The static stage's options from the deck's statics section (its defaults already
+   applied by the parser): the same values, field by field. */
+static statics_opts statics_opts_of (const deck_statics *d)
+{
+  statics_opts o = { .method = d->method == STATICS_MKEAM ? STATICS_ALG_MKEAM
+                               : STATICS_ALG_FIM,
+                     .max_imbalance = d->max_imbalance, .imbalance_given = d->imbalance_given,
+                     .max_error = d->max_error, .stability = d->stability,
+                     .max_num_iter = d->max_num_iter, .max_ke_tol = d->max_ke_tol,
+                     .max_dq_tol = d->max_dq_tol, .p_f = d->p_f,
+                     .allow_unconverged = d->allow_unconverged };
+  return o;
+}
+
 /* Collective. The static stage of a model deck (d.statics.present): rank 0 makes the model
    at its deck configuration a static problem, every rank runs the deck's method
    (statics_solve), rank 0 writes OUTDIR/NAME.static.yaml (also when not converged: the
@@ -502,7 +516,7 @@ static int at_deck (const model *mdl, const model_state *s)
 static int run_statics (run *r, int *proceed, mb_err *err)
 {
   const deck *d = &r->d;
-  const deck_statics *par = &d->statics;
+  const statics_opts opts = statics_opts_of (&d->statics), *par = &opts;
   statics_model *sm = NULL;
   statics_result res;
   memset (&res, 0, sizeof res);
@@ -517,7 +531,8 @@ static int run_statics (run *r, int *proceed, mb_err *err)
       snprintf (rel, sizeof rel, " or %g x the load scale if larger", STATICS_REL_IMBALANCE);
     if (rc == 0 && r->log)
       fprintf (r->log, "statics: %s, max_imbalance %g%s, max_error %g, stability %g, "
-               "max_num_iter %d%s\n", par->method == STATICS_MKEAM ? "MKEAM (then FIM polish)"
+               "max_num_iter %d%s\n",
+               par->method == STATICS_ALG_MKEAM ? "MKEAM (then FIM polish)"
                : "FIM (Newton-Raphson)", par->max_imbalance, rel, par->max_error,
                par->stability, par->max_num_iter,
                par->p_f > 0 ? ", singularity removal p_f on" : "");

@@ -25,13 +25,12 @@
    a follower or body-fixed load's asymmetry is of the order of the entries themselves. */
 #define BUCKLING_SYM_RTOL 1e-6
 
-/* The statics defaults of deck_statics.h (FIM): the stage's own equilibrium without a
-   statics section. */
-static void default_statics (deck_statics *p)
+/* The statics defaults of deck_statics.h (FIM, seed 002): the stage's own equilibrium
+   without a statics section. */
+static void default_statics (statics_opts *p)
 {
   memset (p, 0, sizeof *p);
-  p->present = 1;
-  p->method = STATICS_FIM;
+  p->method = STATICS_ALG_FIM;
   p->max_imbalance = 1e-4;
   p->max_error = 1e-4;
   p->stability = 1e-10;
@@ -299,7 +298,7 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   if (!d->statics.present) {  /* the stage's own equilibrium under the deck's loads */
     state = "the static equilibrium under the deck's loads, found by the buckling stage "
             "(FIM with the statics defaults; the other stages stay about the deck)";
-    deck_statics par;
+    statics_opts par;
     default_statics (&par);
     if (rank == 0) {
       sm = mb_calloc (1, sizeof *sm);

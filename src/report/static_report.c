@@ -171,17 +171,18 @@ static void put_springs (FILE *f, const model *mdl, const model_state *s)
 
 /* The whole report to f; head (nnodes) and next (naliases): put_nodes's work arrays. */
 static void put_report (FILE *f, const model *mdl, const model_state *s,
-                        const deck_statics *par, const statics_result *res,
+                        const statics_opts *par, const statics_result *res,
                         const char *deck_path, const char *title, int *head, int *next)
 {
   fprintf (f, "# mbmodal report: static equilibrium (%s)\n",
-           par->method == STATICS_MKEAM ? "MKEAM, then FIM polish" : "FIM, Newton-Raphson");
+           par->method == STATICS_ALG_MKEAM ? "MKEAM, then FIM polish"
+           : "FIM, Newton-Raphson");
   fputs ("format: mbmodal-report\nformat_version: 1\nstage: static\n", f);
   if (deck_path) fputs ("deck: ", f), quoted (f, deck_path), fputc ('\n', f);
   if (title) fputs ("title: ", f), quoted (f, title), fputc ('\n', f);
   fputs ("units: {length: m, angle: rad, force: N, torque: N m, energy: J, time: s}\n", f);
   fprintf (f, "problem: {dofs: %d, constraints: %d}\n", 6 * mdl->nnodes, mdl->nconstraints);
-  fprintf (f, "settings:\n  method: %s\n", deck_statics_method_name (par->method));
+  fprintf (f, "settings:\n  method: %s\n", statics_alg_name (par->method));
   key_num (f, 2, "max_imbalance", par->max_imbalance);
   key_num (f, 2, "max_error", par->max_error);
   key_num (f, 2, "stability", par->stability);
@@ -194,7 +195,7 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   fprintf (f, "convergence:\n  converged: %s\n  reason: ", res->converged ? "true" : "false");
   quoted (f, res->reason);
   fprintf (f, "\n  iterations: %d\n", res->iterations);
-  if (par->method == STATICS_MKEAM)
+  if (par->method == STATICS_ALG_MKEAM)
     fprintf (f, "  peaks: %d\n  polish_iterations: %d\n", res->peaks, res->polish);
   key_num (f, 2, "imbalance", res->imbalance);
   key_num (f, 2, "constraint", res->constraint);
@@ -256,7 +257,7 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
 }
 
 int static_report_write (const char *path, const model *mdl, const model_state *s,
-                         const deck_statics *par, const statics_result *res,
+                         const statics_opts *par, const statics_result *res,
                          const char *deck_path, const char *title, mb_err *err)
 {
   int *head = mb_calloc ((size_t) mdl->nnodes + 1, sizeof *head);

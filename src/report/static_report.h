@@ -2,7 +2,6 @@
 #ifndef MB_STATIC_REPORT_H
 #define MB_STATIC_REPORT_H
 
-#include "../deck/deck_statics.h"
 #include "../error.h"
 #include "../model/model.h"
 #include "../model/state.h"
@@ -22,7 +21,7 @@
    double-quoted, so that strict YAML readers load it. deck_path and title may be NULL.
    All arguments borrowed. Returns 0, MB_EIO naming path, or MB_ENOMEM. Rank 0 only. */
 int static_report_write (const char *path, const model *mdl, const model_state *s,
-                         const deck_statics *par, const statics_result *res,
+                         const statics_opts *par, const statics_result *res,
                          const char *deck_path, const char *title, mb_err *err);
 
 /* 1 when the model's loads are non-conservative (a body-fixed point force or torque with a

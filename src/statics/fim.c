@@ -103,7 +103,7 @@ static int initial_gamma (MPI_Comm comm, const statics_problem *p, int n, int m,
    external load or joint reaction component (forces and torques alike: the round-off of
    F follows the forces the joints carry), its source in res->load_scale and
    res->scale_from. */
-static double imbalance_tolerance (const deck_statics *par, const statics_eval *e,
+static double imbalance_tolerance (const statics_opts *par, const statics_eval *e,
                                    const double *gamma, int n, int m, statics_result *res)
 {
   res->load_scale = 0, res->scale_from = NULL;
@@ -120,7 +120,7 @@ static double imbalance_tolerance (const deck_statics *par, const statics_eval *
 
 /* Rank 0. res->reason for a stop other than convergence (k iterations, nF, nC, change:
    the last state's; the best state's in res). */
-static void stop_reason (statics_result *res, const deck_statics *par, int stop, int max_iter,
+static void stop_reason (statics_result *res, const statics_opts *par, int stop, int max_iter,
                          int k, int kbest, double nF, double nC, double change)
 {
   char best[160];
@@ -156,7 +156,7 @@ static void stop_reason (statics_result *res, const deck_statics *par, int stop,
                 ? "|dq|inf or |C|inf above max_error" : "", best);
 }
 
-int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+int statics_fim (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
 {
   int rank;

@@ -267,7 +267,7 @@ int statics_singular (MPI_Comm comm, const statics_problem *p, const statics_eva
   return mb_agree (comm, rc, err);
 }
 
-void statics_tolerance_words (const statics_result *res, const deck_statics *par, char *buf,
+void statics_tolerance_words (const statics_result *res, const statics_opts *par, char *buf,
                               size_t size)
 {
   if (par->imbalance_given) snprintf (buf, size, "max_imbalance, absolute");

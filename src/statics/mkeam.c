@@ -192,7 +192,7 @@ static void fill_state (const statics_problem *p, const double *gamma, mk *w, do
 /* Collective. The peaks of one MKEAM run from the current state (see statics_mkeam):
    returns 0 when converged (then the FIM polish is the caller's), MB_ENOCONV with
    res->reason and res->stop set, or another error. */
-static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+static int mkeam_run (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                       FILE *log, statics_result *res, mk *w, statics_lin *lin, double t0,
                       int *iters, double *last_ke, double *last_dq, mb_err *err)
 {
@@ -355,7 +355,7 @@ static int mkeam_run (MPI_Comm comm, const statics_problem *p, const deck_static
   return rc;
 }
 
-int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+int statics_mkeam (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                    FILE *log, statics_result *res, mb_err *err)
 {
   int rank;

@@ -6,9 +6,34 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "../deck/deck_statics.h"
 #include "../error.h"
 #include "../linalg/sparse.h"
+
+/* Which static method runs (statics_solve). */
+typedef enum {
+  STATICS_ALG_FIM,    /* force imbalance method: Newton on F(q, gamma) = 0, C(q) = 0 */
+  STATICS_ALG_MKEAM   /* maximum kinetic energy attrition, then a FIM polish */
+} statics_alg;
+
+/* The options of the static stage (the caller fills them: run.c from the deck's
+   `statics:` section, whose defaults are seed 002's). Borrowed by the solvers. */
+typedef struct statics_opts {
+  statics_alg method;
+  double max_imbalance;   /* > 0: inf-norm of F = f_int - f_ext + Cq^T gamma [N, N m] */
+  int imbalance_given;    /* 1: max_imbalance is absolute; 0: relative to the load scale
+                             (STATICS_REL_IMBALANCE) with max_imbalance as its floor */
+  double max_error;       /* > 0: inf-norm of the Newton update and of C(q) [m, rad] */
+  double stability;       /* >= 0: sqrt(stability) M is added to the Newton Jacobian */
+  int max_num_iter;       /* >= 1: Newton iterations (fim) or energy peaks (mkeam) */
+  double max_ke_tol;      /* > 0: kinetic energy at a peak below which mkeam stops [J] */
+  double max_dq_tol;      /* > 0: largest state change over a peak-to-peak iteration */
+  double p_f;             /* 0: off; > 0: null pivots become grounded springs p_f |k_max| */
+  int allow_unconverged;  /* 1: the caller goes on from an unconverged best state (read by
+                             the caller and the report, not by the solvers) */
+} statics_opts;
+
+/* The word for a method ("fim", "mkeam"). Static string. */
+const char *statics_alg_name (statics_alg a);
 
 /* What a problem gives at its current state q and multipliers gamma (borrowed: valid
    until the next eval or step). n = DOFs (increments, 6 per node), m = constraint rows. */
@@ -129,7 +154,7 @@ typedef struct statics_result {
    ||F||_inf + ||C||_inf) loaded and res->reason saying which tolerance failed. The stability
    verdict is statics_verdict's (statics_solve calls it). The problem's state is the result; res (caller clears with statics_result_clear) keeps the
    history, phase tags it. log (rank 0, may be NULL) gets one line per iteration. */
-int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+int statics_fim (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                  int max_iter, int phase, FILE *log, statics_result *res, mb_err *err);
 
 /* Collective. MKEAM (seed 002): the undamped model integrated from rest with the
@@ -140,14 +165,14 @@ int statics_fim (MPI_Comm comm, const statics_problem *p, const deck_statics *pa
    state changed by < max_dq_tol over the iteration; then up to 10 FIM iterations polish
    the state and give gamma. Returns 0, MB_ENOCONV (the problem is left at its last
    state; res->reason says why), MB_ESOLVE, MB_ENOMEM. */
-int statics_mkeam (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+int statics_mkeam (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                    FILE *log, statics_result *res, mb_err *err);
 
 /* Collective. The method of par on p, then the stability verdict of the state it returns
    (statics_verdict): res->unstable. A method that did not converge leaves res->unstable
    = -1 (no equilibrium, no verdict) and, for MKEAM, res->imbalance and res->constraint of
    the state it left. Returns the method's status, or the verdict's MB_ENOMEM. */
-int statics_solve (MPI_Comm comm, const statics_problem *p, const deck_statics *par,
+int statics_solve (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
                    FILE *log, statics_result *res, mb_err *err);
 
 /* Largest number of DOFs (n) for which the verdict of a non-symmetric tangent is decided
@@ -188,7 +213,7 @@ const char *statics_stop_name (statics_stop stop);
 
 /* The tolerance rule of res in words, into buf: "max_imbalance, absolute", "1e-09 x the
    load scale 1.14e+08, the largest reaction", or the floor. */
-void statics_tolerance_words (const statics_result *res, const deck_statics *par, char *buf,
+void statics_tolerance_words (const statics_result *res, const statics_opts *par, char *buf,
                               size_t size);
 
 #endif

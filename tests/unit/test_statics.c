@@ -129,10 +129,10 @@ static void toy_clear (toy *t)
   t->K = t->M = t->Cq = NULL;
 }
 
-static deck_statics defaults (statics_method m)
+static statics_opts defaults (statics_alg m)
 {
-  deck_statics s = { .present = 1, .method = m, .max_imbalance = 1e-4, .max_error = 1e-4,
-                     .stability = 1e-10, .max_num_iter = m == STATICS_MKEAM ? 100 : 50,
+  statics_opts s = { .method = m, .max_imbalance = 1e-4, .max_error = 1e-4,
+                     .stability = 1e-10, .max_num_iter = m == STATICS_ALG_MKEAM ? 100 : 50,
                      .max_ke_tol = 1e-5, .max_dq_tol = 1e-3 };
   return s;
 }
@@ -161,7 +161,7 @@ static void test_pendulum (MPI_Comm comm)
   double m = 2.0, L = 1.5;
   toy t = pendulum (m, L, 30 * PI / 180);
   statics_problem p = toy_problem (&t);
-  deck_statics par = defaults (STATICS_FIM);
+  statics_opts par = defaults (STATICS_ALG_FIM);
   statics_result res;
   memset (&res, 0, sizeof res);
   mb_err err;
@@ -194,7 +194,7 @@ static void test_pendulum (MPI_Comm comm)
   toy_clear (&t);
   t = pendulum (m, L, 30 * PI / 180);
   p = toy_problem (&t);
-  par = defaults (STATICS_MKEAM);
+  par = defaults (STATICS_ALG_MKEAM);
   memset (&res, 0, sizeof res);
   rc = statics_mkeam (comm, rank == 0 ? &p : NULL, &par, NULL, &res, &err);
   CHECK ("pendulum: MKEAM converges", rc == 0);
@@ -214,7 +214,7 @@ static void test_inverted (MPI_Comm comm)
   double m = 1.0, L = 1.0;
   toy t = pendulum (m, L, 175 * PI / 180);
   statics_problem p = toy_problem (&t);
-  deck_statics par = defaults (STATICS_FIM);
+  statics_opts par = defaults (STATICS_ALG_FIM);
   statics_result res;
   memset (&res, 0, sizeof res);
   mb_err err;
@@ -231,7 +231,7 @@ static void test_inverted (MPI_Comm comm)
   toy_clear (&t);
   t = pendulum (m, L, 175 * PI / 180);
   p = toy_problem (&t);
-  par = defaults (STATICS_MKEAM);
+  par = defaults (STATICS_ALG_MKEAM);
   memset (&res, 0, sizeof res);
   rc = statics_mkeam (comm, rank == 0 ? &p : NULL, &par, NULL, &res, &err);
   CHECK ("inverted: MKEAM converges", rc == 0);
@@ -245,7 +245,7 @@ static void test_inverted (MPI_Comm comm)
 /* Three masses hanging on three springs in series from an anchor at the origin: spring s
    carries the weight below it, so its elongation is g sum_{i >= s} m_i / k_s and the
    position of mass i is -(sum of free lengths and elongations above it). */
-static void test_chain (MPI_Comm comm, statics_method method)
+static void test_chain (MPI_Comm comm, statics_alg method)
 {
   toy t;
   memset (&t, 0, sizeof t);
@@ -260,7 +260,7 @@ static void test_chain (MPI_Comm comm, statics_method method)
     t.x[3 * i + 2] = z;  /* at the free lengths: no spring force */
   }
   statics_problem p = toy_problem (&t);
-  deck_statics par = defaults (method);
+  statics_opts par = defaults (method);
   par.stability = 1e-10;
   statics_result res;
   memset (&res, 0, sizeof res);
@@ -279,7 +279,7 @@ static void test_chain (MPI_Comm comm, statics_method method)
     if (rank == 0 && fabs (t.x[3 * i + 2] - want) > worst) worst = fabs (t.x[3 * i + 2] - want);
   }
   /* FIM converges to round-off; MKEAM's polish reaches max_imbalance / k_min */
-  CHECK0 (method == STATICS_FIM ? "chain: FIM deflections = sums of m g / k"
+  CHECK0 (method == STATICS_ALG_FIM ? "chain: FIM deflections = sums of m g / k"
                                 : "chain: MKEAM deflections = sums of m g / k", worst < 1e-7);
   statics_result_clear (&res);
   toy_clear (&t);
@@ -296,7 +296,7 @@ static void test_free (MPI_Comm comm)
   t.mass[0] = 1;
   t.x[0] = 0.5;
   statics_problem p = toy_problem (&t);
-  deck_statics par = defaults (STATICS_FIM);
+  statics_opts par = defaults (STATICS_ALG_FIM);
   par.stability = 0;
   statics_result res;
   memset (&res, 0, sizeof res);
@@ -330,7 +330,7 @@ static void test_zero_and_noconv (MPI_Comm comm)
   t.s[0].i = 0, t.s[0].j = -1, t.s[0].k = 100, t.s[0].l0 = 1;
   t.x[2] = -1;
   statics_problem p = toy_problem (&t);
-  deck_statics par = defaults (STATICS_FIM);
+  statics_opts par = defaults (STATICS_ALG_FIM);
   statics_result res;
   memset (&res, 0, sizeof res);
   mb_err err;
@@ -457,8 +457,8 @@ int main (int argc, char **argv)
   test_deck ();
   test_pendulum (comm);
   test_inverted (comm);
-  test_chain (comm, STATICS_FIM);
-  test_chain (comm, STATICS_MKEAM);
+  test_chain (comm, STATICS_ALG_FIM);
+  test_chain (comm, STATICS_ALG_MKEAM);
   test_free (comm);
   test_zero_and_noconv (comm);
   test_verdict (comm);
