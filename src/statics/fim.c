@@ -156,172 +156,231 @@ static void stop_reason (statics_result *res, const statics_opts *par, int stop,
                 ? "|dq|inf or |C|inf above max_error" : "", best);
 }
 
-int statics_fim (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
-                 int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
+/* One FIM run's state: rank 0's work arrays (NULL elsewhere) and the iteration's
+   bookkeeping. gamma is res->gamma (rank 0); the best state (lowest ||F||_inf + ||C||_inf)
+   is in the problem's slot SLOT_BEST and gbest. Owned by statics_fim. */
+typedef struct fim_work {
+  int rank, n, m, N;
+  double t0;
+  double *F, *Ft, *x, *gbest, *gtrial, *ones, *gamma;
+  statics_lin lin;
+  double change, a, best, nF, nC, sig, bestF, bestC, bestchange;
+  int k, kbest, ksig, have_step, stop, nsprings, general;
+} fim_work;
+
+/* Collective. Sizes from rank 0's problem, w cleared, rank 0's arrays: F, Ft (n), x (n + m),
+   gbest, gtrial (m), ones (n) and res->gamma (m, zeroed) when the caller gave none.
+   Returns 0 or MB_ENOMEM on every rank. */
+static int fim_alloc (MPI_Comm comm, const statics_problem *p, statics_result *res,
+                      fim_work *w, mb_err *err)
 {
-  int rank;
-  MPI_Comm_rank (comm, &rank);
+  memset (w, 0, sizeof *w);
+  MPI_Comm_rank (comm, &w->rank);
   int nm[2] = { p ? p->n : 0, p ? p->m : 0 };
   MPI_Bcast (nm, 2, MPI_INT, 0, comm);
-  int n = nm[0], m = nm[1], N = n + m, rc = 0;
-  double t0 = MPI_Wtime ();
-  double *F = NULL, *Ft = NULL, *x = NULL, *gbest = NULL, *gtrial = NULL, *ones = NULL;
-  statics_lin lin;
-  memset (&lin, 0, sizeof lin);
-  if (rank == 0) {
+  int n = w->n = nm[0], m = w->m = nm[1], rc = 0;
+  w->N = n + m;
+  w->t0 = MPI_Wtime ();
+  if (w->rank == 0) {
     if (!res->gamma) res->gamma = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *res->gamma);
-    F = mb_calloc ((size_t) n, sizeof *F);
-    Ft = mb_calloc ((size_t) n, sizeof *Ft);
-    x = mb_calloc ((size_t) N, sizeof *x);
-    gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gbest);
-    gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *gtrial);
-    ones = mb_calloc ((size_t) n, sizeof *ones);
-    if (!res->gamma || !F || !Ft || !x || !gbest || !gtrial || !ones || mb_fault ("statics"))
+    w->F = mb_calloc ((size_t) n, sizeof *w->F);
+    w->Ft = mb_calloc ((size_t) n, sizeof *w->Ft);
+    w->x = mb_calloc ((size_t) w->N, sizeof *w->x);
+    w->gbest = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *w->gbest);
+    w->gtrial = mb_calloc ((size_t) (m > 0 ? m : 1), sizeof *w->gtrial);
+    w->ones = mb_calloc ((size_t) n, sizeof *w->ones);
+    if (!res->gamma || !w->F || !w->Ft || !w->x || !w->gbest || !w->gtrial || !w->ones
+        || mb_fault ("statics"))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for the static stage (n = %d)", n);
   }
   rc = mb_agree (comm, rc, err);
-  double *gamma = rank == 0 ? res->gamma : NULL;
-  if (rc == 0) rc = initial_gamma (comm, p, n, m, gamma, x, ones, err);
-  double change = 0, a = 0, best = HUGE_VAL, nF = 0, nC = 0, sig = HUGE_VAL;
-  double bestF = 0, bestC = 0, bestchange = 0;
-  int k = 0, kbest = 0, ksig = 0, have_step = 0, stop = 0, nsprings = 0, general = 0;
+  w->gamma = w->rank == 0 ? res->gamma : NULL;
+  w->change = w->a = w->nF = w->nC = 0;
+  w->best = w->sig = HUGE_VAL;
+  return rc;
+}
+
+/* Rank 0. Step 1 of iteration k: evaluates at the current state (into *e), F = r + Cq^T
+   gamma, the history line (and the log line), the best state kept, and the stop:
+   flags[0] = diverged (not finite), converged (||F||_inf <= tolerance with the last
+   ||a dq||_inf and ||C||_inf <= max_error), max_iter, round-off (small step, no progress
+   for STATICS_ROUNDOFF_WINDOW iterations) or stagnated (no 1% progress for
+   STATICS_STALL_WINDOW), else 0; flags[1] = e's non-symmetry. Returns 0 or an error. */
+static int fim_residual (const statics_problem *p, const statics_opts *par, int max_iter,
+                         int phase, FILE *log, statics_result *res, fim_work *w,
+                         statics_eval *e, int flags[2], mb_err *err)
+{
+  int n = w->n, m = w->m;
+  MB_TRY (p->eval (p->ctx, w->gamma, e, err));
+  statics_residual (e, n, m, w->gamma, w->F);
+  double nF = w->nF = statics_norm_inf (w->F, n);
+  double nC = w->nC = m > 0 ? statics_norm_inf (e->c, m) : 0.0;
+  double tol = imbalance_tolerance (par, e, w->gamma, n, m, res);
+  statics_iter it = { nF, nC, w->have_step ? w->change : 0.0, w->have_step ? w->a : 0.0, 0.0,
+                      MPI_Wtime () - w->t0, phase };
+  int rc = statics_push (res, &it, err);
+  if (log)
+    fprintf (log, "statics: %s %3d  |F|inf %.3e  |C|inf %.3e  |dq|inf %.3e  step %.3g"
+             "  %.2f s\n", phase == 2 ? "polish" : "newton", w->k, nF, nC,
+             w->have_step ? w->change : 0.0, w->have_step ? w->a : 0.0, it.time);
+  if (rc != 0) return rc;
+  int finite = isfinite (nF) && isfinite (nC), k = w->k;
+  if (finite && nF + nC < w->best) {  /* keep the best state */
+    w->best = nF + nC, w->bestF = nF, w->bestC = nC, w->bestchange = w->change, w->kbest = k;
+    p->save (p->ctx, SLOT_BEST);
+    if (m > 0) memcpy (w->gbest, w->gamma, (size_t) m * sizeof *w->gbest);
+  }
+  if (finite && nF + nC < 0.99 * w->sig) w->sig = nF + nC, w->ksig = k;  /* progress */
+  int small = w->have_step && w->change <= par->max_error && nC <= par->max_error;
+  if (!finite) flags[0] = STATICS_STOP_DIVERGED;
+  else if (small && nF <= tol) flags[0] = STATICS_STOP_CONVERGED;
+  else if (k >= max_iter) flags[0] = STATICS_STOP_MAX_ITER;
+  else if (small && k - w->ksig >= STATICS_ROUNDOFF_WINDOW) flags[0] = STATICS_STOP_ROUNDOFF;
+  else if (k - w->ksig >= STATICS_STALL_WINDOW) flags[0] = STATICS_STOP_STAGNATED;
+  flags[1] = e->nonsymmetric;
+  return 0;
+}
+
+/* Collective. Step 2: J = [K + sqrt(stability) M, Cq^T; Cq, 0] from rank 0's e (LDL^T, or
+   LU once a tangent was non-symmetric: w->general), factored (refactored on the first
+   analysis; p_f: null pivots fixed as grounded springs, counted in w->nsprings), and
+   w->x = -J^{-1} [F; C] on rank 0. A singular J is statics_singular's error naming its
+   DOFs. *kmax: max |K_jj| (rank 0). Returns 0 or the error on every rank. */
+static int fim_newton_solve (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
+                             FILE *log, fim_work *w, const statics_eval *e, double *kmax,
+                             mb_err *err)
+{
+  int n = w->n, m = w->m, sym = !w->general, rc = 0;
+  long nnz = 0;
+  int *ir = NULL, *jc = NULL;
+  double *av = NULL;
+  if (w->rank == 0) {
+    *kmax = statics_kmax (e, n);
+    rc = statics_jacobian (e, n, m, 1.0, sqrt (par->stability), NULL, sym, &nnz, &ir,
+                           &jc, &av, err);
+  }
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) return rc;
+  rc = statics_lin_factor (comm, &w->lin, sym, w->N, nnz, ir, jc, av, par->p_f,
+                           "static Jacobian [K + sqrt(stability) M, Cq^T; Cq, 0]", err);
+  if (rc < 0 && statics_is_singular (err)) {  /* MUMPS says singular: name the DOFs */
+    mb_err_init (err);
+    rc = statics_singular (comm, p, w->rank == 0 ? e : NULL, sym, w->N, nnz, ir, jc, av,
+                           par->p_f, 0, err);
+  }
+  free (ir), free (jc), free (av);
+  if (rc < 0) return rc;
+  if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
+    int count = 0;
+    factor_null_pivots (w->lin.f, &count, NULL);
+    if (count > 0 && count != w->nsprings && log)
+      fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
+               "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "", par->p_f);
+    if (count > 0) w->nsprings = count;
+  }
+  if (w->rank == 0) {
+    for (int i = 0; i < n; i++) w->x[i] = -w->F[i];
+    for (int i = 0; i < m; i++) w->x[n + i] = -e->c[i];
+  }
+  /* a large but finite step is no singularity (MUMPS decides that): the line search
+     halves it while the residual diverges, and the stagnation tests stop a useless
+     sequence */
+  return factor_solve (w->lin.f, w->rank == 0 ? w->x : NULL, err);
+}
+
+/* Rank 0, after the loop stopped without an error: res's counts, stop, norms and reason.
+   Converged: the last state's norms and the tolerance rule. Else the best state is loaded
+   (with its gamma), its norms and its tangent's symmetry are res's, and stop_reason says
+   why (err is left clear). */
+static void fim_result (const statics_problem *p, const statics_opts *par, int max_iter,
+                        int phase, statics_result *res, fim_work *w, mb_err *err)
+{
+  res->iterations += w->k;
+  if (phase == 2) res->polish += w->k;
+  res->stop = (statics_stop) w->stop;
+  if (w->stop == STATICS_STOP_CONVERGED) {
+    res->converged = 1;
+    res->imbalance = w->nF, res->constraint = w->nC, res->change = w->change;
+    char rule[160];
+    statics_tolerance_words (res, par, rule, sizeof rule);
+    snprintf (res->reason, sizeof res->reason, "converged: |F|inf = %.3e <= %.3g (%s) "
+              "and |dq|inf = %.3e, |C|inf = %.3e <= max_error %.3g", w->nF, res->tolerance,
+              rule, w->change, w->nC, par->max_error);
+    return;
+  }
+  res->converged = 0;
+  if (w->best < HUGE_VAL) {
+    p->load (p->ctx, SLOT_BEST);
+    if (w->m > 0) memcpy (w->gamma, w->gbest, (size_t) w->m * sizeof *w->gamma);
+    res->imbalance = w->bestF, res->constraint = w->bestC, res->change = w->bestchange;
+  } else res->imbalance = w->nF, res->constraint = w->nC, res->change = w->change;
+  stop_reason (res, par, w->stop, max_iter, w->k, w->kbest, w->nF, w->nC, w->change);
+  /* the state returned is the best one: its tangent's symmetry */
+  statics_eval e;
+  memset (&e, 0, sizeof e);
+  if (w->best < HUGE_VAL && p->eval (p->ctx, w->gamma, &e, err) == 0)
+    res->nonsymmetric = e.nonsymmetric;
+  mb_err_init (err);
+}
+
+/* Newton from the current state: per iteration 1. the residual and the stop tests
+   (fim_residual), 2. the Newton step (fim_newton_solve), 3. the step limit and the line
+   search (line_search); then the result (fim_result) and, when not converged, rank 0's
+   MB_ENOCONV on every rank. The work arrays are freed here; res->gamma is the caller's. */
+int statics_fim (MPI_Comm comm, const statics_problem *p, const statics_opts *par,
+                 int max_iter, int phase, FILE *log, statics_result *res, mb_err *err)
+{
+  fim_work w;
+  int rc = fim_alloc (comm, p, res, &w, err);
+  int n = w.n, m = w.m;
+  if (rc == 0) rc = initial_gamma (comm, p, n, m, w.gamma, w.x, w.ones, err);
   while (rc == 0) {
     /* 1. residual at the current state; converged, or a reason to stop? */
     statics_eval e;
     memset (&e, 0, sizeof e);
     int flags[2] = { 0, 0 };  /* stop (statics_stop), nonsymmetric */
-    if (rank == 0) {
-      rc = p->eval (p->ctx, gamma, &e, err);
-      if (rc == 0) {
-        statics_residual (&e, n, m, gamma, F);
-        nF = statics_norm_inf (F, n);
-        nC = m > 0 ? statics_norm_inf (e.c, m) : 0.0;
-        double tol = imbalance_tolerance (par, &e, gamma, n, m, res);
-        statics_iter it = { nF, nC, have_step ? change : 0.0, have_step ? a : 0.0, 0.0,
-                            MPI_Wtime () - t0, phase };
-        rc = statics_push (res, &it, err);
-        if (log)
-          fprintf (log, "statics: %s %3d  |F|inf %.3e  |C|inf %.3e  |dq|inf %.3e  step %.3g"
-                   "  %.2f s\n", phase == 2 ? "polish" : "newton", k, nF, nC,
-                   have_step ? change : 0.0, have_step ? a : 0.0, it.time);
-        int finite = isfinite (nF) && isfinite (nC);
-        if (finite && nF + nC < best) {  /* keep the best state */
-          best = nF + nC, bestF = nF, bestC = nC, bestchange = change, kbest = k;
-          p->save (p->ctx, SLOT_BEST);
-          if (m > 0) memcpy (gbest, gamma, (size_t) m * sizeof *gbest);
-        }
-        if (finite && nF + nC < 0.99 * sig) sig = nF + nC, ksig = k;  /* progress */
-        int small = have_step && change <= par->max_error && nC <= par->max_error;
-        if (!finite) flags[0] = STATICS_STOP_DIVERGED;
-        else if (small && nF <= tol) flags[0] = STATICS_STOP_CONVERGED;
-        else if (k >= max_iter) flags[0] = STATICS_STOP_MAX_ITER;
-        else if (small && k - ksig >= STATICS_ROUNDOFF_WINDOW) flags[0] = STATICS_STOP_ROUNDOFF;
-        else if (k - ksig >= STATICS_STALL_WINDOW) flags[0] = STATICS_STOP_STAGNATED;
-        flags[1] = e.nonsymmetric;
-      }
-    }
+    if (w.rank == 0) rc = fim_residual (p, par, max_iter, phase, log, res, &w, &e, flags, err);
     rc = mb_agree (comm, rc, err);
     if (rc < 0) break;
     MPI_Bcast (flags, 2, MPI_INT, 0, comm);
-    if ((stop = flags[0])) break;
+    if ((w.stop = flags[0])) break;
 
     /* 2. J [dq; dgamma] = -[F; C], refactored on the first analysis */
-    general |= flags[1];  /* once K was non-symmetric, LU from then on: one analysis */
-    int sym = !general;
-    long nnz = 0;
-    int *ir = NULL, *jc = NULL;
-    double *av = NULL, kmax = 1;
-    if (rank == 0) {
-      kmax = statics_kmax (&e, n);
-      rc = statics_jacobian (&e, n, m, 1.0, sqrt (par->stability), NULL, sym, &nnz, &ir,
-                             &jc, &av, err);
-    }
-    rc = mb_agree (comm, rc, err);
-    if (rc < 0) break;
-    rc = statics_lin_factor (comm, &lin, sym, N, nnz, ir, jc, av, par->p_f,
-                             "static Jacobian [K + sqrt(stability) M, Cq^T; Cq, 0]", err);
-    if (rc < 0 && statics_is_singular (err)) {  /* MUMPS says singular: name the DOFs */
-      mb_err_init (err);
-      rc = statics_singular (comm, p, rank == 0 ? &e : NULL, sym, N, nnz, ir, jc, av,
-                             par->p_f, 0, err);
-    }
-    free (ir), free (jc), free (av);
-    if (rc < 0) break;
-    if (par->p_f > 0) {  /* seed 000: null pivots fixed as grounded springs */
-      int count = 0;
-      factor_null_pivots (lin.f, &count, NULL);
-      if (count > 0 && count != nsprings && log)
-        fprintf (log, "statics: %d null pivot%s of the tangent fixed by grounded springs "
-                 "p_f ||J|| (p_f = %g, seed 000)\n", count, count > 1 ? "s" : "", par->p_f);
-      if (count > 0) nsprings = count;
-    }
-    if (rank == 0) {
-      for (int i = 0; i < n; i++) x[i] = -F[i];
-      for (int i = 0; i < m; i++) x[n + i] = -e.c[i];
-    }
-    /* a large but finite step is no singularity (MUMPS decides that): the line search
-       halves it while the residual diverges, and the stagnation tests stop a useless
-       sequence */
-    rc = factor_solve (lin.f, rank == 0 ? x : NULL, err);
+    w.general |= flags[1];  /* once K was non-symmetric, LU from then on: one analysis */
+    double kmax = 1;
+    rc = fim_newton_solve (comm, p, par, log, &w, &e, &kmax, err);
     if (rc < 0) break;
 
     /* 3. step limit and line search (rank 0: evaluations only) */
-    if (rank == 0) {
-      double phi0 = statics_norm_2 (F, n) + kmax * (m > 0 ? statics_norm_2 (e.c, m) : 0.0);
-      rc = line_search (p, x, F, phi0, kmax, gamma, gtrial, Ft, &a, err);
-      change = a * statics_norm_inf (x, n);
+    if (w.rank == 0) {
+      double phi0 = statics_norm_2 (w.F, n) + kmax * (m > 0 ? statics_norm_2 (e.c, m) : 0.0);
+      rc = line_search (p, w.x, w.F, phi0, kmax, w.gamma, w.gtrial, w.Ft, &w.a, err);
+      w.change = w.a * statics_norm_inf (w.x, n);
     }
     rc = mb_agree (comm, rc, err);
-    have_step = 1;
-    k++;
+    w.have_step = 1;
+    w.k++;
   }
 
-  res->nsprings += nsprings;
-  res->time += MPI_Wtime () - t0;
-  if (rc == 0 && rank == 0) {
-    res->iterations += k;
-    if (phase == 2) res->polish += k;
-    res->stop = (statics_stop) stop;
-    if (stop == STATICS_STOP_CONVERGED) {
-      res->converged = 1;
-      res->imbalance = nF, res->constraint = nC, res->change = change;
-      char rule[160];
-      statics_tolerance_words (res, par, rule, sizeof rule);
-      snprintf (res->reason, sizeof res->reason, "converged: |F|inf = %.3e <= %.3g (%s) "
-                "and |dq|inf = %.3e, |C|inf = %.3e <= max_error %.3g", nF, res->tolerance,
-                rule, change, nC, par->max_error);
-    } else {
-      res->converged = 0;
-      if (best < HUGE_VAL) {
-        p->load (p->ctx, SLOT_BEST);
-        if (m > 0) memcpy (gamma, gbest, (size_t) m * sizeof *gamma);
-        res->imbalance = bestF, res->constraint = bestC, res->change = bestchange;
-      } else res->imbalance = nF, res->constraint = nC, res->change = change;
-      stop_reason (res, par, stop, max_iter, k, kbest, nF, nC, change);
-      /* the state returned is the best one: its tangent's symmetry */
-      statics_eval e;
-      memset (&e, 0, sizeof e);
-      if (best < HUGE_VAL && p->eval (p->ctx, gamma, &e, err) == 0)
-        res->nonsymmetric = e.nonsymmetric;
-      mb_err_init (err);
-    }
-  }
+  res->nsprings += w.nsprings;
+  res->time += MPI_Wtime () - w.t0;
+  if (rc == 0 && w.rank == 0) fim_result (p, par, max_iter, phase, res, &w, err);
   if (rc == 0) {
-    MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
-    if (stop != STATICS_STOP_CONVERGED) {  /* rank 0's reason on every rank */
-      if (rank == 0)
+    MPI_Bcast (&w.stop, 1, MPI_INT, 0, comm);
+    if (w.stop != STATICS_STOP_CONVERGED) {  /* rank 0's reason on every rank */
+      if (w.rank == 0)
         mb_fail (err, MB_ENOCONV, "static equilibrium not reached (%s): %s",
                  phase == 2 ? "FIM polish after MKEAM" : "FIM", res->reason);
       MPI_Bcast (err, (int) sizeof *err, MPI_BYTE, 0, comm);
       rc = MB_ENOCONV;
     }
   }
-  if (log && rank == 0 && lin.factorizations > 0)
+  if (log && w.rank == 0 && w.lin.factorizations > 0)
     fprintf (log, "statics: %d factorization%s of the Newton Jacobian on %d analys%s\n",
-             lin.factorizations, lin.factorizations > 1 ? "s" : "", lin.analyses,
-             lin.analyses > 1 ? "es" : "is");
-  res->analyses += lin.analyses, res->factorizations += lin.factorizations;
-  statics_lin_clear (&lin);
-  free (F), free (Ft), free (x), free (gbest), free (gtrial), free (ones);
+             w.lin.factorizations, w.lin.factorizations > 1 ? "s" : "", w.lin.analyses,
+             w.lin.analyses > 1 ? "es" : "is");
+  res->analyses += w.lin.analyses, res->factorizations += w.lin.factorizations;
+  statics_lin_clear (&w.lin);
+  free (w.F), free (w.Ft), free (w.x), free (w.gbest), free (w.gtrial), free (w.ones);
   return rc;
 }
