@@ -133,6 +133,62 @@ static double start_value (unsigned long *st)
   return (double) (*st >> 11) / 4503599627370496.0 - 1.0;
 }
 
+enum { MAXB = 32 };  /* null vectors named by the projector (more: by pivots) */
+
+/* The DOFs that the null space spanned by the b columns of X (N x b, column-major; its
+   DOF rows 0 .. n-1) moves: the DOF rows orthonormalised by modified Gram-Schmidt, twice
+   (Q), the diagonal of the projector d_i = sum_j Q_ij^2, the DOFs with d_i >= 0.05 max d,
+   ascending, into dofs (*ndofs of them). X is overwritten. */
+static void projector_dofs (double *X, int n, int N, int b, int *dofs, int *ndofs)
+{
+  for (int pass = 0; pass < 2; pass++)
+    for (int j = 0; j < b; j++) {
+      double *q = X + (size_t) j * N;
+      for (int l = 0; l < j; l++) {
+        const double *ql = X + (size_t) l * N;
+        double d = 0;
+        for (int i = 0; i < n; i++) d += ql[i] * q[i];
+        for (int i = 0; i < n; i++) q[i] -= d * ql[i];
+      }
+      double s = statics_norm_2 (q, n);
+      for (int i = 0; i < n; i++) q[i] = s > 0 ? q[i] / s : 0.0;
+    }
+  double dmax = 0;
+  for (int i = 0; i < n; i++) {
+    double d = 0;
+    for (int j = 0; j < b; j++) d += X[(size_t) j * N + i] * X[(size_t) j * N + i];
+    X[i] = d;  /* column 0 is done with once row i is read: d_i in its place */
+    if (d > dmax) dmax = d;
+  }
+  for (int i = 0; i < n; i++)
+    if (dmax > 0 && X[i] >= 0.05 * dmax) dofs[(*ndofs)++] = i;
+}
+
+/* MUMPS's count null-pivot rows that are DOFs (< n), ascending, into dofs (*ndofs of
+   them); *ndofs negated (a partial list) when count > MAXB. */
+static void pivot_dofs (const int *rows, int count, int n, int *dofs, int *ndofs)
+{
+  for (int i = 0; i < count; i++)
+    if (rows[i] < n) dofs[(*ndofs)++] = rows[i];
+  for (int i = 1; i < *ndofs; i++)
+    for (int j = i; j > 0 && dofs[j - 1] > dofs[j]; j--) {
+      int t = dofs[j]; dofs[j] = dofs[j - 1]; dofs[j - 1] = t;
+    }
+  if (count > MAXB && *ndofs > 0) *ndofs = -*ndofs;
+}
+
+/* 1 when one of the nd DOFs has a positive diagonal mass M_ii in e (NULL: 0). */
+static int any_massive (const statics_eval *e, const int *dofs, int nd)
+{
+  int massive = 0;
+  if (e && e->M)
+    for (long t = 0; t < e->M->nnz; t++)
+      if (e->M->row[t] == e->M->col[t] && e->M->val[t] > 0)
+        for (int i = 0; i < nd; i++)
+          if (dofs[i] == e->M->row[t]) massive = 1;
+  return massive;
+}
+
 /* Collective. The DOFs a singular J (rank 0's triplets, kind sym) moves, the same on any
    rank count: MUMPS counts its null pivots (factor_deficiency: nnull); then, with
    Jr = J + eps [I 0; 0 0] (eps = 1e-8 max |J_ij|), three steps of inverse
@@ -143,7 +199,6 @@ static double start_value (unsigned long *st)
    rows) or nnull > MAXB, MUMPS's null-pivot rows are named instead. *dofs (rank 0, n) is
    filled, *ndofs set (-1: the list is partial); *massive = 1 when one of them has
    M_ii > 0. Returns 0 or an error on every rank. */
-enum { MAXB = 32 };
 static int null_dofs (MPI_Comm comm, const statics_eval *e, int n, int sym, int N, long nnz,
                       const int *ir, const int *jc, const double *av, int *nnull, int *dofs,
                       int *ndofs, int *massive, mb_err *err)
@@ -198,43 +253,9 @@ static int null_dofs (MPI_Comm comm, const statics_eval *e, int n, int sym, int 
   }
   factor_free (f);
   if (rank == 0 && rc == 0) {
-    if (ok) {  /* modified Gram-Schmidt, twice, on the DOF rows */
-      for (int pass = 0; pass < 2; pass++)
-        for (int j = 0; j < b; j++) {
-          double *q = X + (size_t) j * N;
-          for (int l = 0; l < j; l++) {
-            const double *ql = X + (size_t) l * N;
-            double d = 0;
-            for (int i = 0; i < n; i++) d += ql[i] * q[i];
-            for (int i = 0; i < n; i++) q[i] -= d * ql[i];
-          }
-          double s = statics_norm_2 (q, n);
-          for (int i = 0; i < n; i++) q[i] = s > 0 ? q[i] / s : 0.0;
-        }
-      double dmax = 0;
-      for (int i = 0; i < n; i++) {
-        double d = 0;
-        for (int j = 0; j < b; j++) d += X[(size_t) j * N + i] * X[(size_t) j * N + i];
-        X[i] = d;  /* column 0 is done with once row i is read: d_i in its place */
-        if (d > dmax) dmax = d;
-      }
-      for (int i = 0; i < n; i++)
-        if (dmax > 0 && X[i] >= 0.05 * dmax) dofs[(*ndofs)++] = i;
-    } else {  /* MUMPS's null-pivot rows, ascending */
-      for (int i = 0; i < count; i++)
-        if (rows[i] < n) dofs[(*ndofs)++] = rows[i];
-      for (int i = 1; i < *ndofs; i++)
-        for (int j = i; j > 0 && dofs[j - 1] > dofs[j]; j--) {
-          int t = dofs[j]; dofs[j] = dofs[j - 1]; dofs[j - 1] = t;
-        }
-      if (count > MAXB && *ndofs > 0) *ndofs = -*ndofs;
-    }
-    int nd = *ndofs < 0 ? -*ndofs : *ndofs;
-    if (e && e->M)
-      for (long t = 0; t < e->M->nnz; t++)
-        if (e->M->row[t] == e->M->col[t] && e->M->val[t] > 0)
-          for (int i = 0; i < nd; i++)
-            if (dofs[i] == e->M->row[t]) *massive = 1;
+    if (ok) projector_dofs (X, n, N, b, dofs, ndofs);
+    else pivot_dofs (rows, count, n, dofs, ndofs);
+    *massive = any_massive (e, dofs, *ndofs < 0 ? -*ndofs : *ndofs);
   }
   free (rows), free (jr), free (jj), free (ar), free (X);
   return mb_agree (comm, rc, err);

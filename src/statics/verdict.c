@@ -85,8 +85,83 @@ static void project (const spm *S, const double *Z, int n, int k, double *T, dou
   if (k > 0) dgemm_ ("T", "N", &k, &k, &n, &one, Z, &n, T, &n, &zero, out, &k);
 }
 
-/* Rank 0. Non-symmetric K: Z = an orthonormal basis of the null space of Cq (the last
-   n - rank rows of V^T of Cq's SVD; Z = I when m = 0), Kr = Z^T K Z, Mr = Z^T M Z, and
+/* Rank 0. Z (n x n, column-major, zeroed): its first *k columns an orthonormal basis of
+   the null space of e->Cq (m x n): the last n - rank rows of V^T of Cq's SVD (LAPACK
+   dgesvd; rank: the singular values above VERDICT_RANK_RTOL times the largest); Z = I
+   (*k = n) when m = 0. T (n x n) is work. Returns 0, 1 when the SVD failed (note says so)
+   or MB_ENOMEM. */
+static int manifold_basis (const statics_eval *e, int n, int m, double *Z, double *T, int *k,
+                           char *note, size_t nsize, mb_err *err)
+{
+  *k = n;
+  if (m == 0) {
+    for (int i = 0; i < n; i++) Z[(size_t) i * n + i] = 1.0;
+    return 0;
+  }
+  int mn = m < n ? m : n, rc = 0;
+  double *C = mb_calloc ((size_t) m * n, sizeof *C);
+  double *VT = mb_calloc ((size_t) n * n, sizeof *VT);
+  double *S = mb_calloc ((size_t) mn + 1, sizeof *S);
+  double *sup = T;  /* min(m, n) - 1 doubles of dgesvd's superb */
+  if (!C || !VT || !S) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the stability verdict (n = %d)", n);
+    goto done;
+  }
+  for (long t = 0; t < e->Cq->nnz; t++)
+    C[(size_t) e->Cq->col[t] * m + e->Cq->row[t]] += e->Cq->val[t];
+  if (LAPACKE_dgesvd (LAPACK_COL_MAJOR, 'N', 'A', m, n, C, m, S, NULL, 1, VT, n, sup) != 0) {
+    snprintf (note, nsize, "the SVD of the constraint Jacobian failed");
+    rc = 1;
+    goto done;
+  }
+  int r = 0;
+  while (r < mn && S[r] > VERDICT_RANK_RTOL * S[0]) r++;
+  *k = n - r;
+  for (int c = 0; c < *k; c++)  /* Z(:, c) = VT(r + c, :)^T */
+    for (int i = 0; i < n; i++) Z[(size_t) c * n + i] = VT[(size_t) i * n + r + c];
+done:
+  free (C), free (VT), free (S);
+  return rc;
+}
+
+/* The companion pencil of det(s^2 Mr + s Rr + Kr) = 0 (k x k, column-major):
+   A = [0 I; -Kr -Rr], B = [I 0; 0 Mr], column-major, order N = 2k, into zeroed A, B. */
+static void companion (const double *Kr, const double *Rr, const double *Mr, int k,
+                       double *A, double *B)
+{
+  int N = 2 * k;
+  for (int i = 0; i < k; i++) {
+    A[(size_t) (k + i) * N + i] = 1.0;
+    B[(size_t) i * N + i] = 1.0;
+    for (int j = 0; j < k; j++) {
+      A[(size_t) j * N + k + i] = -Kr[(size_t) j * k + i];
+      A[(size_t) (k + j) * N + k + i] = -Rr[(size_t) j * k + i];
+      B[(size_t) (k + j) * N + k + i] = Mr[(size_t) j * k + i];
+    }
+  }
+}
+
+/* The count of the N eigenvalues l = (ar + i ai) / be that are finite (be != 0 and
+   |l| <= big), not rigid (|l| > tau) and unstable: Re l > VERDICT_DAMPED_RTOL |l| for the
+   damped roots s, else Re l < 0 or |Im l| > VERDICT_COMPLEX_RTOL |l|. */
+static int count_unstable (const double *ar, const double *ai, const double *be, int N,
+                           double tau, double big, int damped)
+{
+  int c = 0;
+  for (int i = 0; i < N; i++) {
+    if (!(fabs (be[i]) > 0.0)) continue;  /* infinite */
+    double complex l = (ar[i] + I * ai[i]) / be[i];
+    double a = cabs (l);
+    if (!(a <= big) || a <= tau) continue;  /* infinite, or rigid */
+    if (damped ? creal (l) > VERDICT_DAMPED_RTOL * a
+        : creal (l) < 0.0 || fabs (cimag (l)) > VERDICT_COMPLEX_RTOL * a)
+      c++;
+  }
+  return c;
+}
+
+/* Rank 0. Non-symmetric K: Z = an orthonormal basis of the null space of Cq
+   (manifold_basis), Kr = Z^T K Z, Mr = Z^T M Z, and
    without damping the generalized eigenvalues lambda = alpha / beta of (Kr, Mr) (dggev):
    the count of those that are finite (|lambda| <= big = VERDICT_INFINITE max|K| / max|M|),
    not rigid (|lambda| > tau) and unstable (Re lambda < 0 or |Im lambda| >
@@ -99,7 +174,7 @@ static void project (const spm *S, const double *Z, int n, int k, double *T, dou
 static int count_general (const statics_eval *e, int n, int m, int *count, int *damped,
                           char *note, size_t nsize, mb_err *err)
 {
-  double *C = NULL, *VT = NULL, *S = NULL, *Z = NULL, *T = NULL, *Kr = NULL, *Mr = NULL;
+  double *Z = NULL, *T = NULL, *Kr = NULL, *Mr = NULL;
   double *Rr = NULL, *A = NULL, *B = NULL, *ar = NULL, *ai = NULL, *be = NULL;
   int rc = 0, k = n;
   *count = -1;
@@ -113,26 +188,11 @@ static int count_general (const statics_eval *e, int n, int m, int *count, int *
   Z = mb_calloc (nn + 1, sizeof *Z);
   T = mb_calloc (nn + 1, sizeof *T);
   if (!Z || !T) goto nomem;
-  if (m > 0) {
-    int mn = m < n ? m : n;
-    C = mb_calloc ((size_t) m * n, sizeof *C);
-    VT = mb_calloc (nn, sizeof *VT);
-    S = mb_calloc ((size_t) mn + 1, sizeof *S);
-    double *sup = T;  /* min(m, n) - 1 doubles of dgesvd's superb */
-    if (!C || !VT || !S) goto nomem;
-    for (long t = 0; t < e->Cq->nnz; t++)
-      C[(size_t) e->Cq->col[t] * m + e->Cq->row[t]] += e->Cq->val[t];
-    if (LAPACKE_dgesvd (LAPACK_COL_MAJOR, 'N', 'A', m, n, C, m, S, NULL, 1, VT, n, sup) != 0) {
-      snprintf (note, nsize, "the SVD of the constraint Jacobian failed");
-      goto done;
-    }
-    int r = 0;
-    while (r < mn && S[r] > VERDICT_RANK_RTOL * S[0]) r++;
-    k = n - r;
-    for (int c = 0; c < k; c++)  /* Z(:, c) = VT(r + c, :)^T */
-      for (int i = 0; i < n; i++) Z[(size_t) c * n + i] = VT[(size_t) i * n + r + c];
-  } else
-    for (int i = 0; i < n; i++) Z[(size_t) i * n + i] = 1.0;
+  rc = manifold_basis (e, n, m, Z, T, &k, note, nsize, err);
+  if (rc != 0) {  /* 1: the SVD failed, no verdict */
+    rc = rc < 0 ? rc : 0;
+    goto done;
+  }
   if (k == 0) {  /* nothing can move */
     *count = 0;
     goto done;
@@ -150,17 +210,9 @@ static int count_general (const statics_eval *e, int n, int m, int *count, int *
   if (!Kr || !Mr || (*damped && !Rr) || !A || !B || !ar || !ai || !be) goto nomem;
   project (e->K, Z, n, k, T, Kr);
   project (e->M, Z, n, k, T, Mr);
-  if (*damped) {  /* A = [0 I; -Kr -Rr], B = [I 0; 0 Mr], column-major, order N = 2k */
+  if (*damped) {
     project (e->R, Z, n, k, T, Rr);
-    for (int i = 0; i < k; i++) {
-      A[(size_t) (k + i) * N + i] = 1.0;
-      B[(size_t) i * N + i] = 1.0;
-      for (int j = 0; j < k; j++) {
-        A[(size_t) j * N + k + i] = -Kr[(size_t) j * k + i];
-        A[(size_t) (k + j) * N + k + i] = -Rr[(size_t) j * k + i];
-        B[(size_t) (k + j) * N + k + i] = Mr[(size_t) j * k + i];
-      }
-    }
+    companion (Kr, Rr, Mr, k, A, B);
   }
   if (LAPACKE_dggev (LAPACK_COL_MAJOR, 'N', 'N', N, A, N, B, N, ar, ai, be, NULL, 1, NULL,
                      1) != 0) {
@@ -170,24 +222,14 @@ static int count_general (const statics_eval *e, int n, int m, int *count, int *
   double kmax = spm_max_abs (e->K), mmax = spm_max_abs (e->M);
   double tau = rigid_floor (e), big = VERDICT_INFINITE * (mmax > 0.0 ? kmax / mmax : kmax);
   if (*damped) tau = sqrt (tau), big = sqrt (big);
-  int c = 0;
-  for (int i = 0; i < N; i++) {
-    if (!(fabs (be[i]) > 0.0)) continue;  /* infinite */
-    double complex l = (ar[i] + I * ai[i]) / be[i];
-    double a = cabs (l);
-    if (!(a <= big) || a <= tau) continue;  /* infinite, or rigid */
-    if (*damped ? creal (l) > VERDICT_DAMPED_RTOL * a
-        : creal (l) < 0.0 || fabs (cimag (l)) > VERDICT_COMPLEX_RTOL * a)
-      c++;
-  }
-  *count = c;
+  *count = count_unstable (ar, ai, be, N, tau, big, *damped);
   goto done;
 nomem:
   rc = mb_fail (err, MB_ENOMEM, "out of memory for the stability verdict (n = %d)", n);
 done:
   if (A != Kr) free (A);
   if (B != Mr) free (B);
-  free (C), free (VT), free (S), free (Z), free (T), free (Kr), free (Mr), free (Rr);
+  free (Z), free (T), free (Kr), free (Mr), free (Rr);
   free (ar), free (ai), free (be);
   return rc;
 }
