@@ -1,5 +1,6 @@
-/* elements.h: element matrices in the global 6-DOF-per-node space and small 3D vector
-   helpers, shared by the files of src/model (private: not for other stages). */
+/* elements.h: element matrices in the global 6-DOF-per-node space and their helpers
+   (3D vector helpers: vec3.h), shared by the files of src/model (private: not for other
+   stages). */
 #ifndef MB_ELEMENTS_H
 #define MB_ELEMENTS_H
 
@@ -10,6 +11,7 @@
 #include "../deck/deck_model.h"
 #include "model.h"
 #include "state.h"
+#include "vec3.h"
 
 /* One element's dense matrices and vectors on one or two nodes, at a state. Each matrix
    is row-major 12 x 12 (leading dimension 12); with nnode = 1 only its top-left 6 x 6 is
@@ -202,66 +204,7 @@ double elem_energy (const elem *e, const double *a, const double complex *x);
 /* 1 when force f has a stiffness matrix (deck data only: a fixed pattern). */
 int force_has_stiffness (const model *m, const model_force *f);
 
-/* ---- 3D helpers (row-major 3 x 3) ---- */
-
-static inline double vec_dot (const double a[3], const double b[3])
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline double vec_norm (const double a[3])
-{
-  return sqrt (vec_dot (a, a));
-}
-
-/* c = a x b (c may not alias a or b) */
-static inline void vec_cross (const double a[3], const double b[3], double c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* c = a - b */
-static inline void vec_sub (const double a[3], const double b[3], double c[3])
-{
-  for (int i = 0; i < 3; i++) c[i] = a[i] - b[i];
-}
-
-/* S = skew(a): S b = a x b */
-static inline void mat_skew (const double a[3], double S[9])
-{
-  S[0] = 0;     S[1] = -a[2]; S[2] = a[1];
-  S[3] = a[2];  S[4] = 0;     S[5] = -a[0];
-  S[6] = -a[1]; S[7] = a[0];  S[8] = 0;
-}
-
-/* C = A B (3 x 3; C may not alias) */
-static inline void mat_mul (const double A[9], const double B[9], double C[9])
-{
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
-/* y = A x (3 x 3) */
-static inline void mat_vec (const double A[9], const double x[3], double y[3])
-{
-  for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
-}
-
-/* C = A^T (3 x 3; C may not alias) */
-static inline void mat_transpose (const double A[9], double C[9])
-{
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * j + i];
-}
-
-/* y = A^T x (3 x 3) */
-static inline void mat_tvec (const double A[9], const double x[3], double y[3])
-{
-  for (int i = 0; i < 3; i++) y[i] = A[i] * x[0] + A[3 + i] * x[1] + A[6 + i] * x[2];
-}
+/* ---- 12 x 12 block helpers (the 3D ones: vec3.h) ---- */
 
 /* The 3 x 3 block (bi, bj) of a 12 x 12 row-major matrix a: a[(3 bi + i) 12 + 3 bj + j] */
 static inline double *blk (double *a, int bi, int bj)

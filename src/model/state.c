@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elements.h"
+#include "vec3.h"
 
 /* Allocates the arrays of s for nnodes nodes, m rows and nforces forces (zeroed). */
 static int state_alloc (model_state *s, int nnodes, int m, int nforces)
