@@ -3,11 +3,16 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define PLOT_SCRIPT "mbmodal_plot.py"
 #define SCRIPT_MAX (PATH_MAX + 64)  /* the binary's folder and the script's place in it */
@@ -77,5 +82,44 @@ int plot_main (int argc, char **argv, const char *argv0)
   fprintf (stderr, "mbmodal: error: plot needs %s: cannot run python3: %s\n", PLOT_NEEDS,
            strerror (errno));
   free (args);
+  return 1;
+}
+
+int plot_png (const char *report, const char *png, char *why, size_t len)
+{
+  char dir[PATH_MAX], script[SCRIPT_MAX];
+  if (exe_dir (NULL, dir) < 0 || find_script (dir, script) < 0) {
+    snprintf (why, len, "the plot script scripts/%s is not beside the binary", PLOT_SCRIPT);
+    return 1;
+  }
+  char *args[] = { "python3", script, "-o", (char *) png, (char *) report, NULL };
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init (&fa) != 0) {
+    snprintf (why, len, "out of memory");
+    return 1;
+  }
+  posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  int rc = access ("/usr/bin/python3", X_OK) == 0
+           ? posix_spawn (&pid, "/usr/bin/python3", &fa, NULL, args, environ)
+           : posix_spawnp (&pid, "python3", &fa, NULL, args, environ);
+  posix_spawn_file_actions_destroy (&fa);
+  if (rc != 0) {
+    snprintf (why, len, "cannot run python3 (%s)", strerror (rc));
+    return 1;
+  }
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      snprintf (why, len, "lost the plot process (%s)", strerror (errno));
+      return 1;
+    }
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0) return 0;
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 1)
+    snprintf (why, len, "it needs %s", PLOT_NEEDS);
+  else if (WIFEXITED (status))
+    snprintf (why, len, "the plot script ended with status %d", WEXITSTATUS (status));
+  else snprintf (why, len, "the plot script was stopped by a signal");
   return 1;
 }

@@ -1,6 +1,7 @@
 /* run.c: the pipeline of one deck: deck -> model (or matrix files) -> statics -> eigen
    stages -> reports, with one cleanup path (see run.h). */
 #include "run.h"
+#include "plot.h"
 
 #include <complex.h>
 #include <stdio.h>
@@ -50,6 +51,22 @@ static void whirl_modes (const model *m, eigen_result *r)
         repeated = 1;
     if (!repeated) md->whirl = spin_whirl_of (spin_whirl_measure (m, md->x));
   }
+}
+
+/* Rank 0: OUTDIR/NAME.KIND.png drawn from OUTDIR/NAME.KIND.yaml (plot_png), and a log
+   line; when it cannot be drawn (no python3-matplotlib), a note: the run goes on. */
+void run_plot (const char *outdir, const char *name, const char *kind, FILE *log)
+{
+  char *yaml = outputs_path (outdir, name, kind, "yaml");
+  char *png = outputs_path (outdir, name, kind, "png");
+  char why[300] = "out of memory";
+  if (yaml && png && plot_png (yaml, png, why, sizeof why) == 0) {
+    if (log) fprintf (log, "%s: plot written to %s\n", kind, png);
+  } else if (log)
+    fprintf (log, "note: %s: no plot (%s); `mbmodal plot %s` draws it later\n", kind, why,
+             yaml ? yaml : "REPORT");
+  free (yaml);
+  free (png);
 }
 
 /* The eigen stages' solver choices from the deck's solver section. */
@@ -701,8 +718,11 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
     *err = werr;
     rc = wall;
   }
-  if (rc == 0 && frf)  /* the frequency response from this stage's modes */
+  if (rc == 0 && frf) {  /* the frequency response from this stage's modes */
     rc = frf_run (r->comm, d, mdl, r->K, r->M, r->R, r->Cq, &res, r->outdir, r->log, err);
+    if (rc == 0 && r->rank == 0 && d->output.plots)
+      run_plot (r->outdir, d->output.name, "frf", r->log);
+  }
   else if (frf && r->log)
     fprintf (r->log, "frf: not computed: the %s stage did not finish\n",
              complex_stage ? "complex" : "modal");

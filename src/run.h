@@ -4,6 +4,7 @@
 #define MB_RUN_H
 
 #include <mpi.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -49,5 +50,9 @@ typedef struct run_opts {
    found; the damped stage runs after an undamped one that did not converge. Returns 0 or
    the first error (MB_E*), the same on every rank; rank 0 has printed every error. */
 int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err);
+
+/* Rank 0: OUTDIR/NAME.KIND.png from the report OUTDIR/NAME.KIND.yaml with the plot script
+   (python3-matplotlib); a log line says it was written, or a note why not (never fails). */
+void run_plot (const char *outdir, const char *name, const char *kind, FILE *log);
 
 #endif

@@ -569,6 +569,7 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
     if (wrc == 0 && log)
       fprintf (log, "\nsweep: %d of %d steps done; report written to %s, table to %s "
                "(steps' own reports in %s/)\n", w.ndone, d.sweep.nvalues, yaml, csv, stepsdir);
+    if (wrc == 0 && d.output.plots) run_plot (outdir, d.output.name, "sweep", log);
     if (wrc < 0) mb_err_print (&werr);
     free (yaml);
     free (csv);

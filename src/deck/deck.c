@@ -29,7 +29,8 @@
                  compared, so any int >= 1 is safe.
      output   := { directory?: text, name?: text without '/', eigenvectors?: bool,
                    export_matrices?: text, vtk?: bool,
-                   reference_point?: vec3 [m] (model decks only), csv?: bool }
+                   reference_point?: vec3 [m] (model decks only), csv?: bool,
+                   plots?: bool }
      (the complex section fills deck.damped)
 
      text = any non-empty scalar (title may be empty); path = text, resolved against the
@@ -43,7 +44,7 @@
    Defaults: modal enabled; complex enabled iff matrices.R is given (matrix deck) or the
    model has damping or spin (model deck: deck_model.has_damping); modes 10, tolerance 1e-10,
    max_restarts 300, subspace 0 (automatic); output directory ".", name = deck file name
-   without .yaml/.yml, eigenvectors true, export_matrices none, vtk true, csv false. directory and
+   without .yaml/.yml, eigenvectors true, export_matrices none, vtk true, csv false, plots true. directory and
    export_matrices are kept as written (relative to the current directory).
 
    Errors: "path:line:col: message" through mb_fail_at, at the offending node: the key for
@@ -202,8 +203,9 @@ static int output_section (ctx *c, const yaml_node_t *map, const char *sec)
     { .key = "reference_point", .type = F_FN, .dst = o->reference_point,
       .parse = reference_point_fn },
     { .key = "csv", .type = F_BOOL, .dst = &o->csv },
+    { .key = "plots", .type = F_BOOL, .dst = &o->plots },
   };
-  MB_TRY (deck_walk (c, map, sec, f, 7));
+  MB_TRY (deck_walk (c, map, sec, f, 8));
   c->reference_key = f[5].k;
   return 0;
 }
@@ -377,6 +379,7 @@ int deck_parse (const char *text, size_t len, const char *path, deck *d, mb_err 
   stage_defaults (&t.damped);
   t.output.eigenvectors = 1;
   t.output.vtk = 1;
+  t.output.plots = 1;
   deck_solver_defaults (&t.solver);
   const char *slash = strrchr (c.path, '/');
   c.dirlen = slash ? (size_t) (slash - c.path) + 1 : 0;

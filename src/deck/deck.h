@@ -53,6 +53,8 @@ typedef struct deck_output {
                              written (relative to the current directory); NULL: none */
   int vtk;           /* 1: write ParaView mode shapes of a model deck (default 1) */
   int csv;           /* 1: write the table of modes as NAME.STAGE.csv (default 0) */
+  int plots;         /* 1: draw the FRF and sweep reports as NAME.frf.png, NAME.sweep.png
+                        (default 1; python3-matplotlib, else a log note) */
   int has_reference_point;    /* 1: reference_point was given (model decks only) */
   double reference_point[3];  /* [m] the point the rotational participation factors and
                                  effective masses are about; default (not given): the

@@ -11,7 +11,10 @@
 #  - the deck with gravity 0 (1 rank): the first fore-aft frequency against the closed-form
 #    frequency equation of a cantilever with a tip mass and rotary inertia (1e-6), and the
 #    FRF's static limit against L^3 / (3 EI) (1e-6);
-#  - `mbmodal plot` gives the run's FRF report (NAME.frf.yaml) to plot_frf.draw (a stub).
+#  - `mbmodal plot` gives the run's FRF report (NAME.frf.yaml) to plot_frf.draw (a stub);
+#  - the run itself draws NAME.frf.png (a PNG file, its log says so; 1 and 2 ranks); with
+#    `output.plots: false` none; a binary without its scripts/ writes no PNG, says why in
+#    a note and still exits 0.
 # usage: sh tower.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/tower"
@@ -49,5 +52,21 @@ if /usr/bin/python3 "$dir/plot/mbmodal_plot.py" -o "$dir/frf.png" "$dir/np1/towe
      > "$dir/plot.log" 2>&1 && grep -q "^pairs 1$" "$dir/frf.png"; then
   echo "ok: mbmodal plot draws tower.frf.yaml with plot_frf.draw"
 else fail "mbmodal plot of tower.frf.yaml"; cat "$dir/plot.log"; fi
+# the run's own PNG of the FRF (rank 0), its absence on request, and the note without scripts/
+is_png() { head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$'; }
+for np in 1 2; do
+  is_png "$dir/np$np/tower.frf.png" && grep -q "frf: plot written to .*tower.frf.png" "$dir/np$np.log" \
+    || fail "np $np: the run wrote no FRF plot (tower.frf.png) or did not say so"
+done
+sed 's/^output:$/output:\n  plots: false/' "$dir/tower.yaml" > "$dir/noplots.yaml"
+run "$dir/noplots.yaml" 1 "$dir/noplots"
+[ -e "$dir/noplots/noplots.frf.png" ] && fail "plots: false still wrote noplots.frf.png"
+mkdir -p "$dir/bare"
+cp "$bin" "$dir/bare/mbmodal"
+if "$dir/bare/mbmodal" "$dir/tower.yaml" -o "$dir/bare/out" > "$dir/bare.log" 2>&1; then
+  grep -q "note: frf: no plot (the plot script scripts/mbmodal_plot.py is not beside the binary)" \
+    "$dir/bare.log" || fail "a binary without scripts/: no note on the missing plot"
+  [ -e "$dir/bare/out/tower.frf.png" ] && fail "a binary without scripts/ wrote a PNG"
+else fail "a binary without scripts/: exit $? (the missing plot must not fail the run)"; fi
 if [ $fails -eq 0 ]; then echo "tower: all checks passed (1 and 2 ranks)"
 else echo "tower: $fails failure(s)"; exit 1; fi

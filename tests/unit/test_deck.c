@@ -323,7 +323,7 @@ static const bad bads[] = {
     "did you mean 'tolerance'?" },
   { "output:\n  format: vtk\nmatrices: {K: a, M: b}\n", 0, "t.yaml:2:3",
     "unknown key 'format' in 'output' (expected directory, name, eigenvectors,"
-    " export_matrices, vtk, reference_point, csv)" },
+    " export_matrices, vtk, reference_point, csv, plots)" },
   /* output.reference_point: three numbers, and only in a model deck */
   { "matrices: {K: a, M: b}\noutput: {reference_point: [0, 0, 0]}\n", 0, "t.yaml:2:10",
     "output: 'reference_point' needs a model deck" },

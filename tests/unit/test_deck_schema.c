@@ -38,7 +38,7 @@ static const char matrix_a[] =
   "complex: {enabled: true, modes: 3, shift: [0.5, 3], tolerance: 1e-8, max_restarts: 50,"
   " subspace: 0}\n"
   "output: {directory: out, name: run, eigenvectors: false, export_matrices: mats,"
-  " vtk: false, csv: true}\n"
+  " vtk: false, csv: true, plots: false}\n"
   "frf: {inputs: [{name: f, dof: 2}], outputs: [{name: x, dof: 1, quantity: velocity}],"
   " frequencies: {min: 0.5, max: 20, count: 30, spacing: linear}, damping: [0.01, 0.02],"
   " static_correction: false, state_space: ss, state_space_model: modal}\n";
