@@ -144,13 +144,16 @@ static const char *mumps_words (int e)
   case -2: return "NNZ out of range (INFOG(2) is NNZ)";
   case -3: return "invalid JOB or phases called out of order";
   case -4: return "error in the pivot order given to MUMPS";
-  case -5: return "real workspace allocation failed during analysis (INFOG(2) is the size)";
-  case -7: return "integer workspace allocation failed during analysis (INFOG(2) is the size)";
+  case -5: return "out of memory: real workspace allocation failed during analysis (INFOG(2) "
+                  "is the size)";
+  case -7: return "out of memory: integer workspace allocation failed during analysis "
+                  "(INFOG(2) is the size)";
   case -8: return "integer workspace IW too small for factorization";
   case -9: return "real workspace S too small for factorization";
   case -11: return "real workspace too small for the solution";
   case -12: return "real workspace too small for iterative refinement";
-  case -13: return "memory allocation failed (INFOG(2) is the size, negative: millions)";
+  case -13: return "out of memory: memory allocation failed (INFOG(2) is the size, "
+                   "negative: millions)";
   case -14: return "integer workspace too small for the solution";
   case -15: return "integer workspace too small for iterative refinement or error analysis";
   case -16: return "order N out of range (INFOG(2) is N)";
