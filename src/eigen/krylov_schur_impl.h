@@ -1019,6 +1019,35 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
    test is probed at block boundaries j < m (the decomposition holds there with m = j), so
    that the solve ends as soon as nev pairs have converged (res->early). Same
    arguments and result as KS_ENTRY, with nev and m already checked. */
+/* Collective. res->orth_loss = max(res->orth_loss, max |V^H V - I|) over the first q columns
+   of V, with a q x q Gram matrix of its own (freed here); skipped on every rank when one
+   rank lacks the memory. */
+static void KS_SUFFIX (measure_orth) (const ks_dist *d, int q, const KS_SCALAR *V,
+                                      ks_result *res)
+{
+  KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
+  int ok = G != NULL, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+  free (G);
+}
+
+/* Root: the solve's one stats line into opts->stats (when set); p is the block size of the
+   block path, 0 for the single-vector path (whose line stops at ncv). */
+static void KS_SUFFIX (print_stats) (const ks_opts *opts, int p, const ks_result *res)
+{
+  if (!opts->stats) return;
+  fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
+           "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
+           "ncv %d", res->time_total, res->applies, res->time_apply, res->time_orth,
+           res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
+  if (p > 0)
+    fprintf (opts->stats, ", block %d (%d block applies, %d deflated), %d probes%s, %d lagged "
+             "second passes (%d retried)", p, res->block_applies, res->deflated, res->probes,
+             res->early ? ", stopped early" : "", res->lagged, res->lag_retries);
+  fprintf (opts->stats, "\n");
+}
+
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
@@ -1114,14 +1143,8 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
       if (rc < 0) goto done;
       j = jj;
       int probe = Hs && j < m && j >= next;
-      if (opts->check_orthogonality && (j == m || probe)) {
-        int q = j + p;
-        KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
-        ok = G != NULL;
-        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-        if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
-        free (G);
-      }
+      if (opts->check_orthogonality && (j == m || probe))
+        KS_SUFFIX (measure_orth) (d, j + p, V, res);
       if (probe) {
         int c = l;
         rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2,
@@ -1150,15 +1173,7 @@ done:
   if (rc < 0) ks_result_clear (res);
   else {
     res->time_total = MPI_Wtime () - t_start;
-    if (root && opts->stats)
-      fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
-               "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
-               "ncv %d, block %d (%d block applies, %d deflated), %d probes%s, %d lagged "
-               "second passes (%d retried)\n",
-               res->time_total, res->applies, res->time_apply, res->time_orth, res->reorths,
-               res->time_schur, res->time_basis, res->restarts, res->ncv, p, res->block_applies,
-               res->deflated, res->probes, res->early ? ", stopped early" : "", res->lagged,
-               res->lag_retries);
+    if (root) KS_SUFFIX (print_stats) (opts, p, res);
   }
   free (V); free (rvec); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp);
   free (Y);
@@ -1252,27 +1267,15 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
     if (rc < 0) goto done;
     if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
       int j = dirs.exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
-      if (opts->check_orthogonality) {
-        KS_SCALAR *G = mb_calloc ((size_t) j * j, sizeof *G);
-        ok = G != NULL;
-        MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-        if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, j, V, G));
-        free (G);
-      }
+      if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, V, res);
       rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, 1, restart, &k, &l, &V, H, ldh,
                                 S, Z, b, h2, tmp, Y, rel, locked_rel, NULL, NULL, res, err);
       if (rc < 0) goto done;
       res->converged = 1;
       break;
     }
-    if (opts->check_orthogonality) {  /* the last column is zero when the basis is the space */
-      int q = H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m;
-      KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
-      ok = G != NULL;
-      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-      if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
-      free (G);
-    }
+    if (opts->check_orthogonality)  /* the last column is zero when the basis is the space */
+      KS_SUFFIX (measure_orth) (d, H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m, V, res);
     rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &V, H, ldh, S, Z, b, h2, tmp,
                               Y, rel, locked_rel, NULL, NULL, res, err);
     if (rc < 0) goto done;
@@ -1283,11 +1286,7 @@ done:
   if (rc < 0) ks_result_clear (res);
   else {
     res->time_total = MPI_Wtime () - t_start;
-    if (root && opts->stats)
-      fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
-               "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
-               "ncv %d\n", res->time_total, res->applies, res->time_apply, res->time_orth,
-               res->reorths, res->time_schur, res->time_basis, res->restarts, res->ncv);
+    if (root) KS_SUFFIX (print_stats) (opts, 0, res);
   }
   free (V); free (rvec); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y);
   free (rel); free (locked_rel); free (red); free (xwork);
