@@ -303,22 +303,6 @@ spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, 
   return rc == 0 ? A : spm_free (A);
 }
 
-/* The real form of pencil_damped_reduce_rhs: z = [-(M (w x_v + sigma x_u) + R x_u); 0]. */
-void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double w,
-                                    const double *x, double *z, double *work)
-{
-  int n = sys->n, m = sys->m;
-  const double *xu = x, *xv = x + n;
-  for (int i = 0; i < n; i++) work[i] = w * xv[i] + sigma * xu[i];
-  spm_matvec (sys->M, work, z);
-  if (sys->R) {
-    spm_matvec (sys->R, xu, work);
-    for (int i = 0; i < n; i++) z[i] += work[i];
-  }
-  for (int i = 0; i < n; i++) z[i] = -z[i];
-  memset (z + n, 0, (size_t) m * sizeof *z);
-}
-
 /* pencil_damped_reduce_rhs_real for nb columns: W = w X_v + sigma X_u into X_v's rows,
    Z_q = M W, then R X_u into X_v's rows again, Z_q = -(Z_q + R X_u), Z_xi = 0: the single
    form's operations in its order. */
@@ -342,44 +326,22 @@ void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, d
   }
 }
 
-/* The real form of pencil_damped_expand: x <- [z_q; (x_u + sigma z_q) / w; z_xi]. */
-void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
-                                double *x)
-{
-  int n = sys->n, m = sys->m;
-  for (int i = 0; i < n; i++) {
-    x[n + i] = (x[i] + sigma * z[i]) / w;
-    x[i] = z[i];
-  }
-  memcpy (x + 2 * n, z + n, (size_t) m * sizeof *x);
-}
-
-void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, double w,
-                               const double complex *x, double complex *z,
-                               double complex *work)
-{
-  int n = sys->n, m = sys->m;
-  const double complex *xu = x, *xv = x + n;
-  for (int i = 0; i < n; i++) work[i] = w * xv[i] + sigma * xu[i];
-  pencil_matvec_complex (sys->M, work, z);
-  if (sys->R) {
-    pencil_matvec_complex (sys->R, xu, work);
-    for (int i = 0; i < n; i++) z[i] += work[i];
-  }
-  for (int i = 0; i < n; i++) z[i] = -z[i];
-  memset (z + n, 0, (size_t) m * sizeof *z);
-}
-
-void pencil_damped_expand (const gep_system *sys, double complex sigma, double w,
-                           const double complex *z, double complex *x)
-{
-  int n = sys->n, m = sys->m;
-  for (int i = 0; i < n; i++) {
-    x[n + i] = (x[i] + sigma * z[i]) / w;
-    x[i] = z[i];
-  }
-  memcpy (x + 2 * n, z + n, (size_t) m * sizeof *x);
-}
+/* The reduced right-hand side and expansion of GEP (31), once for a real shift and real
+   vectors (the _real names) and once in complex arithmetic. */
+#define PD_SCALAR double
+#define PD_MATVEC spm_matvec
+#define PD_NAME(f) f##_real
+#include "pencil_damped_impl.h"
+#undef PD_SCALAR
+#undef PD_MATVEC
+#undef PD_NAME
+#define PD_SCALAR double complex
+#define PD_MATVEC pencil_matvec_complex
+#define PD_NAME(f) f
+#include "pencil_damped_impl.h"
+#undef PD_SCALAR
+#undef PD_MATVEC
+#undef PD_NAME
 
 /* The balancing factor w of the damped pencil: a power of two near sqrt(max|K| / max|M|). */
 double pencil_omega_scale (const gep_system *sys)
