@@ -326,20 +326,24 @@ void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, d
   }
 }
 
-/* The reduced right-hand side and expansion of GEP (31), once for a real shift and real
-   vectors (the _real names) and once in complex arithmetic. */
+/* The vector operations of pencil_impl.h, once in real arithmetic (the _real names) and
+   once in complex arithmetic. */
 #define PD_SCALAR double
+#define PD_ABS fabs
 #define PD_MATVEC spm_matvec
 #define PD_NAME(f) f##_real
-#include "pencil_damped_impl.h"
+#include "pencil_impl.h"
 #undef PD_SCALAR
+#undef PD_ABS
 #undef PD_MATVEC
 #undef PD_NAME
 #define PD_SCALAR double complex
+#define PD_ABS cabs
 #define PD_MATVEC pencil_matvec_complex
 #define PD_NAME(f) f
-#include "pencil_damped_impl.h"
+#include "pencil_impl.h"
 #undef PD_SCALAR
+#undef PD_ABS
 #undef PD_MATVEC
 #undef PD_NAME
 
@@ -421,52 +425,6 @@ static double inf_norm_c (int len, const double complex *x)
   double s = 0.0;
   for (int i = 0; i < len; i++) s = fmax (s, cabs (x[i]));
   return s;
-}
-
-/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms:
-   r = [K phi + Cq^T xi - lambda M phi; Cq phi], ||r|| / ((||A|| + |lambda| ||B||) ||phi||).
-   ||phi|| rather than ||[phi; xi]||: the multipliers are forces, of K's size, and would make
-   the quotient look better than the mode is. */
-double pencil_residual_undamped (const gep_system *sys, double complex lambda,
-                                 const double complex *phi, const double complex *xi,
-                                 double anorm, double bnorm, double complex *work)
-{
-  int n = sys->n, m = sys->m;
-  double complex *r = work, *t = work + n + m;
-  pencil_matvec_complex (sys->K, phi, r);
-  pencil_matvec_complex (sys->M, phi, t);
-  for (int i = 0; i < n; i++) r[i] -= lambda * t[i];
-  for (int i = 0; i < m; i++) r[n + i] = 0.0;
-  if (sys->Cq)
-    for (long k = 0; k < sys->Cq->nnz; k++) {
-      r[sys->Cq->col[k]] += sys->Cq->val[k] * xi[sys->Cq->row[k]];
-      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
-    }
-  double xn = inf_norm_c (n, phi);  /* the DOFs, not the multipliers (forces) */
-  return inf_norm_c (n + m, r) / ((anorm + cabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
-}
-
-/* The same for a real pair (a symmetric pencil): lambda, phi, xi real; work 2 n + m
-   doubles. The arithmetic of pencil_residual_undamped on real data, at half the cost. */
-double pencil_residual_undamped_real (const gep_system *sys, double lambda, const double *phi,
-                                      const double *xi, double anorm, double bnorm,
-                                      double *work)
-{
-  int n = sys->n, m = sys->m;
-  double *r = work, *t = work + n + m;
-  spm_matvec (sys->K, phi, r);
-  spm_matvec (sys->M, phi, t);
-  for (int i = 0; i < n; i++) r[i] -= lambda * t[i];
-  for (int i = 0; i < m; i++) r[n + i] = 0.0;
-  if (sys->Cq)
-    for (long k = 0; k < sys->Cq->nnz; k++) {
-      r[sys->Cq->col[k]] += sys->Cq->val[k] * xi[sys->Cq->row[k]];
-      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
-    }
-  double xn = 0.0, rn = 0.0;  /* inf-norms: of the DOFs (not the multipliers), of r */
-  for (int i = 0; i < n; i++) xn = fmax (xn, fabs (phi[i]));
-  for (int i = 0; i < n + m; i++) rn = fmax (rn, fabs (r[i]));
-  return rn / ((anorm + fabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
 }
 
 /* Relative residual for GEP (31), unscaled, x = [u; v; xi], scaled by ||[u; v]||:

@@ -1,0 +1,59 @@
+/* pencil_impl.h: the pencils' vector operations written once for both arithmetics: GEP (31)'s
+   reduced right-hand side and expansion, GEP (18)'s residual. Included by pencil.c once per
+   arithmetic with PD_SCALAR (double or double complex), PD_ABS (fabs or cabs), PD_MATVEC
+   (y = A x for a real sparse A and PD_SCALAR x) and PD_NAME (the public name's form:
+   pencil_damped_reduce_rhs_real or pencil_damped_reduce_rhs) defined. */
+
+/* z = [-(M (w x_v + sigma x_u) + R x_u); 0] (z of size n + m, x of size 2n + m; work: n
+   entries, caller owned). */
+void PD_NAME (pencil_damped_reduce_rhs) (const gep_system *sys, PD_SCALAR sigma, double w,
+                                         const PD_SCALAR *x, PD_SCALAR *z, PD_SCALAR *work)
+{
+  int n = sys->n, m = sys->m;
+  const PD_SCALAR *xu = x, *xv = x + n;
+  for (int i = 0; i < n; i++) work[i] = w * xv[i] + sigma * xu[i];
+  PD_MATVEC (sys->M, work, z);
+  if (sys->R) {
+    PD_MATVEC (sys->R, xu, work);
+    for (int i = 0; i < n; i++) z[i] += work[i];
+  }
+  for (int i = 0; i < n; i++) z[i] = -z[i];
+  memset (z + n, 0, (size_t) m * sizeof *z);
+}
+
+/* x <- [z_q; (x_u + sigma z_q) / w; z_xi] in place (x of size 2n + m, z of size n + m). */
+void PD_NAME (pencil_damped_expand) (const gep_system *sys, PD_SCALAR sigma, double w,
+                                     const PD_SCALAR *z, PD_SCALAR *x)
+{
+  int n = sys->n, m = sys->m;
+  for (int i = 0; i < n; i++) {
+    x[n + i] = (x[i] + sigma * z[i]) / w;
+    x[i] = z[i];
+  }
+  memcpy (x + 2 * n, z + n, (size_t) m * sizeof *x);
+}
+
+/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms:
+   r = [K phi + Cq^T xi - lambda M phi; Cq phi], ||r|| / ((||A|| + |lambda| ||B||) ||phi||).
+   ||phi|| rather than ||[phi; xi]||: the multipliers are forces, of K's size, and would make
+   the quotient look better than the mode is. work: 2 (n + m) entries, caller owned. */
+double PD_NAME (pencil_residual_undamped) (const gep_system *sys, PD_SCALAR lambda,
+                                           const PD_SCALAR *phi, const PD_SCALAR *xi,
+                                           double anorm, double bnorm, PD_SCALAR *work)
+{
+  int n = sys->n, m = sys->m;
+  PD_SCALAR *r = work, *t = work + n + m;
+  PD_MATVEC (sys->K, phi, r);
+  PD_MATVEC (sys->M, phi, t);
+  for (int i = 0; i < n; i++) r[i] -= lambda * t[i];
+  for (int i = 0; i < m; i++) r[n + i] = 0.0;
+  if (sys->Cq)
+    for (long k = 0; k < sys->Cq->nnz; k++) {
+      r[sys->Cq->col[k]] += sys->Cq->val[k] * xi[sys->Cq->row[k]];
+      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
+    }
+  double xn = 0.0, rn = 0.0;  /* inf-norms: of the DOFs (not the multipliers), of r */
+  for (int i = 0; i < n; i++) xn = fmax (xn, PD_ABS (phi[i]));
+  for (int i = 0; i < n + m; i++) rn = fmax (rn, PD_ABS (r[i]));
+  return rn / ((anorm + PD_ABS (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
+}
