@@ -1032,11 +1032,19 @@ static void KS_SUFFIX (measure_orth) (const ks_dist *d, int q, const KS_SCALAR *
   free (G);
 }
 
-/* Root: the solve's one stats line into opts->stats (when set); p is the block size of the
-   block path, 0 for the single-vector path (whose line stops at ncv). */
-static void KS_SUFFIX (print_stats) (const ks_opts *opts, int p, const ks_result *res)
+/* Every rank, at a solve's end (status rc, started at t_start): a failed solve's result
+   cleared; else its total time, and on the root the one stats line into opts->stats (when
+   set), p the block size of the block path, 0 for the single-vector path (whose line stops
+   at ncv). */
+static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p, int rc,
+                                   double t_start, ks_result *res)
 {
-  if (!opts->stats) return;
+  if (rc < 0) {
+    ks_result_clear (res);
+    return;
+  }
+  res->time_total = MPI_Wtime () - t_start;
+  if (!is_root (d) || !opts->stats) return;
   fprintf (opts->stats, "krylov-schur: %.3f s: %d applies %.3f s, orthogonalization %.3f s "
            "(%d second passes), Schur work %.3f s, basis rotations %.3f s, %d restarts, "
            "ncv %d", res->time_total, res->applies, res->time_apply, res->time_orth,
@@ -1052,7 +1060,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
 {
-  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1;
   KS_APPLY_BLOCK opb = opts->KS_OPTS_BLOCK;
   res->ncv = m;
   res->block = p;
@@ -1170,11 +1178,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   }
 
 done:
-  if (rc < 0) ks_result_clear (res);
-  else {
-    res->time_total = MPI_Wtime () - t_start;
-    if (root) KS_SUFFIX (print_stats) (opts, p, res);
-  }
+  KS_SUFFIX (end_solve) (d, opts, p, rc, t_start, res);
   free (V); free (rvec); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp);
   free (Y);
   free (rel); free (locked_rel); free (nrm); free (red); free (Hs); free (L); free (gg);
@@ -1185,7 +1189,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
               mb_err *err)
 {
   memset (res, 0, sizeof *res);
-  int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d);
+  int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1;
   res->n = n;
   int nev = opts->nev;
   if (nev < 1 || n < 1)
@@ -1283,11 +1287,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   }
 
 done:
-  if (rc < 0) ks_result_clear (res);
-  else {
-    res->time_total = MPI_Wtime () - t_start;
-    if (root) KS_SUFFIX (print_stats) (opts, 0, res);
-  }
+  KS_SUFFIX (end_solve) (d, opts, 0, rc, t_start, res);
   free (V); free (rvec); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y);
   free (rel); free (locked_rel); free (red); free (xwork);
   return rc < 0 ? rc : 0;
