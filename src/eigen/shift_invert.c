@@ -6,12 +6,13 @@
 
 #include "pencil.h"
 
-/* Collective. The distribution of order N and, on the gathering path, rank 0's buffers
-   (vsize bytes an entry); by rows, this rank's rows of M (spm_rows_scatter, or the parts'
-   own: spm_rows_from_part). Everything is
-   owned by si until shift_invert_clear. Returns 0 or an error (MB_ENOMEM) on every rank. */
+/* Collective. The distribution of order N and, on the gathering path (complex arithmetic,
+   or one rank), rank 0's buffers (vsize bytes an entry); by rows (real arithmetic on more
+   than one rank), this rank's rows of M (spm_rows_scatter, or the parts' own:
+   spm_rows_from_part). Everything is owned by si until shift_invert_clear. Returns 0 or an
+   error (MB_ENOMEM) on every rank. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
-                       const gep_parts *parts, int N, size_t vsize, int by_rows, mb_err *err)
+                       const gep_parts *parts, int N, size_t vsize, mb_err *err)
 {
   int rank, size;
   MPI_Comm_rank (comm, &rank);
@@ -22,7 +23,7 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   si->sys = sys;
   si->err = err;
   ks_dist_init (&si->dist, comm, N);
-  if (by_rows && size > 1) {
+  if (vsize == sizeof (double) && shift_invert_by_rows (comm)) {
     int damped = N != sys->n + sys->m, nr = sys->n + sys->m;  /* GEP (31): N = 2n + m */
     int fail = mb_fault ("krylov");
     if (damped && !fail) {
@@ -62,8 +63,7 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
     si->counts = mb_calloc ((size_t) size, sizeof *si->counts);
     si->displs = mb_calloc ((size_t) size, sizeof *si->displs);
     si->full = mb_calloc ((size_t) N, vsize);
-    si->full2 = mb_calloc ((size_t) N, vsize);
-    ok = si->counts && si->displs && si->full && si->full2;
+    ok = si->counts && si->displs && si->full;
   }
   int rc = ok ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for the shift-invert vectors "
                              "(order %d)", N);
@@ -92,23 +92,11 @@ void shift_invert_set_damped (shift_invert *si, double complex sigma, double w)
 /* Frees rank 0's buffers (the factors stay the caller's) and zeroes si. */
 void shift_invert_clear (shift_invert *si)
 {
-  free (si->counts); free (si->displs); free (si->full); free (si->full2); free (si->blk);
+  free (si->counts); free (si->displs); free (si->full); free (si->blk);
   spm_rows_free (si->mrows);
   spm_rows_free (si->rrows);
   free (si->xcopy); free (si->work); free (si->sbuf); free (si->rbuf); free (si->cnt);
   memset (si, 0, sizeof *si);
-}
-
-/* Collective. z (rank 0, whole) solved in place, then scattered into y (this rank's rows). */
-static int solve_and_scatter (shift_invert *si, void *z, void *y, MPI_Datatype type)
-{
-  double t = MPI_Wtime ();
-  int rc = factor_solve (si->f, z, si->err);
-  if (rc == 0)
-    MPI_Scatterv (z, si->counts, si->displs, type, y, si->dist.nloc, type, 0, si->comm);
-  si->t_solve += MPI_Wtime () - t;
-  si->solves++;
-  return rc;
 }
 
 /* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil by rows, nb columns of this
@@ -142,45 +130,6 @@ static int apply_by_rows (shift_invert *si, int nb, const double *X, int ldx, do
   si->t_solve += MPI_Wtime () - t;
   si->solves += nb;
   if (nb > 1) si->block_solves++;
-  return rc;
-}
-
-/* Collective. y = (A - sigma B)^-1 B x for the undamped pencil: z = [M x_q; 0], solve. */
-int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
-{
-  shift_invert *si = ctx;
-  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
-  if (si->mrows) return apply_by_rows (si, 1, x, ld, y, ld);
-  int rank;
-  MPI_Comm_rank (si->comm, &rank);
-  double *xf = si->full, *z = si->full2;
-  MPI_Gatherv (x, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
-  if (rank == 0) pencil_b_undamped (si->sys, xf, z);
-  return solve_and_scatter (si, rank == 0 ? z : NULL, y, MPI_DOUBLE);
-}
-
-/* Collective. y = (A - sigma B)^-1 B x for the damped pencil by the reduced solve: on rank 0
-   z = the reduced right-hand side (full2, n + m entries; its tail n..2n+m-1 the work
-   vector), solved in place, expanded into xf (the gathered x), scattered. */
-int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y)
-{
-  shift_invert *si = ctx;
-  int rank, rc;
-  MPI_Comm_rank (si->comm, &rank);
-  const gep_system *sys = si->sys;
-  double complex *xf = si->full, *z = si->full2;
-  MPI_Gatherv (x, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, xf, si->counts, si->displs,
-               MPI_C_DOUBLE_COMPLEX, 0, si->comm);
-  if (rank == 0) pencil_damped_reduce_rhs (sys, si->sigma, si->w, xf, z, z + sys->n + sys->m);
-  double t = MPI_Wtime ();
-  rc = factor_solve (si->f, rank == 0 ? z : NULL, si->err);
-  if (rc == 0) {
-    if (rank == 0) pencil_damped_expand (sys, si->sigma, si->w, z, xf);
-    MPI_Scatterv (xf, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX, y, si->dist.nloc,
-                  MPI_C_DOUBLE_COMPLEX, 0, si->comm);
-  }
-  si->t_solve += MPI_Wtime () - t;
-  si->solves++;
   return rc;
 }
 
@@ -319,32 +268,6 @@ static int apply_damped_real_by_rows (shift_invert *si, int nb, const double *X,
   return remap_rows (si, nr, N, n, 2 * n, m, nb, Z, ld, Y, ldy);
 }
 
-/* Collective. The real form of shift_invert_apply_damped (a real shift, si->sigma real):
-   y = (A - sigma B)^-1 B x by one real solve of order n + m. */
-int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
-{
-  shift_invert *si = ctx;
-  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
-  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, ld, y, ld);
-  int rank, rc;
-  MPI_Comm_rank (si->comm, &rank);
-  const gep_system *sys = si->sys;
-  double *xf = si->full, *z = si->full2, sigma = creal (si->sigma);
-  MPI_Gatherv (x, si->dist.nloc, MPI_DOUBLE, xf, si->counts, si->displs, MPI_DOUBLE, 0,
-               si->comm);
-  if (rank == 0) pencil_damped_reduce_rhs_real (sys, sigma, si->w, xf, z, z + sys->n + sys->m);
-  double t = MPI_Wtime ();
-  rc = factor_solve (si->f, rank == 0 ? z : NULL, si->err);
-  if (rc == 0) {
-    if (rank == 0) pencil_damped_expand_real (sys, sigma, si->w, z, xf);
-    MPI_Scatterv (xf, si->counts, si->displs, MPI_DOUBLE, y, si->dist.nloc, MPI_DOUBLE, 0,
-                  si->comm);
-  }
-  si->t_solve += MPI_Wtime () - t;
-  si->solves++;
-  return rc;
-}
-
 /* Collective. Rank 0's block buffer of at least count entries of vsize bytes (grown on
    demand, owned by si). Returns 0 or MB_ENOMEM on every rank. */
 static int block_buffer (shift_invert *si, size_t count, size_t vsize)
@@ -361,137 +284,127 @@ static int block_buffer (shift_invert *si, size_t count, size_t vsize)
   return mb_agree (si->comm, rc, si->err);
 }
 
-/* Collective. Z (rank 0, N x nb) solved in place at once, then column j scattered into
-   Y + j ldy (bytes of an entry: vsize). */
-static int solve_many_and_scatter (shift_invert *si, int nb, void *Z, void *Y, int ldy,
-                                   size_t vsize, MPI_Datatype type)
+/* Collective (one rank: the undamped operator on more works by rows). Y = (A - sigma B)^-1
+   B X for the undamped pencil, nb columns: with ldy = N and X, Y apart, Y = B X
+   (pencil_b_undamped_block, rank 0's block buffer holding spm_matmat's work) solved there
+   in place; otherwise B X into the block buffer (N x nb, then the work), solved there and
+   copied into Y. block: 1 when the caller is a block apply (counted in si->block_solves). */
+static int apply_undamped_one_rank (shift_invert *si, int nb, const double *X, int ldx,
+                                    double *Y, int ldy, int block)
 {
+  size_t N = (size_t) si->dist.n, mmw = SPM_MM_WORK ((size_t) si->sys->n);
+  int apart = Y + (size_t) ldy * nb <= X || X + (size_t) ldx * nb <= Y;
+  int inplace = (size_t) ldy == N && apart;
+  int rc = block_buffer (si, (inplace ? 0 : N * nb) + mmw, sizeof (double));
+  if (rc < 0) return rc;
+  double *blk = si->blk, *Z = inplace ? Y : blk, *work = inplace ? blk : blk + N * nb;
+  pencil_b_undamped_block (si->sys, nb, X, ldx, Z, inplace ? ldy : (int) N, work);
   double t = MPI_Wtime ();
-  int rc = factor_solve_many (si->f, Z, nb, si->err);
-  for (int j = 0; rc == 0 && j < nb; j++)
-    MPI_Scatterv (Z ? (char *) Z + (size_t) j * si->dist.n * vsize : NULL, si->counts,
-                  si->displs, type, (char *) Y + (size_t) j * ldy * vsize, si->dist.nloc, type,
-                  0, si->comm);
+  rc = factor_solve_many (si->f, Z, nb, si->err);
+  for (int j = 0; rc == 0 && !inplace && j < nb; j++)
+    memcpy (Y + (size_t) j * ldy, Z + (size_t) j * N, N * sizeof *Y);
   si->t_solve += MPI_Wtime () - t;
   si->solves += nb;
-  si->block_solves++;
+  si->block_solves += block;
   return rc;
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the undamped pencil, nb columns at once. On one
-   rank with ldy = N and X, Y apart: Y = B X (pencil_b_undamped_block), solved in place
-   (rank 0's buffer: spm_matmat's work only). Otherwise rank 0's block buffer holds Z
-   (N x nb, the right-hand sides) and spm_matmat's work; on more than one rank each column
-   is gathered into si->full and packed into that work at once, SPM_MM_CHUNK columns per
-   product (spm_matmat_packed); on one rank X is whole and read in place. */
+/* Collective. The undamped applies, one column (a block of 1, not counted as a block solve)
+   or nb: by rows on more than one rank (apply_by_rows), else apply_undamped_one_rank. */
+int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
+{
+  shift_invert *si = ctx;
+  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
+  if (si->mrows) return apply_by_rows (si, 1, x, ld, y, ld);
+  return apply_undamped_one_rank (si, 1, x, ld, y, ld, 0);
+}
+
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy)
 {
   shift_invert *si = ctx;
   if (si->mrows) return apply_by_rows (si, nb, X, ldx, Y, ldy);
-  int rank, size, rc;
-  MPI_Comm_size (si->comm, &size);
-  size_t N = (size_t) si->dist.n, n = (size_t) si->sys->n, mmw = SPM_MM_WORK (n);
-  int apart = Y + (size_t) ldy * nb <= X || X + (size_t) ldx * nb <= Y;
-  if (size == 1 && (size_t) ldy == N && apart) {
-    if ((rc = block_buffer (si, mmw, sizeof (double))) < 0) return rc;
-    pencil_b_undamped_block (si->sys, nb, X, ldx, Y, ldy, si->blk);
-    double t = MPI_Wtime ();
-    rc = factor_solve_many (si->f, Y, nb, si->err);
-    si->t_solve += MPI_Wtime () - t;
-    si->solves += nb;
-    si->block_solves++;
-    return rc;
-  }
-  if ((rc = block_buffer (si, N * nb + mmw, sizeof (double))) < 0) return rc;
-  MPI_Comm_rank (si->comm, &rank);
-  double *Z = si->blk, *work = Z + N * nb, *xf = si->full;
-  if (size == 1) pencil_b_undamped_block (si->sys, nb, X, ldx, Z, (int) N, work);
-  else
-    for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
-      int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK, n_ = (int) n;
-      double *y[SPM_MM_CHUNK];
-      for (int j = 0; j < nc; j++) {
-        MPI_Gatherv (X + (size_t) (j0 + j) * ldx, si->dist.nloc, MPI_DOUBLE, xf, si->counts,
-                     si->displs, MPI_DOUBLE, 0, si->comm);
-        if (rank == 0)
-          for (int c = 0; c < n_; c++) work[(size_t) c * nc + j] = xf[c];
-        y[j] = Z + (size_t) (j0 + j) * N;
-      }
-      if (rank == 0) {
-        spm_matmat_packed (si->sys->M, nc, work, y);
-        for (int j = 0; j < nc; j++) memset (y[j] + n, 0, (N - n) * sizeof *y[j]);
-      }
-    }
-  return solve_many_and_scatter (si, nb, rank == 0 ? Z : NULL, Y, ldy, sizeof (double),
-                                 MPI_DOUBLE);
+  return apply_undamped_one_rank (si, nb, X, ldx, Y, ldy, 1);
 }
 
-/* Collective. Y = (A - sigma B)^-1 B X for the damped pencil, nb columns at once by the
-   reduced solve. Rank 0's block buffer: nb gathered columns of order N = 2n + m (XF), then
-   nb reduced right-hand sides of order nr = n + m (Z), solved at once; each column of XF
-   is then expanded in place and scattered. */
-int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
-                                     double complex *Y, int ldy)
+/* Collective. Y = (A - sigma B)^-1 B X for the damped pencil by the reduced solve on rank 0,
+   nb columns; cplx: 1 for double complex vectors and shift (GEP (31) at a complex shift),
+   0 for doubles (a real shift, real factors). Rank 0's block buffer: nb gathered columns of
+   order N = 2n + m (XF), then nb reduced right-hand sides of order nr = n + m (Z), then, in
+   real arithmetic, spm_matmat's work: z = -(M (w x_v + sigma x_u) + R x_u) per column
+   (pencil_damped_reduce_rhs, work si->full) or for the block at once
+   (pencil_damped_reduce_rhs_real_block, bit for bit the same), one multi-RHS solve, each
+   column of XF expanded in place (pencil_damped_expand) and scattered. block: 1 when the
+   caller is a block apply (counted in si->block_solves). */
+static int apply_damped_gathered (shift_invert *si, int nb, const void *X, int ldx, void *Y,
+                                  int ldy, int cplx, int block)
 {
-  shift_invert *si = ctx;
   const gep_system *sys = si->sys;
   size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, (N + nr) * nb, sizeof (double complex));
+  size_t vs = cplx ? sizeof (double complex) : sizeof (double);
+  MPI_Datatype type = cplx ? MPI_C_DOUBLE_COMPLEX : MPI_DOUBLE;
+  int rank, rc = block_buffer (si, (N + nr) * nb + (cplx ? 0 : SPM_MM_WORK (sys->n)), vs);
   if (rc < 0) return rc;
   MPI_Comm_rank (si->comm, &rank);
-  double complex *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
-  double complex *work = si->full;
+  char *XF = si->blk, *Z = rank == 0 ? XF + N * nb * vs : NULL;
+  double sigma = creal (si->sigma);
   for (int j = 0; j < nb; j++) {
-    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_C_DOUBLE_COMPLEX,
-                 rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX,
-                 0, si->comm);
-    if (rank == 0)
-      pencil_damped_reduce_rhs (sys, si->sigma, si->w, XF + N * j, Z + nr * j, work);
+    MPI_Gatherv ((const char *) X + (size_t) j * ldx * vs, si->dist.nloc, type,
+                 rank == 0 ? XF + N * j * vs : NULL, si->counts, si->displs, type, 0, si->comm);
+    if (rank == 0 && cplx)
+      pencil_damped_reduce_rhs (sys, si->sigma, si->w, (double complex *) (XF + N * j * vs),
+                                (double complex *) (Z + nr * j * vs), si->full);
   }
+  if (rank == 0 && !cplx)
+    pencil_damped_reduce_rhs_real_block (sys, sigma, si->w, nb, (double *) XF, (int) N,
+                                         (double *) Z, (int) nr,
+                                         (double *) (XF + (N + nr) * nb * vs));
   double t = MPI_Wtime ();
   rc = factor_solve_many (si->f, Z, nb, si->err);
   for (int j = 0; rc == 0 && j < nb; j++) {
-    if (rank == 0) pencil_damped_expand (sys, si->sigma, si->w, Z + nr * j, XF + N * j);
-    MPI_Scatterv (rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_C_DOUBLE_COMPLEX,
-                  Y + (size_t) j * ldy, si->dist.nloc, MPI_C_DOUBLE_COMPLEX, 0, si->comm);
+    if (rank == 0 && cplx)
+      pencil_damped_expand (sys, si->sigma, si->w, (double complex *) (Z + nr * j * vs),
+                            (double complex *) (XF + N * j * vs));
+    else if (rank == 0)
+      pencil_damped_expand_real (sys, sigma, si->w, (double *) (Z + nr * j * vs),
+                                 (double *) (XF + N * j * vs));
+    MPI_Scatterv (rank == 0 ? XF + N * j * vs : NULL, si->counts, si->displs, type,
+                  (char *) Y + (size_t) j * ldy * vs, si->dist.nloc, type, 0, si->comm);
   }
   si->t_solve += MPI_Wtime () - t;
   si->solves += nb;
-  si->block_solves++;
+  si->block_solves += block;
   return rc;
 }
 
-/* Collective. The real form of shift_invert_apply_block_damped (a real shift): the same
-   layout of rank 0's block buffer in doubles, then spm_matmat's work; the right-hand sides
-   formed for the block at once (pencil_damped_reduce_rhs_real_block), one real multi-RHS
-   solve for the block. */
+/* Collective. The damped applies: one column (a block of 1, not counted as a block solve)
+   or nb, in complex arithmetic or, at a real shift, in real arithmetic: by rows when the
+   operator is (more than one rank), else gathered on rank 0. */
+int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y)
+{
+  shift_invert *si = ctx;
+  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
+  return apply_damped_gathered (si, 1, x, ld, y, ld, 1, 0);
+}
+
+int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
+                                     double complex *Y, int ldy)
+{
+  return apply_damped_gathered (ctx, nb, X, ldx, Y, ldy, 1, 1);
+}
+
+int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
+{
+  shift_invert *si = ctx;
+  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;
+  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, ld, y, ld);
+  return apply_damped_gathered (si, 1, x, ld, y, ld, 0, 0);
+}
+
 int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
                                           double *Y, int ldy)
 {
   shift_invert *si = ctx;
   if (si->mrows) return apply_damped_real_by_rows (si, nb, X, ldx, Y, ldy);
-  const gep_system *sys = si->sys;
-  size_t N = (size_t) si->dist.n, nr = (size_t) sys->n + (size_t) sys->m;
-  int rank, rc = block_buffer (si, (N + nr) * nb + SPM_MM_WORK (sys->n), sizeof (double));
-  if (rc < 0) return rc;
-  MPI_Comm_rank (si->comm, &rank);
-  double *XF = si->blk, *Z = rank == 0 ? XF + N * nb : NULL;
-  double *work = rank == 0 ? XF + (N + nr) * nb : NULL, sigma = creal (si->sigma);
-  for (int j = 0; j < nb; j++)
-    MPI_Gatherv (X + (size_t) j * ldx, si->dist.nloc, MPI_DOUBLE, rank == 0 ? XF + N * j : NULL,
-                 si->counts, si->displs, MPI_DOUBLE, 0, si->comm);
-  if (rank == 0)
-    pencil_damped_reduce_rhs_real_block (sys, sigma, si->w, nb, XF, (int) N, Z, (int) nr, work);
-  double t = MPI_Wtime ();
-  rc = factor_solve_many (si->f, Z, nb, si->err);
-  for (int j = 0; rc == 0 && j < nb; j++) {
-    if (rank == 0) pencil_damped_expand_real (sys, sigma, si->w, Z + nr * j, XF + N * j);
-    MPI_Scatterv (rank == 0 ? XF + N * j : NULL, si->counts, si->displs, MPI_DOUBLE,
-                  Y + (size_t) j * ldy, si->dist.nloc, MPI_DOUBLE, 0, si->comm);
-  }
-  si->t_solve += MPI_Wtime () - t;
-  si->solves += nb;
-  si->block_solves++;
-  return rc;
+  return apply_damped_gathered (si, nb, X, ldx, Y, ldy, 0, 1);
 }

@@ -39,7 +39,7 @@ typedef struct shift_invert {
   double *xcopy;            /* by rows: this rank's rows of X when X and Y overlap (owned) */
   size_t xcopy_len;         /* entries of xcopy */
   int *counts, *displs;     /* rank 0: rows of every rank (gathering path) */
-  void *full, *full2;       /* rank 0: two whole vectors (double or double complex;
+  void *full;               /* rank 0: a whole vector (double or double complex;
                                gathering path) */
   mb_err *err;              /* borrowed: where a failed solve is described */
   double t_solve;           /* wall time spent in solves [s] */
@@ -52,17 +52,16 @@ typedef struct shift_invert {
 } shift_invert;
 
 /* Collective. Sets up the row distribution of order N and rank 0's buffers (vsize bytes an
-   entry: sizeof (double) for GEP (18), sizeof (double complex) for GEP (31)). With
-   by_rows = 1 (real arithmetic only: GEP (18), or GEP (31) at a real shift; every rank the
-   same) and more than one rank, the operator works by rows instead (see
-   shift_invert_by_rows): M's rows (and R's for GEP (31), in the reduced layout of order
+   entry: sizeof (double) for real arithmetic, sizeof (double complex) for GEP (31) at a
+   complex shift). In real arithmetic (GEP (18), or GEP (31) at a real shift) on more than
+   one rank, the operator works by rows instead (shift_invert_by_rows): M's rows (and R's for GEP (31), in the reduced layout of order
    n + m) are scattered from rank 0 (spm_rows_scatter), or taken from parts (the system by
    rows in the layout of order n + m, NULL: none; spm_rows_from_part; R's from parts->R), and
-   rank 0 holds no whole vector; on one rank by_rows changes nothing.
+   rank 0 holds no whole vector.
    Fault site "krylov". Returns 0 or an error (MB_ENOMEM), the same on every rank; clear si
    in both cases. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
-                       const gep_parts *parts, int N, size_t vsize, int by_rows, mb_err *err);
+                       const gep_parts *parts, int N, size_t vsize, mb_err *err);
 
 /* 1 when the operator works by rows on comm: more than one rank. The same on every rank. */
 int shift_invert_by_rows (MPI_Comm comm);
@@ -83,15 +82,13 @@ int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
 int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
 
 /* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns. By rows (more
-   than one rank, shift_invert_init's by_rows): B X on this rank's rows for the block (one
-   halo exchange), one multi-RHS solve by rows, nothing gathered. Otherwise each column
-   gathered on rank 0, B X for the block there (M read once per SPM_MM_CHUNK columns), one
-   multi-RHS solve (factor_solve_many: the factors are read once for the block), each column
-   scattered. On one rank with ldy = N (the Krylov basis), no gather, no scatter and no
-   right-hand-side buffer: B X is formed in Y and solved there in place. On more ranks the
-   columns are gathered one at a time into rank 0's whole vector and packed for the block
-   product. rank 0's block buffer (spm_matmat's work, and N x nb for the right-hand sides
-   off the one-rank path) grows on demand (fault site "krylov"). */
+   than one rank): B X on this rank's rows for the block (one halo exchange), one multi-RHS
+   solve by rows, nothing gathered. On one rank: B X for the block (M read once per
+   SPM_MM_CHUNK columns), one multi-RHS solve (factor_solve_many: the factors are read once
+   for the block); with ldy = N (the Krylov basis) and X, Y apart, B X is formed in Y and
+   solved there in place, else in the block buffer and copied. The block buffer
+   (spm_matmat's work, and N x nb for the right-hand sides when not in place) grows on
+   demand (fault site "krylov"). shift_invert_apply_undamped is its block of 1. */
 int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
                                        int ldy);
 
@@ -105,7 +102,7 @@ int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X,
 /* Collective; ks_apply_real and ks_apply_block_real for GEP (31) at a real shift (si->sigma
    real: the reduced matrix then real, its factors DMUMPS'): the same as the two above in
    real arithmetic (rank 0's buffers hold doubles: shift_invert_init with sizeof (double)).
-   By rows (shift_invert_init's by_rows, more than one rank): x_u and x_v moved to the
+   By rows (more than one rank): x_u and x_v moved to the
    reduced layout's rows, the right-hand side -(M (w x_v + sigma x_u) + R x_u) formed there
    (one halo exchange each for M and R), one multi-RHS solve by rows, and the expansion
    [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: five row

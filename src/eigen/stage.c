@@ -480,10 +480,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
                                           : shift_invert_apply_block_undamped;
   o.apply_block_complex = shift_invert_apply_block_damped;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-  int by_rows = !zarith && shift_invert_by_rows (st->comm);  /* real arithmetic */
-  o.vectors_by_rows = by_rows && o.real_vectors;  /* the modes by rows too */
+  /* real arithmetic on more than one rank: the operator by rows, and the modes too */
+  o.vectors_by_rows = !zarith && shift_invert_by_rows (st->comm) && o.real_vectors;
   rc = shift_invert_init (&si, st->comm, f, st->sys, st->parts, st->N,
-                          zarith ? sizeof (double complex) : sizeof (double), by_rows, err);
+                          zarith ? sizeof (double complex) : sizeof (double), err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, f, &ks, err) : 0;  /* every one */
   if (dense < 0) rc = dense;

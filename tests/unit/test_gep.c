@@ -1712,7 +1712,7 @@ static void test_reduced_solve (void)
       ztrip_clear (&t);
       CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
       shift_invert si;
-      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double complex), 0,
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double complex),
                                   &err) == 0) {
         shift_invert_set_damped (&si, sigma, w);
         int nl = si.dist.nloc, r0 = si.dist.row0;
@@ -1758,8 +1758,8 @@ static void test_reduced_solve (void)
 /* test_reduced_solve at a real shift: the real operator of GEP (31) (the reduced real
    matrix, DMUMPS) applied to Re X must give Re Y (OP is real there, so OP Re x = Re OP x),
    with Y from zgesv on the full dense pencil (31); single applies and a block apply, by
-   rows (issue 10: x_u, x_v moved to the reduced layout, B x formed there, solved by rows,
-   moved back) and gathered on rank 0, each within the same bound tol. */
+   rows on more than one rank (issue 10: x_u, x_v moved to the reduced layout, B x formed
+   there, solved by rows, moved back), gathered on one rank, within the same bound tol. */
 static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
                                  double s, int lower, const double complex *X,
                                  const double complex *Y, int nb, double tol, const char *name)
@@ -1774,10 +1774,9 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
                              A ? A->val : NULL, "reduced (real)", &err);
   spm_free (A);
   CHECK0 (f != NULL, "%s, real: factor_create failed: %.300s", name, err.msg);
-  for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
+  for (int by_rows = shift_invert_by_rows (MPI_COMM_WORLD); f && by_rows >= 0; by_rows = -1) {
     shift_invert si;
-    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, sizeof (double), by_rows,
-                                &err);
+    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, sizeof (double), &err);
     CHECK0 (rc == 0, "%s, real (by_rows %d): shift_invert_init returned %d", name, by_rows, rc);
     if (rc < 0) continue;
     shift_invert_set_damped (&si, sigma, w);
@@ -1817,13 +1816,13 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
 
 /* The undamped operator by rows (issue 10): y = (A - sigma B)^-1 B x for GEP (18),
    B x = [M x_q; 0], with M's rows on their ranks and the solve's right-hand sides and
-   solutions distributed by the same rows (shift_invert_init with by_rows = 1: nothing
+   solutions distributed by the same rows (shift_invert_init in real arithmetic: nothing
    gathered on more than one rank), single applies, a block of 5 columns, and a block
    applied in place of its own input's rows. A constrained chain with massless DOFs (M
    singular) and two constraint rows; the pencil [K - sigma M, s Cq^T; s Cq, 0] written densely
    here and solved by LAPACKE_dgesv (dgetrf/dgetrs) for the reference. Bound: as
-   test_reduced_solve, 10 DBL_EPSILON / rcond (LAPACKE_dgecon). The gathering path
-   (by_rows = 0) on the same factors must agree with the same bound. */
+   test_reduced_solve, 10 DBL_EPSILON / rcond (LAPACKE_dgecon). On one rank the same
+   applies run on rank 0's whole vectors, within the same bound. */
 static void test_undamped_by_rows (void)
 {
   int n = 24, m = 2, N = n + m, nb = 5;
@@ -1894,10 +1893,9 @@ static void test_undamped_by_rows (void)
                                "A - sigma B", &err);
     spm_free (A);
     CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
-    for (int by_rows = 1; f && by_rows >= 0; by_rows--) {
+    for (int by_rows = shift_invert_by_rows (MPI_COMM_WORLD); f && by_rows >= 0; by_rows = -1) {
       shift_invert si;
-      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double), by_rows,
-                                  &err);
+      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double), &err);
       CHECK0 (rc == 0, "%s: shift_invert_init (by_rows %d) returned %d", name, by_rows, rc);
       if (rc < 0) continue;
       int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 3;  /* ld > nloc on purpose */
