@@ -824,8 +824,8 @@ static void whole_clear (const gep_system *sys, gep_system *whole)
   }
 }
 
-static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
-                        eigen_result *out, mb_err *err);
+static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
+                      const eigen_opts *opts, eigen_result *out, mb_err *err);
 
 int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                eigen_result *out, mb_err *err)
@@ -833,12 +833,12 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
   if (sys->parts && (!sys->measures->symmetric || !shift_invert_by_rows (comm))) {
     gep_system whole;
     int rc = whole_system (comm, sys, &whole, opts->log, err);
-    if (rc == 0) rc = modal_stage (comm, &whole, opts, out, err);
+    if (rc == 0) rc = run_stage (comm, &whole, 0, opts, out, err);
     else memset (out, 0, sizeof *out);
     whole_clear (sys, &whole);
     return rc;
   }
-  return modal_stage (comm, sys, opts, out, err);
+  return run_stage (comm, sys, 0, opts, out, err);
 }
 
 /* Collective, after the undamped stage (status rc). A pencil that is not symmetric (K of
@@ -879,26 +879,17 @@ static int refuse_complex_undamped (MPI_Comm comm, int rc, eigen_result *out,
   return mb_agree (comm, MB_ESOLVE, err);
 }
 
-/* gep_modal on a system that it takes as it is (whole, or by rows with a symmetric pencil
-   and the operator by rows). */
-static int modal_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+/* The undamped stage's solve with the options o of run_stage: at the shift given, or
+   (2 pi f_c)^2 for a target frequency, or just below zero; an unsymmetric pencil's complex
+   eigenvalues refused; the missed-mode rerun. */
+static int modal_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
                         eigen_result *out, mb_err *err)
 {
-  /* shift: given, or (2 pi f_c)^2 for a target frequency, or just below zero */
-  double sigma = opts->has_shift ? creal (opts->shift)
-               : opts->has_target ? pow (TWO_PI * opts->target_hz, 2) : -1e-3;
-  eigen_opts o = *opts;
-  int bound = finite_bound (comm, sys, 0);
-  if (cap_modes (comm, sys, 0, bound, &o, err) < 0) {
-    memset (out, 0, sizeof *out);
-    return MB_EDECK;
-  }
-  exact_before (comm, sys, 0, bound, &o);
-  int rc = stage_solve (&modal_ops, comm, sys, &o, sigma, sys->n + sys->m, out, err);
+  double sigma = o->has_shift ? creal (o->shift)
+               : o->has_target ? pow (TWO_PI * o->target_hz, 2) : -1e-3;
+  int rc = stage_solve (&modal_ops, comm, sys, o, sigma, sys->n + sys->m, out, err);
   rc = refuse_complex_undamped (comm, rc, out, err);
-  if (rc == 0) rc = missed_retry (comm, sys, &o, sigma, out, err);
-  record_bound (comm, &o, opts->modes, bound, out);
-  if (rc == 0) count_finite (comm, sys, 0, opts->modes, &o, out);
+  if (rc == 0) rc = missed_retry (comm, sys, o, sigma, out, err);
   return rc;
 }
 
@@ -1055,8 +1046,6 @@ static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
   return again;
 }
 
-static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
-                          eigen_result *out, mb_err *err);
 
 /* The damped stage's first shift: given, or eps + i 2 pi f_c for a target frequency, or
    just right of zero. */
@@ -1071,43 +1060,57 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
 {
   /* a system by rows stays so at a real shift (its pencil by rows is real) */
   if (sys->parts && cimag (complex_shift (opts)) == 0.0 && shift_invert_by_rows (comm))
-    return complex_stage (comm, sys, opts, out, err);
+    return run_stage (comm, sys, 1, opts, out, err);
   gep_system whole;
   int rc = whole_system (comm, sys, &whole, opts->log, err);
-  if (rc == 0) rc = complex_stage (comm, &whole, opts, out, err);
+  if (rc == 0) rc = run_stage (comm, &whole, 1, opts, out, err);
   else memset (out, 0, sizeof *out);
   whole_clear (sys, &whole);
   return rc;
 }
 
-/* gep_complex on a system that it takes as it is (whole, or by rows at a real shift; the
-   rerun in complex arithmetic takes it whole). */
-static int complex_stage (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
+/* The damped stage's solve with the options o of run_stage, at complex_shift: in real
+   arithmetic at a real shift, again in complex arithmetic (the system whole) when that
+   found rigid-body modes. */
+static int complex_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
                           eigen_result *out, mb_err *err)
 {
-  double complex sigma = complex_shift (opts);
-  eigen_opts o = *opts;
-  int bound = finite_bound (comm, sys, 1);
-  if (cap_modes (comm, sys, 1, bound, &o, err) < 0) {
-    memset (out, 0, sizeof *out);
-    return MB_EDECK;
-  }
-  exact_before (comm, sys, 1, bound, &o);
-  int rc = stage_solve (&complex_ops, comm, sys, &o, sigma, 2 * sys->n + sys->m, out, err);
+  double complex sigma = complex_shift (o);
+  int rc = stage_solve (&complex_ops, comm, sys, o, sigma, 2 * sys->n + sys->m, out, err);
   if (real_path_rigid (comm, rc, out)) {  /* rigid-body modes: the complex path instead */
-    if (opts->log)
-      fprintf (opts->log, "complex: rigid-body modes from real arithmetic (a multiple real "
+    if (o->log)
+      fprintf (o->log, "complex: rigid-body modes from real arithmetic (a multiple real "
                "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n");
     eigen_result_clear (out);
     mb_err_init (err);
     gep_system whole;  /* complex arithmetic takes the system whole */
-    rc = whole_system (comm, sys, &whole, opts->log, err);
+    rc = whole_system (comm, sys, &whole, o->log, err);
     if (rc == 0)
-      rc = stage_solve (&complex_ops_z, comm, &whole, &o, sigma, 2 * sys->n + sys->m, out, err);
+      rc = stage_solve (&complex_ops_z, comm, &whole, o, sigma, 2 * sys->n + sys->m, out, err);
     else memset (out, 0, sizeof *out);
     whole_clear (sys, &whole);
   }
+  return rc;
+}
+
+/* gep_modal (damped 0) or gep_complex (damped 1) on a system that it takes as it is (whole;
+   or by rows: the undamped stage with a symmetric pencil, the damped one at a real shift,
+   whose rerun in complex arithmetic takes it whole): the modes asked capped by the bound on
+   finite eigenvalues (or a refusal, MB_EDECK), exactly that many asked when the bound is
+   near, the stage's solve, then the bound and the finite count recorded in out. */
+static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
+                      const eigen_opts *opts, eigen_result *out, mb_err *err)
+{
+  eigen_opts o = *opts;
+  int bound = finite_bound (comm, sys, damped);
+  if (cap_modes (comm, sys, damped, bound, &o, err) < 0) {
+    memset (out, 0, sizeof *out);
+    return MB_EDECK;
+  }
+  exact_before (comm, sys, damped, bound, &o);
+  int rc = damped ? complex_solve (comm, sys, &o, out, err)
+                  : modal_solve (comm, sys, &o, out, err);
   record_bound (comm, &o, opts->modes, bound, out);
-  if (rc == 0) count_finite (comm, sys, 1, opts->modes, &o, out);
+  if (rc == 0) count_finite (comm, sys, damped, opts->modes, &o, out);
   return rc;
 }
