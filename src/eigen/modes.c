@@ -1041,6 +1041,92 @@ static int refine_against_rigid_rows (rows_ctx *r, candidate *c, int nrigid, int
   return 0;
 }
 
+/* A by-rows finisher's buffers and where its vectors go (finish_open .. finish_close):
+   the reductions' scratch (big, first: 2 nsel + 2 each), rank 0's row counts and offsets
+   of every rank, and with gather (keep_vectors 1) rank 0's whole column (cplx + 1 columns
+   of order N); by_rows (MODES_KEEP_ROWS): the vectors left in out->vrows. */
+typedef struct finish_buf {
+  MPI_Comm comm;
+  int rank, gather, by_rows, cplx, nl, row0, n, m, N;
+  size_t ld;
+  double *big, *col;
+  int *first, *counts, *displs;
+  mb_err *err;
+} finish_buf;
+
+/* Collective. Opens b for nsel modes of order N = n + m (undamped) or 2n + m (damped, cplx
+   1: a real and an imaginary column a mode) on d's rows (leading dimension ld); with
+   MODES_KEEP_ROWS out->vrows (owned by out) and its layout fields. Returns 0 or MB_ENOMEM,
+   the same on every rank; finish_close in both cases. */
+static int finish_open (finish_buf *b, const ks_dist *d, int n, int m, int N, size_t ld,
+                        int cplx, int nsel, int keep_vectors, eigen_result *out, mb_err *err)
+{
+  int size;
+  memset (b, 0, sizeof *b);
+  b->comm = d->comm, b->nl = d->nloc, b->row0 = d->row0, b->n = n, b->m = m, b->N = N;
+  b->ld = ld, b->cplx = cplx, b->err = err;
+  MPI_Comm_rank (b->comm, &b->rank);
+  MPI_Comm_size (b->comm, &size);
+  b->gather = keep_vectors == 1, b->by_rows = keep_vectors == MODES_KEEP_ROWS;
+  b->big = mb_calloc ((size_t) 2 * nsel + 2, sizeof *b->big);
+  b->first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *b->first);
+  b->counts = mb_calloc ((size_t) size, sizeof *b->counts);
+  b->displs = mb_calloc ((size_t) size, sizeof *b->displs);
+  if (b->rank == 0 && b->gather) b->col = mb_calloc ((size_t) (cplx + 1) * N, sizeof *b->col);
+  if (b->by_rows)
+    out->vrows = mb_calloc (ld * (size_t) (nsel > 0 ? (cplx + 1) * nsel : 1), sizeof *out->vrows);
+  int fail = !b->big || !b->first || !b->counts || !b->displs
+             || (b->rank == 0 && b->gather && !b->col) || (b->by_rows && !out->vrows);
+  int rc = mb_agree (b->comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0,
+                     err);
+  if (rc < 0) return rc;
+  if (b->by_rows) {
+    out->vld = (int) ld, out->vcomplex = cplx, out->vrow0 = b->row0, out->vnloc = b->nl;
+    out->vN = N, out->vcomm = b->comm;
+  }
+  MPI_Gather (&b->nl, 1, MPI_INT, b->counts, 1, MPI_INT, 0, b->comm);
+  MPI_Gather (&b->row0, 1, MPI_INT, b->displs, 1, MPI_INT, 0, b->comm);
+  return 0;
+}
+
+/* Collective. Mode md's vector (this rank's rows re, and im when b->cplx) kept as b asks:
+   copied into out->vrows as column col (by rows: the report fetches it,
+   eigen_vector_fetch), or gathered on rank 0 into md->x (rows 0..n-1) and md->xi (rows
+   N-m..N-1), new arrays owned by the mode. Returns 0 or MB_ENOMEM on every rank. */
+static int finish_keep (finish_buf *b, mode *md, int col, eigen_result *out, const double *re,
+                        const double *im)
+{
+  int n = b->n, m = b->m, N = b->N, nl = b->nl;
+  if (b->by_rows) {
+    md->col = col;
+    size_t c0 = (size_t) (b->cplx ? 2 * col : col) * b->ld;
+    memcpy (out->vrows + c0, re, (size_t) nl * sizeof *re);
+    if (b->cplx) memcpy (out->vrows + c0 + b->ld, im, (size_t) nl * sizeof *im);
+  }
+  if (!b->gather) return 0;
+  MPI_Gatherv (re, nl, MPI_DOUBLE, b->col, b->counts, b->displs, MPI_DOUBLE, 0, b->comm);
+  if (b->cplx)
+    MPI_Gatherv (im, nl, MPI_DOUBLE, b->col ? b->col + N : NULL, b->counts, b->displs,
+                 MPI_DOUBLE, 0, b->comm);
+  int fail = 0;
+  if (b->rank == 0) {
+    const double *xr = b->col, *xm = b->cplx ? b->col + N : NULL;
+    md->x = mb_calloc ((size_t) n, sizeof *md->x);
+    md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+    fail = !md->x || (m > 0 && !md->xi);
+    for (int k = 0; k < n && !fail; k++) md->x[k] = CMPLX (xr[k], xm ? xm[k] : 0.0);
+    for (int k = 0; k < m && !fail; k++)
+      md->xi[k] = CMPLX (xr[N - m + k], xm ? xm[N - m + k] : 0.0);
+  }
+  return mb_agree (b->comm, fail ? mb_fail (b->err, MB_ENOMEM, "out of memory for modes") : 0,
+                   b->err);
+}
+
+static void finish_close (finish_buf *b)
+{
+  free (b->big); free (b->first); free (b->counts); free (b->displs); free (b->col);
+}
+
 /* Collective. finish_real for the selected candidates c[0..nsel-1] on this rank's rows:
    the sign that makes the largest phi entry positive (the first entry within 1e-8 of the
    largest modulus over all ranks: one MAX and one MINLOC reduction for all modes),
@@ -1050,26 +1136,13 @@ static int refine_against_rigid_rows (rows_ctx *r, candidate *c, int nrigid, int
 static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
                         int keep_vectors, eigen_result *out)
 {
-  int nl = r->d->nloc, row0 = r->d->row0, n = r->n, N = r->d->n, m = N - n, rank, size;
+  int nl = r->d->nloc, row0 = r->d->row0, n = r->n, N = r->d->n;
   MPI_Comm comm = r->d->comm;
-  MPI_Comm_rank (comm, &rank);
-  MPI_Comm_size (comm, &size);
-  double *big = mb_calloc ((size_t) nsel + 1, sizeof *big);
-  int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
-  int *counts = mb_calloc ((size_t) size, sizeof *counts);
-  int *displs = mb_calloc ((size_t) size, sizeof *displs);
-  int gather = keep_vectors == 1, by_rows = keep_vectors == MODES_KEEP_ROWS;
-  double *col = rank == 0 && gather ? mb_calloc ((size_t) N, sizeof *col) : NULL;
-  if (by_rows) out->vrows = mb_calloc (r->ld * (size_t) (nsel > 0 ? nsel : 1), sizeof *out->vrows);
-  int fail = !big || !first || !counts || !displs || (rank == 0 && gather && !col)
-             || (by_rows && !out->vrows);
-  int rc = mb_agree (comm, fail ? mb_fail (r->err, MB_ENOMEM, "out of memory for modes") : 0,
-                     r->err);
+  finish_buf b;
+  int rc = finish_open (&b, r->d, n, N - n, N, r->ld, 0, nsel, keep_vectors, out, r->err);
+  double *big = b.big;
+  int *first = b.first;
   if (rc < 0) goto done;
-  if (by_rows) {
-    out->vld = (int) r->ld, out->vcomplex = 0, out->vrow0 = row0, out->vnloc = nl, out->vN = N;
-    out->vcomm = comm;
-  }
   for (int i = 0; i < nsel; i++)
     for (int k = 0; k < nl && row0 + k < n; k++) big[i] = fmax (big[i], fabs (c[i].xr[k]));
   MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
@@ -1084,8 +1157,6 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
       }
   }
   MPI_Allreduce (MPI_IN_PLACE, first, nsel, MPI_2INT, MPI_MINLOC, comm);
-  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
-  MPI_Gather (&row0, 1, MPI_INT, displs, 1, MPI_INT, 0, comm);
   for (int i = 0; i < nsel && rc == 0; i++) {
     double *x = c[i].xr;
     if (first[2 * i + 1]) for (int k = 0; k < nl; k++) x[k] = 0.0 - x[k];  /* no -0 */
@@ -1101,26 +1172,10 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
              : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (by_rows) {  /* left by rows: the report fetches it (eigen_vector_fetch) */
-      md->col = out->nmodes;
-      memcpy (out->vrows + (size_t) md->col * r->ld, x, (size_t) nl * sizeof *x);
-    }
-    out->nmodes++;
-    if (!gather) continue;
-    MPI_Gatherv (x, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
-    fail = 0;
-    if (rank == 0) {
-      md->x = mb_calloc ((size_t) n, sizeof *md->x);
-      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-      fail = !md->x || (m > 0 && !md->xi);
-      for (int k = 0; k < n && !fail; k++) md->x[k] = col[k];
-      for (int k = 0; k < m && !fail; k++) md->xi[k] = col[n + k];
-    }
-    rc = mb_agree (comm, fail ? mb_fail (r->err, MB_ENOMEM, "out of memory for modes") : 0,
-                   r->err);
+    rc = finish_keep (&b, md, out->nmodes++, out, x, NULL);
   }
 done:
-  free (big); free (first); free (counts); free (displs); free (col);
+  finish_close (&b);
   return rc;
 }
 
@@ -1442,27 +1497,14 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
 static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
                          eigen_result *out)
 {
-  int nl = c->d->nloc, row0 = c->d->row0, n = c->n, m = c->m, N = 2 * n + m, rank, size;
+  int nl = c->d->nloc, row0 = c->d->row0, n = c->n, m = c->m, N = 2 * n + m, rank;
   MPI_Comm comm = c->d->comm;
   MPI_Comm_rank (comm, &rank);
-  MPI_Comm_size (comm, &size);
-  double *big = mb_calloc ((size_t) 2 * nsel + 2, sizeof *big);
-  int *first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *first);
-  int *counts = mb_calloc ((size_t) size, sizeof *counts);
-  int *displs = mb_calloc ((size_t) size, sizeof *displs);
-  int gather = keep_vectors == 1, by_rows = keep_vectors == MODES_KEEP_ROWS;
-  double *col = rank == 0 && gather ? mb_calloc ((size_t) 2 * N, sizeof *col) : NULL;
-  if (by_rows)
-    out->vrows = mb_calloc (c->ld * (size_t) (nsel > 0 ? 2 * nsel : 1), sizeof *out->vrows);
-  int fail = !big || !first || !counts || !displs || (rank == 0 && gather && !col)
-             || (by_rows && !out->vrows);
-  int rc = mb_agree (comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for modes") : 0,
-                     c->err);
+  finish_buf b;
+  int rc = finish_open (&b, c->d, n, m, N, c->ld, 1, nsel, keep_vectors, out, c->err);
+  double *big = b.big;
+  int *first = b.first;
   if (rc < 0) goto done;
-  if (by_rows) {
-    out->vld = (int) c->ld, out->vcomplex = 1, out->vrow0 = row0, out->vnloc = nl, out->vN = N;
-    out->vcomm = comm;
-  }
   for (int i = 0; i < nsel; i++)
     for (int k = 0; k < nl && row0 + k < n; k++)
       big[i] = fmax (big[i], cabs (CMPLX (cand[i].re[k], cand[i].im[k])));
@@ -1483,8 +1525,6 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
     if (g < N && k >= 0 && k < nl) big[2 * i] = cand[i].re[k], big[2 * i + 1] = cand[i].im[k];
   }
   MPI_Allreduce (MPI_IN_PLACE, big, 2 * nsel, MPI_DOUBLE, MPI_SUM, comm);
-  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
-  MPI_Gather (&row0, 1, MPI_INT, displs, 1, MPI_INT, 0, comm);
   for (int i = 0; i < nsel && rc == 0; i++) {
     double complex scale = CMPLX (big[2 * i], big[2 * i + 1]);
     if (scale == 0.0) scale = 1.0;
@@ -1509,30 +1549,10 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (by_rows) {  /* left by rows: the report fetches it (eigen_vector_fetch) */
-      md->col = out->nmodes;
-      memcpy (out->vrows + (size_t) 2 * md->col * c->ld, cand[i].re, (size_t) nl * sizeof (double));
-      memcpy (out->vrows + (size_t) (2 * md->col + 1) * c->ld, cand[i].im,
-              (size_t) nl * sizeof (double));
-    }
-    out->nmodes++;
-    if (!gather) continue;
-    MPI_Gatherv (cand[i].re, nl, MPI_DOUBLE, col, counts, displs, MPI_DOUBLE, 0, comm);
-    MPI_Gatherv (cand[i].im, nl, MPI_DOUBLE, col ? col + N : NULL, counts, displs, MPI_DOUBLE,
-                 0, comm);
-    fail = 0;
-    if (rank == 0) {
-      md->x = mb_calloc ((size_t) n, sizeof *md->x);
-      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-      fail = !md->x || (m > 0 && !md->xi);
-      for (int k = 0; k < n && !fail; k++) md->x[k] = CMPLX (col[k], col[N + k]);
-      for (int k = 0; k < m && !fail; k++) md->xi[k] = CMPLX (col[2 * n + k], col[N + 2 * n + k]);
-    }
-    rc = mb_agree (comm, fail ? mb_fail (c->err, MB_ENOMEM, "out of memory for modes") : 0,
-                   c->err);
+    rc = finish_keep (&b, md, out->nmodes++, out, cand[i].re, cand[i].im);
   }
 done:
-  free (big); free (first); free (counts); free (displs); free (col);
+  finish_close (&b);
   return rc;
 }
 
