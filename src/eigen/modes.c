@@ -495,6 +495,19 @@ static double own_rigid_tol (const candidate *c, int nc)
   return t;
 }
 
+/* Rank 0. A complex mode's vector kept: x (n entries) and xi (m) copied into new arrays of
+   the mode (md->x, md->xi, owned by the mode). Returns 0 or MB_ENOMEM. */
+static int keep_vector (mode *md, int n, int m, const double complex *x,
+                        const double complex *xi, mb_err *err)
+{
+  md->x = mb_calloc ((size_t) n, sizeof *md->x);
+  md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
+  if (!md->x || (m > 0 && !md->xi)) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  memcpy (md->x, x, (size_t) n * sizeof *x);
+  if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *xi);
+  return 0;
+}
+
 /* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
    out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
    on the unscaled pencil (rayleigh_quotient's when c->fresh, else
@@ -632,15 +645,7 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
              : MODE_OSCILLATORY;
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (keep_vectors) {
-      md->x = mb_calloc ((size_t) n, sizeof *md->x);
-      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-      if (!md->x || (m > 0 && !md->xi)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-      else {
-        memcpy (md->x, phi, (size_t) n * sizeof *md->x);
-        if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *md->xi);
-      }
-    }
+    if (keep_vectors) rc = keep_vector (md, n, m, phi, xi, err);
     out->nmodes++;
   }
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
@@ -831,15 +836,7 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (keep_vectors) {
-      md->x = mb_calloc ((size_t) n, sizeof *md->x);
-      md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-      if (!md->x || (m > 0 && !md->xi)) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-      else {
-        memcpy (md->x, x, (size_t) n * sizeof *x);
-        if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *xi);
-      }
-    }
+    if (keep_vectors) rc = keep_vector (md, n, m, x, xi, err);
     out->nmodes++;
   }
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
