@@ -1056,6 +1056,39 @@ static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p,
   fprintf (opts->stats, "\n");
 }
 
+/* The arrays that both solves hold, for a basis of m + p columns of ldv rows (p = 1: the
+   single-vector path): V, a row vector rvec, H, its Schur form S and vectors Z (ldh x ldh,
+   ldh = m + p), h2 (ldh), tmp (KS_ROW_BLOCK x m), the projected eigenvectors Y (ldh x ldh,
+   complex), rel and locked_rel (ldh). All zeroed and owned by the caller
+   (KS_SUFFIX (free_basis)); fault site "krylov" (V then NULL). 1 when all were allocated. */
+static int KS_SUFFIX (alloc_basis) (int ldv, int m, int p, KS_SCALAR **V, KS_SCALAR **rvec,
+                                    KS_SCALAR **H, KS_SCALAR **S, KS_SCALAR **Z,
+                                    KS_SCALAR **h2, KS_SCALAR **tmp, double complex **Y,
+                                    double **rel, double **locked_rel)
+{
+  size_t ldh = (size_t) m + p;
+  *V = mb_calloc ((size_t) ldv * ldh, sizeof **V);
+  *rvec = mb_calloc ((size_t) ldv, sizeof **rvec);
+  *H = mb_calloc (ldh * ldh, sizeof **H);
+  *S = mb_calloc (ldh * ldh, sizeof **S);
+  *Z = mb_calloc (ldh * ldh, sizeof **Z);
+  *h2 = mb_calloc (ldh, sizeof **h2);
+  *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof **tmp);
+  *Y = mb_calloc (ldh * ldh, sizeof **Y);
+  *rel = mb_calloc (ldh, sizeof **rel);
+  *locked_rel = mb_calloc (ldh, sizeof **locked_rel);
+  if (mb_fault ("krylov")) { free (*V); *V = NULL; }
+  return *V && *rvec && *H && *S && *Z && *h2 && *tmp && *Y && *rel && *locked_rel;
+}
+
+static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H, KS_SCALAR *S,
+                                    KS_SCALAR *Z, KS_SCALAR *h2, KS_SCALAR *tmp,
+                                    double complex *Y, double *rel, double *locked_rel)
+{
+  free (V); free (rvec); free (H); free (S); free (Z); free (h2); free (tmp); free (Y);
+  free (rel); free (locked_rel);
+}
+
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
@@ -1066,31 +1099,24 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   res->block = p;
   double t_start = MPI_Wtime ();
   int ldh = m + p, rc = 0;
-  KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + p), sizeof *V);
-  KS_SCALAR *rvec = mb_calloc ((size_t) ldv, sizeof *rvec);
+  KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp;
+  double complex *Y;
+  double *rel, *locked_rel;
+  int basis_ok = KS_SUFFIX (alloc_basis) (ldv, m, p, &V, &rvec, &H, &S, &Z, &h2, &tmp, &Y, &rel,
+                                          &locked_rel);
   KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
                    0.0, 0, 0, res };
-  KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
-  KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
-  KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
   KS_SCALAR *Bm = mb_calloc ((size_t) p * ldh, sizeof *Bm);
-  KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
   KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
   KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
   double *gg = mb_calloc ((size_t) p, sizeof *gg);
   int lag = !opts->no_lag;
-  KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
-  double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
-  double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
-  double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
   double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
   double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
   /* H's copy for the probes (all ranks take the same branch: opts are the same on all) */
   int probing = !opts->no_early_exit;
   KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
-  if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && rvec && H && S && Z && Bm && h2 && C && L && gg && tmp && Y && rel && locked_rel
-           && nrm && red && (Hs || !probing), all_ok;
+  int ok = basis_ok && Bm && C && L && gg && nrm && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -1179,9 +1205,8 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
 
 done:
   KS_SUFFIX (end_solve) (d, opts, p, rc, t_start, res);
-  free (V); free (rvec); free (H); free (S); free (Z); free (Bm); free (h2); free (C); free (tmp);
-  free (Y);
-  free (rel); free (locked_rel); free (nrm); free (red); free (Hs); free (L); free (gg);
+  KS_SUFFIX (free_basis) (V, rvec, H, S, Z, h2, tmp, Y, rel, locked_rel);
+  free (Bm); free (C); free (nrm); free (red); free (Hs); free (L); free (gg);
   return rc < 0 ? rc : 0;
 }
 
@@ -1229,24 +1254,17 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   res->block = 1;
   double t_start = MPI_Wtime ();
   int ldh = m + 1, rc = 0;
-  KS_SCALAR *V = mb_calloc ((size_t) ldv * (m + 1), sizeof *V);
-  KS_SCALAR *rvec = mb_calloc ((size_t) ldv, sizeof *rvec);
+  KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp;
+  double complex *Y;
+  double *rel, *locked_rel;
+  int basis_ok = KS_SUFFIX (alloc_basis) (ldv, m, 1, &V, &rvec, &H, &S, &Z, &h2, &tmp, &Y, &rel,
+                                          &locked_rel);
   KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
                    0.0, 0, 0, res };
-  KS_SCALAR *H = mb_calloc ((size_t) ldh * ldh, sizeof *H);
-  KS_SCALAR *S = mb_calloc ((size_t) ldh * ldh, sizeof *S);
-  KS_SCALAR *Z = mb_calloc ((size_t) ldh * ldh, sizeof *Z);
   KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);  /* the residual row b^T = beta e_m^T Z */
-  KS_SCALAR *h2 = mb_calloc ((size_t) ldh, sizeof *h2);
-  KS_SCALAR *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof *tmp);
-  double complex *Y = mb_calloc ((size_t) ldh * ldh, sizeof *Y);
-  double *rel = mb_calloc ((size_t) ldh, sizeof *rel);
-  double *locked_rel = mb_calloc ((size_t) ldh, sizeof *locked_rel);
   double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
   KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
-  if (mb_fault ("krylov")) { free (V); V = NULL; }
-  int ok = V && rvec && H && S && Z && b && h2 && tmp && Y && rel && locked_rel && red && xwork,
-      all_ok;
+  int ok = basis_ok && b && red && xwork, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
@@ -1288,8 +1306,8 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 
 done:
   KS_SUFFIX (end_solve) (d, opts, 0, rc, t_start, res);
-  free (V); free (rvec); free (H); free (S); free (Z); free (b); free (h2); free (tmp); free (Y);
-  free (rel); free (locked_rel); free (red); free (xwork);
+  KS_SUFFIX (free_basis) (V, rvec, H, S, Z, h2, tmp, Y, rel, locked_rel);
+  free (b); free (red); free (xwork);
   return rc < 0 ? rc : 0;
 }
 
