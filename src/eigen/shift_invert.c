@@ -23,8 +23,9 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
   si->sys = sys;
   si->err = err;
   ks_dist_init (&si->dist, comm, N);
+  si->damped = N != sys->n + sys->m;  /* GEP (31): N = 2n + m */
   if (vsize == sizeof (double) && shift_invert_by_rows (comm)) {
-    int damped = N != sys->n + sys->m, nr = sys->n + sys->m;  /* GEP (31): N = 2n + m */
+    int damped = si->damped, nr = sys->n + sys->m;
     int fail = mb_fault ("krylov");
     if (damped && !fail) {
       si->cnt = mb_calloc (4 * (size_t) size, sizeof *si->cnt);
@@ -309,24 +310,6 @@ static int apply_undamped_one_rank (shift_invert *si, int nb, const double *X, i
   return rc;
 }
 
-/* Collective. The undamped applies, one column (a block of 1, not counted as a block solve)
-   or nb: by rows on more than one rank (apply_by_rows), else apply_undamped_one_rank. */
-int shift_invert_apply_undamped (void *ctx, const double *x, double *y)
-{
-  shift_invert *si = ctx;
-  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
-  if (si->mrows) return apply_by_rows (si, 1, x, ld, y, ld);
-  return apply_undamped_one_rank (si, 1, x, ld, y, ld, 0);
-}
-
-int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
-                                       int ldy)
-{
-  shift_invert *si = ctx;
-  if (si->mrows) return apply_by_rows (si, nb, X, ldx, Y, ldy);
-  return apply_undamped_one_rank (si, nb, X, ldx, Y, ldy, 1);
-}
-
 /* Collective. Y = (A - sigma B)^-1 B X for the damped pencil by the reduced solve on rank 0,
    nb columns; cplx: 1 for double complex vectors and shift (GEP (31) at a complex shift),
    0 for doubles (a real shift, real factors). Rank 0's block buffer: nb gathered columns of
@@ -377,34 +360,43 @@ static int apply_damped_gathered (shift_invert *si, int nb, const void *X, int l
   return rc;
 }
 
-/* Collective. The damped applies: one column (a block of 1, not counted as a block solve)
-   or nb, in complex arithmetic or, at a real shift, in real arithmetic: by rows when the
-   operator is (more than one rank), else gathered on rank 0. */
-int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y)
+/* Collective. OP in real arithmetic (GEP (18), or GEP (31) at a real shift: si->damped),
+   nb columns: by rows on more than one rank, else on rank 0's whole vectors. block: 1 when
+   the caller is a block apply (counted in si->block_solves). */
+static int apply_real (shift_invert *si, int nb, const double *X, int ldx, double *Y, int ldy,
+                       int block)
+{
+  if (si->damped)
+    return si->mrows ? apply_damped_real_by_rows (si, nb, X, ldx, Y, ldy)
+                     : apply_damped_gathered (si, nb, X, ldx, Y, ldy, 0, block);
+  return si->mrows ? apply_by_rows (si, nb, X, ldx, Y, ldy)
+                   : apply_undamped_one_rank (si, nb, X, ldx, Y, ldy, block);
+}
+
+/* Collective. The public applies: one column is a block of 1 (not counted as a block
+   solve); complex arithmetic is GEP (31) at a complex shift, always gathered. */
+int shift_invert_apply_real (void *ctx, const double *x, double *y)
 {
   shift_invert *si = ctx;
   int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
-  return apply_damped_gathered (si, 1, x, ld, y, ld, 1, 0);
+  return apply_real (si, 1, x, ld, y, ld, 0);
 }
 
-int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
-                                     double complex *Y, int ldy)
+int shift_invert_apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y,
+                                   int ldy)
 {
-  return apply_damped_gathered (ctx, nb, X, ldx, Y, ldy, 1, 1);
+  return apply_real (ctx, nb, X, ldx, Y, ldy, 1);
 }
 
-int shift_invert_apply_damped_real (void *ctx, const double *x, double *y)
+int shift_invert_apply_complex (void *ctx, const double complex *x, double complex *y)
 {
   shift_invert *si = ctx;
   int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;
-  if (si->mrows) return apply_damped_real_by_rows (si, 1, x, ld, y, ld);
-  return apply_damped_gathered (si, 1, x, ld, y, ld, 0, 0);
+  return apply_damped_gathered (si, 1, x, ld, y, ld, 1, 0);
 }
 
-int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
-                                          double *Y, int ldy)
+int shift_invert_apply_block_complex (void *ctx, int nb, const double complex *X, int ldx,
+                                      double complex *Y, int ldy)
 {
-  shift_invert *si = ctx;
-  if (si->mrows) return apply_damped_real_by_rows (si, nb, X, ldx, Y, ldy);
-  return apply_damped_gathered (si, nb, X, ldx, Y, ldy, 0, 1);
+  return apply_damped_gathered (ctx, nb, X, ldx, Y, ldy, 1, 1);
 }

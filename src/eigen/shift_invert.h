@@ -26,6 +26,7 @@ typedef struct shift_invert {
                                reduced matrix of GEP (31) */
   const gep_system *sys;    /* borrowed: B is built from sys->M on rank 0 */
   ks_dist dist;             /* rows of this rank */
+  int damped;               /* 1: GEP (31) (order N = 2n + m), 0: GEP (18) (N = n + m) */
   spm_rows *mrows;          /* by rows: this rank's rows of M and their halo plan (owned),
                                in the Krylov layout for GEP (18), in the reduced layout
                                (rdist) for GEP (31); NULL: the gathering path */
@@ -72,43 +73,34 @@ void shift_invert_set_damped (shift_invert *si, double complex sigma, double w);
 /* Frees the buffers (not the factors) and zeroes si. */
 void shift_invert_clear (shift_invert *si);
 
-/* Collective; ks_apply_real for GEP (18): y = OP x, B x = [M x_q; 0]. ctx: shift_invert.
-   By rows: B x on this rank's rows (spm_rows_matmat), solved by rows (factor_solve_rows). */
-int shift_invert_apply_undamped (void *ctx, const double *x, double *y);
-
-/* Collective; ks_apply_complex for GEP (31): y = OP x, B x = [x_u; M x_v; 0], by one solve
-   of order n + m: z = pencil_damped_reduce_rhs (x), solved, expanded
-   (pencil_damped_expand) to y = [z_q; (x_u + sigma z_q) / w; z_xi]. */
-int shift_invert_apply_damped (void *ctx, const double complex *x, double complex *y);
-
-/* Collective; ks_apply_block_real for GEP (18): Y = OP X for nb columns. By rows (more
-   than one rank): B X on this rank's rows for the block (one halo exchange), one multi-RHS
-   solve by rows, nothing gathered. On one rank: B X for the block (M read once per
-   SPM_MM_CHUNK columns), one multi-RHS solve (factor_solve_many: the factors are read once
-   for the block); with ldy = N (the Krylov basis) and X, Y apart, B X is formed in Y and
-   solved there in place, else in the block buffer and copied. The block buffer
-   (spm_matmat's work, and N x nb for the right-hand sides when not in place) grows on
-   demand (fault site "krylov"). shift_invert_apply_undamped is its block of 1. */
-int shift_invert_apply_block_undamped (void *ctx, int nb, const double *X, int ldx, double *Y,
-                                       int ldy);
-
-/* Collective; ks_apply_block_complex for GEP (31): each column gathered, its reduced
-   right-hand side formed, one multi-RHS solve of order n + m for the block, each column
-   expanded and scattered. Rank 0's block buffer holds nb vectors of order 2n + m and nb of
-   order n + m. */
-int shift_invert_apply_block_damped (void *ctx, int nb, const double complex *X, int ldx,
-                                     double complex *Y, int ldy);
-
-/* Collective; ks_apply_real and ks_apply_block_real for GEP (31) at a real shift (si->sigma
-   real: the reduced matrix then real, its factors DMUMPS'): the same as the two above in
-   real arithmetic (rank 0's buffers hold doubles: shift_invert_init with sizeof (double)).
-   By rows (more than one rank): x_u and x_v moved to the
-   reduced layout's rows, the right-hand side -(M (w x_v + sigma x_u) + R x_u) formed there
-   (one halo exchange each for M and R), one multi-RHS solve by rows, and the expansion
-   [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: five row
-   exchanges of the block, nothing gathered. */
-int shift_invert_apply_damped_real (void *ctx, const double *x, double *y);
-int shift_invert_apply_block_damped_real (void *ctx, int nb, const double *X, int ldx,
-                                          double *Y, int ldy);
+/* Collective; OP = (A - sigma B)^-1 B on the Krylov vectors (ctx: shift_invert), one column
+   (ks_apply_real, ks_apply_complex: x, y this rank's rows) or nb (ks_apply_block_real,
+   ks_apply_block_complex: X, Y with leading dimensions ldx, ldy; a single column is a
+   block of 1, not counted as a block solve). The real applies serve GEP (18) and GEP (31)
+   at a real shift (si->damped; si->sigma real, the reduced matrix's factors DMUMPS'), the
+   complex ones GEP (31) at a complex shift.
+   - GEP (18): B X = [M X_q; 0]. By rows (more than one rank): B X on this rank's rows for
+     the block (spm_rows_matmat, one halo exchange), one multi-RHS solve by rows
+     (factor_solve_rows), nothing gathered. On one rank: B X for the block (M read once per
+     SPM_MM_CHUNK columns), one multi-RHS solve (factor_solve_many: the factors are read
+     once for the block); with ldy = N (the Krylov basis) and X, Y apart, B X is formed in
+     Y and solved there in place, else in the block buffer and copied.
+   - GEP (31), B x = [x_u; M x_v; 0], by one solve of order n + m: z = -(M (w x_v + sigma
+     x_u) + R x_u) (pencil_damped_reduce_rhs), solved, expanded (pencil_damped_expand) to
+     y = [z_q; (x_u + sigma z_q) / w; z_xi]. Real arithmetic by rows (more than one rank):
+     x_u and x_v moved to the reduced layout's rows, the right-hand side formed there (one
+     halo exchange each for M and R), one multi-RHS solve by rows, the expansion moved back
+     to the Krylov layout's rows: five row exchanges of the block, nothing gathered.
+     Otherwise (complex arithmetic, or one rank) each column gathered on rank 0, its
+     right-hand side formed, one multi-RHS solve for the block, each column expanded and
+     scattered; rank 0's block buffer holds nb vectors of order 2n + m and nb of order
+     n + m.
+   Rank 0's block buffer grows on demand (fault site "krylov"). */
+int shift_invert_apply_real (void *ctx, const double *x, double *y);
+int shift_invert_apply_complex (void *ctx, const double complex *x, double complex *y);
+int shift_invert_apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y,
+                                   int ldy);
+int shift_invert_apply_block_complex (void *ctx, int nb, const double complex *X, int ldx,
+                                      double complex *Y, int ldy);
 
 #endif

@@ -474,11 +474,9 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   ops->krylov_opts (st, &o);
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
-  ks_apply_real op_real = ops->complex_arith ? shift_invert_apply_damped_real
-                                             : shift_invert_apply_undamped;
-  o.apply_block_real = ops->complex_arith ? shift_invert_apply_block_damped_real
-                                          : shift_invert_apply_block_undamped;
-  o.apply_block_complex = shift_invert_apply_block_damped;  /* block path, when chosen */
+  ks_apply_real op_real = shift_invert_apply_real;  /* GEP (18) or (31): si knows which */
+  o.apply_block_real = shift_invert_apply_block_real;
+  o.apply_block_complex = shift_invert_apply_block_complex;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   /* real arithmetic on more than one rank: the operator by rows, and the modes too */
   o.vectors_by_rows = !zarith && shift_invert_by_rows (st->comm) && o.real_vectors;
@@ -488,7 +486,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   int dense = rc == 0 && ops->dense ? ops->dense (st, f, &ks, err) : 0;  /* every one */
   if (dense < 0) rc = dense;
   if (rc == 0 && !dense)
-    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
+    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_complex, &si, &o, &ks, err)
                 : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
   /* The block path did not converge (the same on every rank): once more with the
      single-vector path on the same factors, which converges where a block stalls (a
@@ -504,7 +502,7 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
     first[3] = ks.time_basis;
     ks_result_clear (&ks);
     o.block = 1;
-    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_damped, &si, &o, &ks, err)
+    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_complex, &si, &o, &ks, err)
                 : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
   }
   if (st->rank == 0) record_krylov (out, &o, &ks);

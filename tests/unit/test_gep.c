@@ -1604,7 +1604,7 @@ static void test_faults (void)
    from its definition in pencil.h,
        A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0],
    solved by LAPACKE_zgesv for y = (A - sigma B)^-1 B x, B x = [x_u; M x_v; 0]. mbmodal's
-   operator (shift_invert_apply_damped and the block apply on 3 columns, rows distributed
+   operator (shift_invert_apply_complex and the block apply on 3 columns, rows distributed
    over the ranks) factors [K + sigma R + sigma^2 M, c Cq^T; c Cq, 0] (complex symmetric
    LDL^T, and complex LU from both triangles) and must give the same y to round-off: both
    differ from the exact solution by at most about cond (A - sigma B) DBL_EPSILON relative
@@ -1723,8 +1723,8 @@ static void test_reduced_solve (void)
           for (int i = 0; i < nl; i++) xl[(size_t) k * nl + i] = X[(size_t) k * N + r0 + i];
         int rc1 = 0;
         for (int k = 0; k < nb && rc1 == 0; k++)
-          rc1 = shift_invert_apply_damped (&si, xl + (size_t) k * nl, yl + (size_t) k * nl);
-        int rc2 = shift_invert_apply_block_damped (&si, nb, xl, nl, yb, nl);
+          rc1 = shift_invert_apply_complex (&si, xl + (size_t) k * nl, yl + (size_t) k * nl);
+        int rc2 = shift_invert_apply_block_complex (&si, nb, xl, nl, yb, nl);
         CHECK0 (rc1 == 0 && rc2 == 0, "%s: applies returned %d, %d", name, rc1, rc2);
         double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
         for (int k = 0; k < nb; k++)
@@ -1788,8 +1788,8 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
       for (int i = 0; i < nl; i++) xl[(size_t) k * ld + i] = creal (X[(size_t) k * N + r0 + i]);
     int rc1 = 0;
     for (int k = 0; k < nb && rc1 == 0; k++)
-      rc1 = shift_invert_apply_damped_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
-    int rc2 = shift_invert_apply_block_damped_real (&si, nb, xl, ld, yb, ld);
+      rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+    int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
     CHECK0 (rc1 == 0 && rc2 == 0, "%s, real (by_rows %d): applies returned %d, %d", name,
             by_rows, rc1, rc2);
     double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
@@ -1908,9 +1908,9 @@ static void test_undamped_by_rows (void)
           xl[(size_t) k * ld + i] = yi[(size_t) k * ld + i] = X[(size_t) k * N + r0 + i];
       int rc1 = 0;
       for (int k = 0; k < nb && rc1 == 0; k++)
-        rc1 = shift_invert_apply_undamped (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
-      int rc2 = shift_invert_apply_block_undamped (&si, nb, xl, ld, yb, ld);
-      int rc3 = shift_invert_apply_block_undamped (&si, nb, yi, ld, yi, ld);  /* in place */
+        rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+      int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
+      int rc3 = shift_invert_apply_block_real (&si, nb, yi, ld, yi, ld);  /* in place */
       CHECK0 (rc1 == 0 && rc2 == 0 && rc3 == 0, "%s (by_rows %d): applies returned %d, %d, "
               "%d", name, by_rows, rc1, rc2, rc3);
       double e[4] = { 0.0, 0.0, 0.0, 0.0 }, g[4];  /* single, block, in place; max |y| */
