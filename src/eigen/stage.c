@@ -729,7 +729,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                && (!ops->complex_arith || !sys->R
                    || (sys->R->compressed && sys->R->nrows == sys->n));
   MPI_Bcast (&by_parts, 1, MPI_INT, 0, comm);
-  if (by_parts && shift_invert_by_rows (comm)) {
+  if (by_parts) {  /* more than one rank: the operator is by rows (shift_invert_by_rows) */
     double t0 = now ();
     rc = gep_parts_scatter (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
     if (rc < 0) {
