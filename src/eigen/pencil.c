@@ -367,13 +367,6 @@ double pencil_cq_scale (const gep_system *sys)
   return ldexp (1.0, (int) lround (log2 (kmax / cmax)));
 }
 
-/* z = B x for GEP (18): [M x_q; 0]. */
-void pencil_b_undamped (const gep_system *sys, const double *x, double *z)
-{
-  spm_matvec (sys->M, x, z);
-  memset (z + sys->n, 0, (size_t) sys->m * sizeof *z);
-}
-
 /* Z = B X for GEP (18), nb columns (see pencil.h). */
 void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
                               double *Z, int ldz, double *work)

@@ -144,12 +144,10 @@ void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, doub
 void pencil_damped_expand (const gep_system *sys, double complex sigma, double w,
                            const double complex *z, double complex *x);
 
-/* z = B x for GEP (18): [M x_q; 0] (x, z of size n + m). */
-void pencil_b_undamped (const gep_system *sys, const double *x, double *z);
-
 /* Z = B X for GEP (18), nb columns: Z(:, j) = [M X(0:n-1, j); 0] (X with leading dimension
    ldx >= n, Z with ldz >= n + m), M read once per SPM_MM_CHUNK columns (spm_matmat; work:
-   SPM_MM_WORK (n) doubles, caller owned). Each column bit for bit pencil_b_undamped's. */
+   SPM_MM_WORK (n) doubles, caller owned). Each column bit for bit spm_matvec's of that column (a single column is
+   a block of 1). */
 void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
                               double *Z, int ldz, double *work);
 
