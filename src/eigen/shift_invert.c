@@ -313,12 +313,13 @@ static int apply_undamped_one_rank (shift_invert *si, int nb, const double *X, i
 /* Collective. Y = (A - sigma B)^-1 B X for the damped pencil by the reduced solve on rank 0,
    nb columns; cplx: 1 for double complex vectors and shift (GEP (31) at a complex shift),
    0 for doubles (a real shift, real factors). Rank 0's block buffer: nb gathered columns of
-   order N = 2n + m (XF), then nb reduced right-hand sides of order nr = n + m (Z), then, in
-   real arithmetic, spm_matmat's work: z = -(M (w x_v + sigma x_u) + R x_u) per column
-   (pencil_damped_reduce_rhs, work si->full) or for the block at once
-   (pencil_damped_reduce_rhs_real_block, bit for bit the same), one multi-RHS solve, each
-   column of XF expanded in place (pencil_damped_expand) and scattered. block: 1 when the
-   caller is a block apply (counted in si->block_solves). */
+   order N = 2n + m (XF), then nb reduced right-hand sides of order nr = n + m (Z), then (real
+   arithmetic) spm_matmat's work. z = -(M (w x_v + sigma x_u) + R x_u) is formed per column
+   in complex arithmetic (pencil_damped_reduce_rhs, work si->full) and for the block at once
+   in real arithmetic (pencil_damped_reduce_rhs_real_block, each column bit for bit the
+   single form's); one multi-RHS solve; each column of XF expanded in place
+   (pencil_damped_expand) and scattered. block: 1 when the caller is a block apply (counted
+   in si->block_solves). */
 static int apply_damped_gathered (shift_invert *si, int nb, const void *X, int ldx, void *Y,
                                   int ldy, int cplx, int block)
 {
