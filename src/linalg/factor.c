@@ -61,6 +61,9 @@ struct factor {
                           factorization as singular (see factor_create_opts) */
   int *nullrows;       /* 0-based null pivot rows, size nnull, every rank; NULL when none */
   char name[128];      /* matrix name for messages */
+  int holds;           /* extra holders (factor_hold): factor_free drops one, frees at 0 */
+  int analysed;        /* 1: the analysis ran for the current use (0 after factor_reuse) */
+  int nfactor_base;    /* nfactor when the current use began (factor_reuse) */
   /* factor_solve_rows: MUMPS's distributed right-hand sides and solution, and the plan that
      moves the solution from MUMPS's rows (ISOL_loc) to the callers' rows. All owned by f,
      grown on demand (never shrunk), freed by factor_free. */
@@ -558,6 +561,7 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
     mumps_fail (f, "analysis", err);
     return factor_free (f);
   }
+  f->analysed = 1;
   if (factorize (f, "factorization", err) < 0) return factor_free (f);
   return f;
 }
@@ -1099,8 +1103,8 @@ void factor_get_phases (const factor *f, factor_phases *p)
   memset (p, 0, sizeof *p);
   p->null_pivots = -1;
   if (!f) return;
-  p->analyses = 1;
-  p->factorizations = f->nfactor;
+  p->analyses = f->analysed;
+  p->factorizations = f->nfactor - f->nfactor_base;
   p->refactorizations = f->refactors;
   p->retries = f->retries;
   p->solves = f->solves;
@@ -1117,6 +1121,10 @@ void factor_get_phases (const factor *f, factor_phases *p)
 factor *factor_free (factor *f)
 {
   if (!f) return NULL;
+  if (f->holds > 0) {  /* another holder keeps it (factor_hold) */
+    f->holds--;
+    return NULL;
+  }
   if (f->alive) mumps_run (f, JOB_END);
   free (f->d);
   free (f->z);
@@ -1137,4 +1145,50 @@ factor *factor_free (factor *f)
   free (f->types);
   free (f);
   return NULL;
+}
+
+/* One more holder of f: the next factor_free only drops it. Same calls on every rank. */
+void factor_hold (factor *f)
+{
+  if (f) f->holds++;
+}
+
+/* Collective on comm. 1 on every rank when ok is 1 on every rank and f (non-NULL) was
+   created with this kind, order and options' input mode and holds the same triplets'
+   rows and columns (0-based irow, jcol against f's 1-based copy; rank 0's, or with
+   distributed input every rank's own): then factor_refactor takes values in this order. */
+int factor_same_pattern (MPI_Comm comm, const factor *f, int ok, factor_kind kind, int n,
+                         long nnz, const int *irow, const int *jcol, int distributed)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int same = ok && f && f->kind == kind && f->n == n && f->dist == (distributed != 0);
+  if (same && (rank == 0 || f->dist)) {
+    same = f->nnz == nnz && (nnz == 0 || (irow && jcol));
+    for (long k = 0; same && k < nnz; k++)
+      same = f->irn[k] == irow[k] + 1 && f->jcn[k] == jcol[k] + 1;
+  }
+  int all = 0;
+  MPI_Allreduce (&same, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all;
+}
+
+/* Starts a new use of f on its analysis: the counts and times of factor_get_stats and
+   factor_get_phases restart from zero, and no analysis is counted, so that the next
+   factor_refactor's are the use's own; name (NULL: kept) names the matrix in messages.
+   Same calls on every rank. Not collective. */
+void factor_reuse (factor *f, const char *name)
+{
+  if (!f) return;
+  if (name) snprintf (f->name, sizeof f->name, "%s", name);
+  f->analysed = 0;
+  f->nfactor_base = f->nfactor;
+  f->retries = 0;
+  f->refactors = 0;
+  f->solves = 0;
+  f->rhs = 0;
+  f->t_analysis = f->t_ana_max = 0.0;
+  f->t_factor = f->t_fac_max = 0.0;
+  f->t_last = f->t_last_max = 0.0;
+  f->t_solve = f->t_solve_max = 0.0;
 }

@@ -230,4 +230,24 @@ void factor_get_phases (const factor *f, factor_phases *p);
 /* Collective. Frees the MUMPS instance (job = -2) and f; NULL is a no-op. Returns NULL. */
 factor *factor_free (factor *f);
 
+/* Not collective; the same calls on every rank. One more holder of f: the next
+   factor_free only drops that hold and leaves f alive (a cache keeps a factor that a stage
+   frees when done; see factor_cache.h). */
+void factor_hold (factor *f);
+
+/* Collective on comm. 1 on every rank when ok is 1 on every rank, f is non-NULL, and the
+   matrix (kind, order n, distributed input or not, and nnz triplets with 0-based rows irow
+   and columns jcol: rank 0's, other ranks NULL and 0; with distributed = 1 every rank's own)
+   has exactly the pattern f was created with, entry by entry in the same order: then
+   factor_refactor (f, values) factors it on f's analysis. Else 0 on every rank. */
+int factor_same_pattern (MPI_Comm comm, const factor *f, int ok, factor_kind kind, int n,
+                         long nnz, const int *irow, const int *jcol, int distributed);
+
+/* Not collective; the same calls on every rank. Begins a new use of f on its existing
+   analysis: factor_get_stats's retries and times and factor_get_phases's counts and times
+   restart from zero and phases.analyses becomes 0 (no analysis ran for this use), so that
+   the next factor_refactor's numbers are the use's own. name (NULL: unchanged) becomes the
+   matrix's name in messages. */
+void factor_reuse (factor *f, const char *name);
+
 #endif
