@@ -648,7 +648,10 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       .keep_vectors = keep, .log = r->log, .detail = r->detail,
                       .block = d->solver.block, .solver = eigen_solver_of (&d->solver),
                       /* a matrix deck's vectors go to the report only: left by rows */
-                      .stream_vectors = vectors && mdl == NULL && !frf };
+                      .stream_vectors = vectors && mdl == NULL && !frf,
+                      /* a sweep's step: its cache of this stage's factorization */
+                      .factor_cache = r->opts->hook ? r->opts->hook->factor_cache[complex_stage]
+                                                    : NULL };
   eigen_result res;
   int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
                          : gep_modal (r->comm, sys, &opts, &res, err);

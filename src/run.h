@@ -27,6 +27,9 @@ typedef struct run_hook {
      converged solve, gets the equilibrium (borrowed for the call). Either may be NULL. */
   void (*statics_start) (void *ctx, struct model_state *s);
   void (*statics_done) (void *ctx, const struct model_state *s);
+  /* the caches of the modal [0] and complex [1] stages' factorizations, owned by the
+     sweep (eigen_opts.factor_cache); NULL: none */
+  struct factor_cache *factor_cache[2];
 } run_hook;
 
 /* What the command line says about one run. Strings are borrowed from argv. */

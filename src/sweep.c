@@ -10,6 +10,7 @@
 
 #include "deck/deck.h"
 #include "eigen/eigen.h"
+#include "linalg/factor_cache.h"
 #include "linalg/sparse.h"
 #include "model/state.h"
 #include "report/outputs.h"
@@ -46,6 +47,8 @@ typedef struct step_rec {
   entry *entries;
   int nlost;
   int *lost;           /* tracks that found no partner at this step */
+  int analysis[2];     /* the modal [0] and complex [1] stages' first factorization: 0 none,
+                          1 analysed anew, 2 on the last step's analysis (factor_cache) */
 } step_rec;
 
 /* The sweep: settings (every rank), the tracker and the steps (rank 0). */
@@ -63,6 +66,8 @@ typedef struct sweep {
   model_state eq;             /* rank 0: the last step's static equilibrium (nnodes 0:
                                  none yet) */
   int warm;                   /* rank 0: steps whose static stage started from it */
+  factor_cache fc[2];         /* every rank: the modal [0] and complex [1] stages' factors,
+                                 kept between steps (run_hook.factor_cache) */
 } sweep;
 
 /* Resolves one path "GROUP.NAME.KEY" (spin: "GROUP.NAME.spin.speed" or ".rpm") against the
@@ -400,6 +405,17 @@ static int write_report (const sweep *w, const deck *d, const char *path, int to
       if (whirl_word (e->whirl)) fprintf (f, ", whirl: %s", whirl_word (e->whirl));
       fprintf (f, "}\n");
     }
+    if (s->analysis[0] || s->analysis[1]) {  /* the stages that factored */
+      fprintf (f, "    analysis_reused: {");
+      const char *sep = "";
+      for (int c = 0; c < 2; c++)
+        if (s->analysis[c]) {
+          fprintf (f, "%s%s: %s", sep, c ? "complex" : "modal",
+                   s->analysis[c] == 2 ? "true" : "false");
+          sep = ", ";
+        }
+      fprintf (f, "}\n");
+    }
     if (s->nlost > 0) {
       fprintf (f, "    lost: [");
       for (int k = 0; k < s->nlost; k++) fprintf (f, "%s%d", k ? ", " : "", s->lost[k]);
@@ -453,6 +469,27 @@ static int write_csv (const sweep *w, const char *path, mb_err *err)
 }
 
 /* Collective: the deck read and parsed on every rank (as run.c does) */
+/* Rank 0 records (and with log, the -v log, says) how step st's eigen stages factored
+   A - sigma B the first time: on the last step's MUMPS analysis (the pattern unchanged:
+   only the numerical factorization ran) or analysed anew; fell back: a refactorization
+   failed and the step factored anew. Stages that did not factor are left out. */
+static void analysis_note (sweep *w, int st, FILE *log)
+{
+  static const char *const label[2] = { "modal", "complex" };
+  for (int c = 0; c < 2; c++) {
+    const factor_cache *fc = &w->fc[c];
+    int a = fc->used ? (fc->first_reused ? 2 : 1) : 0;
+    if (w->steps) w->steps[st].analysis[c] = a;
+    if (log && a)
+      fprintf (log, "sweep: step %d: %s stage: %s%s\n", st + 1, label[c],
+               a == 2 ? "MUMPS analysis reused (the pattern of A - sigma B is unchanged: "
+                        "numerical factorization only)"
+                      : "A - sigma B analysed and factored anew",
+               fc->fell_back ? " (a refactorization failed: factored anew)" : "");
+  }
+  if (log) fflush (log);
+}
+
 static int parse_deck (MPI_Comm comm, const char *path, deck *d, mb_err *err)
 {
   char *text = NULL;
@@ -521,7 +558,8 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
     fflush (log);
   }
   run_hook hook = { .ctx = &w, .edit = edit_hook, .stage = stage_hook,
-                    .statics_start = statics_start_hook, .statics_done = statics_done_hook };
+                    .statics_start = statics_start_hook, .statics_done = statics_done_hook,
+                    .factor_cache = { &w.fc[0], &w.fc[1] } };
   int step_rc = 0;
   char dir[4096];
   for (int st = 0; st < d.sweep.nvalues && step_rc == 0; st++) {
@@ -540,7 +578,10 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
     }
     int r = rank == 0 ? writer_make_dirs (dir, err) : 0;
     step_rc = mb_agree (comm, r, err);
+    factor_cache_step (&w.fc[0]);
+    factor_cache_step (&w.fc[1]);
     if (step_rc == 0) step_rc = run_deck (comm, &so, err);
+    analysis_note (&w, st, o->verbose ? log : NULL);
     int failed = rank == 0 ? w.failed : 0;
     MPI_Bcast (&failed, 1, MPI_INT, 0, comm);
     if (step_rc == 0 && failed) {
@@ -583,6 +624,8 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
   free (w.steps);
   tracker_clear (&w.tr);
   model_state_clear (&w.eq);
+  factor_cache_clear (&w.fc[0]);  /* collective */
+  factor_cache_clear (&w.fc[1]);
   free (stepsdir);
   deck_clear (&d);
   return step_rc;

@@ -114,6 +114,10 @@ typedef struct eigen_opts {
                              Schur is then asked for exactly those: the rest of the whole
                              space are infinite eigenvalues that rounding may leave finite */
   int finite;             /* with whole: that count */
+  /* a sweep's cache for this stage's factorization of A - sigma B (the first at each
+     shift: factor_cache_create reuses the last step's MUMPS analysis when the pattern is
+     the same), owned by the sweep; NULL (decks, single runs): factored anew */
+  struct factor_cache *factor_cache;
 } eigen_opts;
 
 typedef enum { STAGE_MODAL = 0, STAGE_COMPLEX = 1 } eigen_stage_kind;

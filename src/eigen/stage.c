@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../linalg/blas.h"
+#include "../linalg/factor_cache.h"
 #include "shift_invert.h"
 #include "singular.h"
 
@@ -368,8 +369,9 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   stage_factor_opts (st, undamped_ldlt ? 6 : 7, &fo);
   if (undamped_ldlt) fo.pivot_threshold = 0.1;
   fo.distributed = st->parts != NULL;   /* a null pivot then fails as singular */
-  factor *f = factor_create_opts (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
-                                  name, &fo, err);
+  /* a sweep's step: on the last step's analysis when the pattern is the same */
+  factor *f = factor_cache_create (st->opts->factor_cache, st->comm, kind, st->Nf, st->nnz,
+                                   st->row, st->col, st->val, name, &fo, NULL, err);
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
     if (st->parts) st->singular_by_rows = 1;
