@@ -1,7 +1,7 @@
 /* test_factor.c: the MUMPS backend against dense LAPACK solves and closed-form inertia;
    refactorization on one analysis; options; null pivots against closed-form null spaces;
    right-hand sides and solutions distributed by rows against dense LAPACK; the matrix given
-   distributed over the ranks. */
+   distributed over the ranks; the sweep's factor cache (reuse of the analysis). */
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "linalg/factor.h"
+#include "linalg/factor_cache.h"
 
 static int rank, nranks;
 static const double PI = 3.14159265358979323846;
@@ -1585,6 +1586,140 @@ static void test_distributed_input (void)
   trip_clear (&t);
 }
 
+/* The cache's factorization of t (rank 0's triplets, or with dist every rank the entries
+   k with (k + shift) % nranks == rank), real values; *reused its verdict. */
+static factor *cache_create (factor_cache *c, factor_kind kind, const trip *t, int dist,
+                             int shift, int *reused, mb_err *err)
+{
+  trip mine = {0};
+  mine.n = t->n;
+  for (long k = 0; k < t->nnz; k++)
+    if (dist ? (k + shift) % nranks == rank : rank == 0)
+      trip_add (&mine, t->i[k], t->j[k], t->v[k]);
+  double *a = real_values (&mine);
+  factor_opts o;
+  factor_opts_default (&o);
+  o.distributed = dist;
+  factor *f = factor_cache_create (c, MPI_COMM_WORLD, kind, t->n, mine.nnz, mine.i, mine.j, a,
+                                   "A - sigma B", &o, reused, err);
+  free (a);
+  trip_clear (&mine);
+  return f;
+}
+
+/* 1 on rank 0 when f solves t's system as dense LAPACK does (1e-12); collective. */
+static int cache_solves (factor *f, const trip *t, int sym)
+{
+  int rc = -1;
+  double complex *x = f ? solve_with (f, t->n, 0, &rc) : NULL;
+  int ok = 0;
+  if (rank == 0 && x && rc == 0) {
+    double complex *ref = dense_solve (t, sym, 0, 1);  /* LAPACK dgesv */
+    ok = rel_diff (x, ref, (size_t) t->n) < 1e-12;
+    free (ref);
+  }
+  free (x);
+  return ok;
+}
+
+/* The sweep's factor cache (factor_cache_create): new values on the same pattern refactor
+   on the kept analysis (reused, phases.analyses 0, the step's own counts) and solve as
+   LAPACK does; a changed pattern, other options, or (on 2 ranks) the same entries split
+   otherwise over the ranks factor anew; a refactorization that fails (an all-zero, singular
+   matrix) falls back to a new factorization, which fails too: NULL, MB_ESOLVE on every
+   rank, nothing kept; the next one is new and right. The caller's factor_free leaves the
+   kept factor alive. Verdicts the same on every rank. */
+static void test_cache (void)
+{
+  for (int dist = 0; dist < 2; dist++) {
+    factor_cache c;
+    memset (&c, 0, sizeof c);
+    trip t1 = {0}, t2 = {0}, t3 = {0}, tz = {0};
+    int p[4] = { 3, 17, 30, 44 };
+    build_saddle (&t1, 60, 4, p, -0.5);     /* LDL^T, a saddle point */
+    same_pattern (&t1, &t2, 0);
+    t3 = t2;                                 /* t2 and one more entry: another pattern */
+    t3.i = t3.j = NULL, t3.v = NULL, t3.nnz = t3.cap = 0;
+    same_pattern (&t1, &t3, 0);
+    trip_add (&t3, 50, 2, 0.01);
+    mb_err err;
+    mb_err_init (&err);
+    int r1 = -1, r2 = -1, r3 = -1, r4 = -1, r5 = -1, r6 = -1;
+    char d[160];
+    factor *f = cache_create (&c, FACTOR_REAL_SYMMETRIC, &t1, dist, 0, &r1, &err);
+    int ok1 = cache_solves (f, &t1, 1);
+    factor_free (f);                         /* the stage's free: the cache keeps it */
+    snprintf (d, sizeof d, "cache%s: first factor new, solves as LAPACK, kept after free",
+              dist ? " (distributed)" : "");
+    CHECK0 (d, f && r1 == 0 && ok1 && c.f == f && c.analyses == 1 && c.reuses == 0);
+    factor_cache_step (&c);
+    f = cache_create (&c, FACTOR_REAL_SYMMETRIC, &t2, dist, 0, &r2, &err);
+    int ok2 = cache_solves (f, &t2, 1);
+    factor_phases ph;
+    factor_get_phases (f, &ph);
+    factor_free (f);
+    snprintf (d, sizeof d, "cache%s: same pattern, new values: analysis reused, own counts, "
+              "solves as LAPACK", dist ? " (distributed)" : "");
+    CHECK0 (d, f == c.f && r2 == 1 && ok2 && c.first_reused == 1 && c.reuses == 1
+            && ph.analyses == 0 && ph.time_analysis == 0.0 && ph.refactorizations == 1
+            && ph.factorizations == 1 && ph.solves == 1);
+    int same2 = same_everywhere (r2);  /* collective: outside CHECK0 */
+    CHECK0 ("cache: the verdict is the same on every rank", same2);
+    /* the same entries given by other ranks (distributed, 2 ranks): factored anew */
+    if (dist) {
+      f = cache_create (&c, FACTOR_REAL_SYMMETRIC, &t2, dist, 1, &r3, &err);
+      int ok3 = cache_solves (f, &t2, 1);
+      factor_free (f);
+      snprintf (d, sizeof d, "cache (distributed): entries moved to other ranks: %s",
+                nranks > 1 ? "factored anew" : "one rank, reused");
+      int same3 = same_everywhere (r3);
+      CHECK0 (d, ok3 && r3 == (nranks > 1 ? 0 : 1) && same3);
+    }
+    f = cache_create (&c, FACTOR_REAL_SYMMETRIC, &t3, dist, 0, &r4, &err);
+    int ok4 = cache_solves (f, &t3, 1);
+    factor_free (f);
+    snprintf (d, sizeof d, "cache%s: one more entry: factored anew, solves as LAPACK",
+              dist ? " (distributed)" : "");
+    CHECK0 (d, f && r4 == 0 && ok4 && c.f == f);
+    /* another kind (LU, a general matrix): anew; then all its values zero: singular */
+    trip tg = {0};
+    build_general (&tg, 60, 0);
+    tz.n = tg.n;
+    for (long k = 0; k < tg.nnz; k++) trip_add (&tz, tg.i[k], tg.j[k], 0.0);
+    f = cache_create (&c, FACTOR_REAL_GENERAL, &tg, dist, 0, &r5, &err);
+    int okg = cache_solves (f, &tg, 0);
+    factor_free (f);
+    CHECK0 ("cache: another kind: factored anew, solves as LAPACK", f && r5 == 0 && okg);
+    trip_clear (&tg);
+    f = cache_create (&c, FACTOR_REAL_GENERAL, &tz, dist, 0, &r6, &err);
+    int zrc = err.code;
+    snprintf (d, sizeof d, "cache%s: a failed refactorization falls back to a new one, which "
+              "fails too: NULL, MB_ESOLVE, nothing kept", dist ? " (distributed)" : "");
+    CHECK0 (d, !f && zrc == MB_ESOLVE && c.f == NULL && c.fell_back == 1 && r6 == 0);
+    int samez = same_everywhere (zrc);
+    CHECK0 ("cache: the failure is the same on every rank", samez);
+    mb_err_init (&err);
+    f = cache_create (&c, FACTOR_REAL_SYMMETRIC, &t2, dist, 0, &r1, &err);
+    int ok5 = cache_solves (f, &t2, 1);
+    factor_free (f);
+    CHECK0 ("cache: after the failure a new factor, right", f && r1 == 0 && ok5);
+    factor_cache_clear (&c);
+    CHECK0 ("cache: cleared", c.f == NULL && c.analyses == 0);
+    trip_clear (&t1), trip_clear (&t2), trip_clear (&t3), trip_clear (&tz);
+  }
+  /* no cache: factor_create_opts itself */
+  trip t = {0};
+  build_general (&t, 40, 0);
+  mb_err err;
+  mb_err_init (&err);
+  int r = -1;
+  factor *f = cache_create (NULL, FACTOR_REAL_GENERAL, &t, 0, 0, &r, &err);
+  int ok = cache_solves (f, &t, 0);
+  factor_free (f);
+  CHECK0 ("cache NULL: a plain factor, solves as LAPACK", f && r == 0 && ok);
+  trip_clear (&t);
+}
+
 int main (int argc, char **argv)
 {
   MPI_Init (&argc, &argv);
@@ -1607,6 +1742,7 @@ int main (int argc, char **argv)
   test_solve_rows_null_pivots ();
   test_solve_rows_errors ();
   test_distributed_input ();
+  test_cache ();
   int status = 0;
   if (rank == 0) status = CHECK_DONE ();
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
