@@ -324,14 +324,15 @@ void model_joint_frame_at (const model *mdl, const model_state *s, int jj, doubl
   mat_mul (dR, j->R, R);
 }
 
-/* "revolute, rotation about e1" for row k of j into buf (for rank messages). */
+/* "revolute, rx of its frame" for row k of j into buf (for rank messages): the DOF names
+   of model_joint_row_name, in the joint frame's axes e1 e2 e3. */
 void joint_row_label (const model_joint *j, int k, char *buf, size_t size)
 {
   if (j->frame_axis[k] < 0)
     snprintf (buf, size, "%s, translation along pB - pA", model_joint_type_name (j->type));
   else
-    snprintf (buf, size, "%s, %s e%d", model_joint_type_name (j->type),
-              j->is_rotation[k] ? "rotation about" : "translation along", j->frame_axis[k] + 1);
+    snprintf (buf, size, "%s, %s of its frame", model_joint_type_name (j->type),
+              model_dof_label (3 * (j->is_rotation[k] != 0) + j->frame_axis[k]));
 }
 
 /* What row k of j locks, by the DOF names in the joint's frame axes e1 e2 e3: "dx" "dy" "dz"

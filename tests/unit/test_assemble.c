@@ -337,7 +337,7 @@ static void test_rank (void)
   CHECK ("parallel revolutes: at rev2", !strcmp (e.where, "deck.yaml:1011:3"));
   CHECK ("parallel revolutes: names both",
          has (e.msg, "joints 'rev2', 'rev1' overconstrain the model: the constraint rows of "
-              "'rev2' (revolute, translation along e1) repeat those of 'rev1' (Cq has rank 5 "
+              "'rev2' (revolute, dx of its frame) repeat those of 'rev1' (Cq has rank 5 "
               "for 10 rows); remove DOFs from one of them"));
   if (rc != MB_EDECK || !has (e.msg, "'rev2', 'rev1'")) printf ("  got %s: %s\n", e.where, e.msg);
 
@@ -351,7 +351,7 @@ static void test_rank (void)
   rc = check_rank (t, &e, &skipped);
   CHECK ("weld + lock: error at the lock", rc == MB_EDECK && !strcmp (e.where, "deck.yaml:1011:3"));
   CHECK ("weld + lock: message", has (e.msg, "joints 'lk', 'w' overconstrain the model") &&
-         has (e.msg, "(lock, translation along e2)") && has (e.msg, "(Cq has rank 6 for 7 rows)"));
+         has (e.msg, "(lock, dy of its frame)") && has (e.msg, "(Cq has rank 6 for 7 rows)"));
   if (rc != MB_EDECK) printf ("  got %s: %s\n", e.where, e.msg);
 
   /* crank (r = 0.1, at 90 degrees), rod (l = 0.4), piston on x: revolute, spherical,
