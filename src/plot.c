@@ -37,17 +37,21 @@ static int exe_dir (const char *argv0, char *dir)
 }
 
 /* The plot script into path (SCRIPT_MAX): DIR/scripts/ (the build tree: the binary in the
-   repository's root) or DIR/../share/mbmodal/ (an installed binary in PREFIX/bin).
-   Returns 0, or -1 when neither is readable (path holds the first tried). */
+   repository's root), DIR/../scripts/ (a binary in a build folder of the repository, e.g.
+   build-san/) or DIR/../share/mbmodal/ (an installed binary in PREFIX/bin). Returns 0, or
+   -1 when none is readable (path holds the first tried). */
 static int find_script (const char *dir, char *path)
 {
+  static const char *const places[] = { "%s/scripts/%s", "%s/../scripts/%s",
+                                        "%s/../share/mbmodal/%s" };
   char other[SCRIPT_MAX];
-  snprintf (other, sizeof other, "%s/../share/mbmodal/%s", dir, PLOT_SCRIPT);
-  snprintf (path, SCRIPT_MAX, "%s/scripts/%s", dir, PLOT_SCRIPT);
-  if (access (path, R_OK) == 0) return 0;
-  if (access (other, R_OK) == 0) {
-    memcpy (path, other, strlen (other) + 1);
-    return 0;
+  snprintf (path, SCRIPT_MAX, places[0], dir, PLOT_SCRIPT);
+  for (int i = 0; i < 3; i++) {
+    snprintf (other, sizeof other, places[i], dir, PLOT_SCRIPT);
+    if (access (other, R_OK) == 0) {
+      memcpy (path, other, strlen (other) + 1);
+      return 0;
+    }
   }
   return -1;
 }

@@ -7,7 +7,8 @@
 /* `mbmodal plot [-o PNG] [--mode N] REPORT.yaml`, argv[0] = "plot". Runs (exec, so that its
    exit status is the command's) python3 on scripts/mbmodal_plot.py, found beside the
    binary's own path (/proc/self/exe, else argv's path via realpath): DIR/scripts/ with the
-   binary at DIR/mbmodal (the build tree), or DIR/../share/mbmodal/. Debian's
+   binary at DIR/mbmodal (the build tree), DIR/../scripts/ (a build folder such as
+   build-san/), or DIR/../share/mbmodal/. Debian's
    /usr/bin/python3 is used when it exists (python3-matplotlib installs there), else python3
    from PATH. Returns only on failure: 1 with a message naming what is missing (the script,
    python3). Called before MPI starts: no MPI. */
