@@ -432,15 +432,13 @@ static int residual_failure (const stage_ops *ops, stage *st, mb_err *err)
   return mb_agree (st->comm, MB_ENOCONV, err);
 }
 
-/* Collective. The stage at one shift: pencil and factors, Krylov-Schur (fault site
-   "krylov" in the operator's buffers), modes on rank 0 (fault site "modes" on the other
-   ranks), check, convergence. Returns the agreed status. */
-static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
+/* Every rank. A fresh result and pencil fields for one run at st->sigma (the factors,
+   triplets and check interval of a previous run are gone: nothing here is freed). */
+static void begin_at_shift (const stage_ops *ops, stage *st)
 {
   eigen_result *out = st->out;
   const eigen_opts *opts = st->opts;
   memset (out, 0, sizeof *out);
-  double t_start = now ();
   out->stage = ops->kind;
   out->n = st->sys->n;
   out->m = st->sys->m;
@@ -459,14 +457,52 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   memset (&st->t, 0, sizeof st->t);
   memset (&st->mc, 0, sizeof st->mc);
   st->residual_failed = 0;
+}
 
-  int rc;
-  factor *f = build_and_factor (ops, st, &rc, err);
-  if (!f) return rc;
+/* Collective. One Krylov-Schur solve of OP = (A - sigma B)^-1 B (si), in complex
+   arithmetic when zarith, else real. Returns its status (not yet agreed). */
+static int ks_once (int zarith, shift_invert *si, const ks_opts *o, ks_result *ks, mb_err *err)
+{
+  return zarith ? ks_solve_complex (&si->dist, shift_invert_apply_complex, si, o, ks, err)
+                : ks_solve_real (&si->dist, shift_invert_apply_real, si, o, ks, err);
+}
 
+/* Collective. The policy's first rule (stage_policy), inside the Krylov phase because it
+   reuses the factors: the block path did not converge (the same on every rank), so once
+   more with the single-vector path on the same factors, which converges where a block
+   stalls (a defective zero of the free damped chain, test_gep). The first solve's times
+   go to first[4] (apply, orthogonalization, Schur, basis) so that the profile adds both;
+   o->block becomes 1. Returns the second solve's status, or rc when the rule does not
+   apply. */
+static int block_to_single (const stage_ops *ops, stage *st, int zarith, shift_invert *si,
+                            ks_opts *o, ks_result *ks, double first[4], int rc, mb_err *err)
+{
+  if (rc != 0 || ks->converged || ks->block <= 1) return rc;
+  stage_log (st, "%s: the block path (block %d) did not converge after %d restarts (%d of "
+             "%d; worst residual %.2e): again with the single-vector path\n", ops->label,
+             ks->block, ks->restarts, ks->nconv, o->nev, ks->worst);
+  st->attempts.block_to_single++;
+  first[0] = ks->time_apply;
+  first[1] = ks->time_orth;
+  first[2] = ks->time_schur;
+  first[3] = ks->time_basis;
+  ks_result_clear (ks);
+  o->block = 1;
+  return ks_once (zarith, si, o, ks, err);
+}
+
+/* Collective. The Krylov phase on the factors *f: Krylov-Schur's options (ops->krylov_opts),
+   the shift-invert operator, the stage's dense hook or Krylov-Schur (fault site "krylov" in
+   the operator's buffers), block_to_single; the result into out (rank 0), what it did into
+   kf (for the profile) and the worst residual estimate into *ks_worst. The factors are
+   freed here on failure or when the stage has no check (end_krylov). Returns the agreed
+   status; ks is the caller's to clear. */
+static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_result *ks,
+                            krylov_facts *kf, double *ks_worst, mb_err *err)
+{
+  const eigen_opts *opts = st->opts;
+  eigen_result *out = st->out;
   shift_invert si;
-  ks_result ks;
-  memset (&ks, 0, sizeof ks);
   double t0 = now ();
   progress_ctx pc = { st->log, t0, t0 };
   ks_opts o = { .ncv = opts->subspace, .tol = st->ks_tol > 0.0 ? st->ks_tol : opts->tolerance,
@@ -476,79 +512,73 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   ops->krylov_opts (st, &o);
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
-  ks_apply_real op_real = shift_invert_apply_real;  /* GEP (18) or (31): si knows which */
-  o.apply_block_real = shift_invert_apply_block_real;
+  o.apply_block_real = shift_invert_apply_block_real;  /* GEP (18) or (31): si knows which */
   o.apply_block_complex = shift_invert_apply_block_complex;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   /* real arithmetic on more than one rank: the operator by rows, and the modes too */
   o.vectors_by_rows = !zarith && shift_invert_by_rows (st->comm) && o.real_vectors;
-  rc = shift_invert_init (&si, st->comm, f, st->sys, st->parts, st->N,
-                          zarith ? sizeof (double complex) : sizeof (double), err);
+  int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N,
+                              zarith ? sizeof (double complex) : sizeof (double), err);
   shift_invert_set_damped (&si, st->sigma, st->w);
-  int dense = rc == 0 && ops->dense ? ops->dense (st, f, &ks, err) : 0;  /* every one */
+  int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
   if (dense < 0) rc = dense;
-  if (rc == 0 && !dense)
-    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_complex, &si, &o, &ks, err)
-                : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
-  /* The block path did not converge (the same on every rank): once more with the
-     single-vector path on the same factors, which converges where a block stalls (a
-     defective zero of the free damped chain, test_gep); its counts add to the first's. */
+  if (rc == 0 && !dense) rc = ks_once (zarith, &si, &o, ks, err);
   double first[4] = { 0.0, 0.0, 0.0, 0.0 };
-  if (rc == 0 && !ks.converged && ks.block > 1) {
-    stage_log (st, "%s: the block path (block %d) did not converge after %d restarts (%d of "
-               "%d; worst residual %.2e): again with the single-vector path\n", ops->label,
-               ks.block, ks.restarts, ks.nconv, o.nev, ks.worst);
-    first[0] = ks.time_apply;
-    first[1] = ks.time_orth;
-    first[2] = ks.time_schur;
-    first[3] = ks.time_basis;
-    ks_result_clear (&ks);
-    o.block = 1;
-    rc = zarith ? ks_solve_complex (&si.dist, shift_invert_apply_complex, &si, &o, &ks, err)
-                : ks_solve_real (&si.dist, op_real, &si, &o, &ks, err);
-  }
-  if (st->rank == 0) record_krylov (out, &o, &ks);
-  double ks_worst = ks.worst, t_solve = si.t_solve;
-  int solves = si.solves;
+  rc = block_to_single (ops, st, zarith, &si, &o, ks, first, rc, err);
+  if (st->rank == 0) record_krylov (out, &o, ks);
+  *ks_worst = ks->worst;
   factor_phases ph;
-  factor_get_phases (f, &ph);
-  krylov_facts kf = { first[0] + ks.time_apply, first[1] + ks.time_orth,
-                      first[2] + ks.time_schur, first[3] + ks.time_basis, si.t_solve,
-                      si.solves, ph.solves, si.block_solves, ph.solved_rhs, ks.block };
+  factor_get_phases (*f, &ph);
+  krylov_facts facts = { first[0] + ks->time_apply, first[1] + ks->time_orth,
+                         first[2] + ks->time_schur, first[3] + ks->time_basis, si.t_solve,
+                         si.solves, ph.solves, si.block_solves, ph.solved_rhs, ks->block };
   if (dense) {  /* the dense hook's solves: multi-RHS calls on the factors, outside OP */
-    kf.t_solve = ks.time_total;
-    kf.rhs = ph.solved_rhs;
-    kf.block_calls = ph.solves;
+    facts.t_solve = ks->time_total;
+    facts.rhs = ph.solved_rhs;
+    facts.block_calls = ph.solves;
   }
-  rc = end_krylov (st->comm, rc, t0, &f, ops->check != NULL, &si, out, err);
-  if (rc < 0) { ks_result_clear (&ks); return rc; }
-
-  double t_post = now ();
-  if (st->rank == 0) {
+  *kf = facts;
+  double t_solve = si.t_solve;
+  int solves = si.solves;
+  rc = end_krylov (st->comm, rc, t0, f, ops->check != NULL, &si, out, err);
+  if (rc >= 0 && st->rank == 0)
     stage_log (st, "%s: %d Ritz pairs converged after %d restarts, %.2f s (%d solves: "
                "%.2f s)\n", ops->label, out->nconv, out->restarts, out->time_iterate, solves,
                t_solve);
-  }
+  return rc;
+}
+
+/* Collective. The Ritz pairs in ks -> modes (ops->modes: by rows, every rank on its own
+   rows; else rank 0, fault site "modes" on the other ranks), agreed; then the stage's check
+   (ops->check) on the factors f, which it frees. Returns the agreed status. */
+static int modes_and_check (const stage_ops *ops, stage *st, factor *f, ks_result *ks,
+                            mb_err *err)
+{
+  int rc = 0;
   /* by rows (vectors by rows, or a system by rows): every rank on its own rows */
-  if (ks.rows || st->sys->parts || st->rank == 0) {
-    rc = ops->modes (st, &ks, err);
+  if (ks->rows || st->sys->parts || st->rank == 0) {
+    rc = ops->modes (st, ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
-  ks_result_clear (&ks);
+  ks_result_clear (ks);
   rc = mb_agree (st->comm, rc, err);
   st->f = f;
   if (rc == 0 && ops->check) rc = ops->check (st, err);
   st->f = NULL;
   factor_free (f);
-  if (rc < 0) return rc;
-  out->time_post = now () - t_post;
-  out->time_total = now () - t_start;
-  if (ops->check && out->sturm_done)
-    stage_detail (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
-               ops->label, out->time_check, 100.0 * out->time_check
-               / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
-  profile_finish (ops, st, &kf);
+  return rc;
+}
+
+/* Collective. The verdict on a run whose modes are in out: true residuals above
+   EIGEN_RESIDUAL_SAFETY x the tolerance where Krylov-Schur said converged fail it
+   (residual_failure); above the tolerance but within that factor (or within the mesh's
+   own rounding floor, modes_own_refine) they are accepted and logged; not converged is
+   MB_ENOCONV naming Krylov-Schur's counts and its worst estimate ks_worst. Returns the
+   agreed status. */
+static int verdict_at_shift (const stage_ops *ops, stage *st, double ks_worst, mb_err *err)
+{
+  eigen_result *out = st->out;
   int bad = st->rank == 0 ? out->n_above_tol : 0;
   MPI_Bcast (&bad, 1, MPI_INT, 0, st->comm);
   if (bad > 0 && out->converged) return residual_failure (ops, st, err);
@@ -579,20 +609,98 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
   return 0;
 }
 
-/* Collective. The stage ran at its shift (status rc, st->out filled) with true residuals
-   above the tolerance tol (rank 0's out->max_residual = rho): the true residual (the
-   pencil's backward error) is Krylov-Schur's residual of OP amplified, roughly by
+/* Collective. The stage at one shift: begin_at_shift, pencil and factors
+   (build_and_factor), the Krylov phase (krylov_at_shift), modes and check
+   (modes_and_check), the profile (profile_finish), the verdict (verdict_at_shift).
+   Returns the agreed status. */
+static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
+{
+  eigen_result *out = st->out;
+  double t_start = now ();
+  begin_at_shift (ops, st);
+  int rc;
+  factor *f = build_and_factor (ops, st, &rc, err);
+  if (!f) return rc;
+
+  ks_result ks;
+  memset (&ks, 0, sizeof ks);
+  krylov_facts kf;
+  double ks_worst = 0.0;
+  rc = krylov_at_shift (ops, st, &f, &ks, &kf, &ks_worst, err);
+  if (rc < 0) { ks_result_clear (&ks); return rc; }
+
+  double t_post = now ();
+  rc = modes_and_check (ops, st, f, &ks, err);
+  if (rc < 0) return rc;
+  out->time_post = now () - t_post;
+  out->time_total = now () - t_start;
+  if (ops->check && out->sturm_done)
+    stage_detail (st, "%s: the missed-mode check took %.2f s, %.0f %% of the stage's %.2f s\n",
+               ops->label, out->time_check, 100.0 * out->time_check
+               / (out->time_total > 0.0 ? out->time_total : 1.0), out->time_total);
+  profile_finish (ops, st, &kf);
+  return verdict_at_shift (ops, st, ks_worst, err);
+}
+
+/* ---- the rerun policy ---------------------------------------------------------------
+
+   One stage is a sequence of attempts (stage_policy), each rule tried in this order after
+   a run at a shift; each rule that fires logs one line and counts in st->attempts:
+   1. block to single vector: the block path did not converge: the single-vector path on
+      the same factors (block_to_single, inside the Krylov phase because it keeps them);
+   2. second shift: true residuals above the tolerance at the stage's own shift: the
+      stage at ops->retry_shift (rule_second_shift);
+   3. tighter tolerance: true residuals still above the tolerance: the same shift with
+      Krylov-Schur's tolerance tightened (rule_tighter);
+   4. the system whole: the pencil handed out by rows failed as singular: the whole
+      sequence again from the first shift with the system on rank 0 (rule_whole).
+   Two more rules belong to the stages and run stage_solve again from gep.c, after this
+   sequence: 5. the missed-mode rerun (undamped: missed_retry) and 6. the complex rerun
+   after rigid-body modes from real arithmetic (damped: complex_solve). */
+
+/* Collective. Rule 2: st ran at the stage's own shift sigma (status rc, st->out filled)
+   with true residuals above the tolerance (and above the mesh's rounding floor). With
+   rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes: when
+   |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
+   tolerance although Krylov-Schur's estimate says converged. The true residuals show it;
+   then, unless the deck set the shift, the stage runs again at a shift it chooses
+   (ops->retry_shift, rank 0, 0 for none). Returns the status of the run kept (rc when the
+   rule does not fire), the same on every rank. */
+static int rule_second_shift (const stage_ops *ops, stage *st, int rc, mb_err *err)
+{
+  const eigen_opts *opts = st->opts;
+  eigen_result *out = st->out;
+  double next = !opts->has_shift && !opts->has_target && st->rank == 0
+              && out->max_residual > fmax (opts->tolerance, out->resid_floor)
+              ? ops->retry_shift (st) : 0.0;
+  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, st->comm);
+  if (next == 0.0) return rc;
+  stage_log (st, "%s: residual %.1e above the tolerance at the stage's own shift %.3g "
+             "(rigid-body modes or rounding near it can cap the accuracy): again at shift "
+             "%.6g %s\n", ops->label, out->max_residual, creal (st->sigma), next, ops->unit);
+  st->attempts.second_shift++;
+  eigen_result_clear (out);
+  mb_err_init (err);
+  st->sigma = next;
+  st->residual_failed = 0;
+  st->attempts.runs++;
+  return run_at_shift (ops, st, err);
+}
+
+/* Collective. Rule 3: the stage ran at its shift (status rc, st->out filled) with true
+   residuals above the tolerance tol (rank 0's out->max_residual = rho): the true residual
+   (the pencil's backward error) is Krylov-Schur's residual of OP amplified, roughly by
    |lambda - sigma| / |lambda| for a shift far from the modes, and by the rounding of a
    block's estimate, so that an estimate of tol can give a true residual of g tol,
-   g = rho / tol. The stage then
-   runs once more at the same shift with Krylov-Schur's tolerance tol / (4 g), when that is
-   at least REFINE_TOL_FLOOR (below it the shift is too far for any tolerance: the first
-   result and its message stand), and not on the dense path (opts->whole: no Krylov-Schur
-   tolerance to tighten). The second result replaces the first unless it failed
-   where the first had been accepted (within EIGEN_RESIDUAL_SAFETY); then the first stands.
-   Returns the status of the result kept, the same on every rank. */
+   g = rho / tol. The stage then runs once more at the same shift with Krylov-Schur's
+   tolerance tol / (4 g), when that is at least REFINE_TOL_FLOOR (below it the shift is
+   too far for any tolerance: the first result and its message stand), and not on the
+   dense path (opts->whole: no Krylov-Schur tolerance to tighten). The second result
+   replaces the first unless it failed where the first had been accepted (within
+   EIGEN_RESIDUAL_SAFETY); then the first stands. Returns the status of the result kept,
+   the same on every rank. */
 #define REFINE_TOL_FLOOR 1e-13
-static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err)
+static int rule_tighter (const stage_ops *ops, stage *st, int rc, mb_err *err)
 {
   double tol = st->opts->tolerance;
   double rho = st->rank == 0 ? st->out->max_residual : 0.0;
@@ -605,12 +713,14 @@ static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err
   stage_log (st, "%s: true residuals up to %.2e, above the tolerance %.1e at this shift "
              "(far from the modes, it amplifies Krylov-Schur's residual %.0f times): again "
              "with Krylov-Schur's tolerance %.1e\n", ops->label, rho, tol, rho / tol, ks_tol);
+  st->attempts.tighter++;
   eigen_result first = *st->out;  /* moved: the modes now belong to first */
   mb_err first_err = *err;
   memset (st->out, 0, sizeof *st->out);
   mb_err_init (err);
   st->ks_tol = ks_tol;
   st->residual_failed = 0;
+  st->attempts.runs++;
   int rc2 = run_at_shift (ops, st, err);
   st->ks_tol = 0.0;
   if (rc2 < 0 && rc == 0) {
@@ -625,65 +735,60 @@ static int refine_at_shift (const stage_ops *ops, stage *st, int rc, mb_err *err
   return rc2;
 }
 
-/* Collective. The stage at st->sigma, then at the retry shift and tighter as stage_solve
-   says. Returns the agreed status. */
-static int solve_at_shifts (const stage_ops *ops, stage *st, mb_err *err)
+/* Rule 4, its test: a pencil given to MUMPS by rows (distributed input, scaled by MUMPS's
+   iterative row and column scaling) whose factorization found null pivots at MUMPS's
+   threshold (st->singular_by_rows): the pivots are either those of a singular pencil (a
+   repeated constraint row) or the rounding of an ill-conditioned regular one (a beam
+   meshed into elements far shorter than the model: ||K|| / (lambda_1 ||M||) ~ (L / h)^4,
+   1e16 and more), which the two scalings round differently. The stage then runs again with
+   the whole system on rank 0 (centralized input, analysis-time scaling, where MUMPS's zero
+   pivot is exact): that run's verdict stands, singular or not. Only for a system that
+   stage_solve handed out itself (parts_own), and once. */
+static int rule_whole (const stage *st, int rc, int parts_own)
 {
-  const eigen_opts *opts = st->opts;
-  eigen_result *out = st->out;
-  MPI_Comm comm = st->comm;
-  double complex sigma = st->sigma;
-  int rc;
-  rc = run_at_shift (ops, st, err);
-  if (rc < 0 && !st->residual_failed) return rc;
-  /* With rigid-body modes, OP is ~1/|sigma| on them and ~1/|lambda| on the elastic modes:
-     when |lambda| / |sigma| is huge, rounding caps the elastic modes' accuracy above the
-     tolerance although Krylov-Schur's estimate says converged. The true residuals show
-     it; then, unless the deck set the shift, the stage runs again at a shift it chooses
-     (ops->retry_shift). */
-  double next = !opts->has_shift && !opts->has_target && st->rank == 0
-              && out->max_residual > fmax (opts->tolerance, out->resid_floor)
-              ? ops->retry_shift (st) : 0.0;
-  MPI_Bcast (&next, 1, MPI_DOUBLE, 0, comm);
-  if (next != 0.0) {
-    stage_log (st, "%s: residual %.1e above the tolerance at the stage's own shift %.3g "
-               "(rigid-body modes or rounding near it can cap the accuracy): again at shift "
-               "%.6g %s\n", ops->label, out->max_residual, creal (sigma), next, ops->unit);
-    eigen_result_clear (out);
-    mb_err_init (err);
-    st->sigma = next;
-    st->residual_failed = 0;
-    rc = run_at_shift (ops, st, err);
-    if (rc < 0 && !st->residual_failed) return rc;
-  }
-  /* true residuals still above the tolerance: Krylov-Schur once more, tighter */
-  return refine_at_shift (ops, st, rc, err);
+  return rc < 0 && st->singular_by_rows && parts_own && st->attempts.whole == 0;
 }
 
-/* Collective. A pencil given to MUMPS by rows (distributed input, scaled by MUMPS's
-   iterative row and column scaling) whose factorization found null pivots at MUMPS's
-   threshold (st->singular_by_rows; the pencil's scattered parts already freed): the
-   pivots are either those of a singular pencil (a repeated constraint row) or the
-   rounding of an ill-conditioned regular one (a beam meshed into elements far shorter
-   than the model: ||K|| / (lambda_1 ||M||) ~ (L / h)^4, 1e16 and more), which the two
-   scalings round differently. The stage runs again with the whole system on rank 0
-   (centralized input, analysis-time scaling, where MUMPS's zero pivot is exact): that
-   run's verdict stands, singular or not. Returns rc otherwise (sigma: the stage's first
-   shift). */
-static int again_whole (const stage_ops *ops, stage *st, double complex sigma, int rc,
-                        mb_err *err)
+/* Collective. The attempts of one stage, in the order of the rules above: the stage at
+   sigma (run_at_shift, rule 1 inside it); unless that failed for another reason than its
+   true residuals, rule 2, then rule 3; on a failure that rule 4 takes, the pencil's parts
+   (*parts, owned when parts_own) are freed and the sequence starts again at sigma with
+   the system whole. st->attempts counts the runs and the rules that fired (logged with
+   -v). Returns the status of the result kept, the same on every rank. */
+static int stage_policy (const stage_ops *ops, stage *st, gep_parts *parts, int parts_own,
+                         mb_err *err)
 {
-  if (rc >= 0 || !st->singular_by_rows) return rc;
-  stage_log (st, "%s: the pencil by rows had null pivots at MUMPS's threshold: singular, "
-             "or the rounding of an ill-conditioned pencil; again with the system whole on "
-             "rank 0 (centralized input), whose factorization decides\n", ops->label);
-  eigen_result_clear (st->out);
-  mb_err_init (err);
-  st->parts = NULL;
-  st->singular_by_rows = 0;
-  st->residual_failed = 0;
-  st->sigma = sigma;
-  return solve_at_shifts (ops, st, err);
+  double complex sigma = st->sigma;
+  int rc;
+  for (;;) {
+    st->attempts.runs++;
+    rc = run_at_shift (ops, st, err);
+    if (rc >= 0 || st->residual_failed) {
+      rc = rule_second_shift (ops, st, rc, err);
+      if (rc >= 0 || st->residual_failed) rc = rule_tighter (ops, st, rc, err);
+    }
+    if (parts_own && st->parts) {  /* the parts served every run of this sequence */
+      gep_parts_clear (parts);
+      st->parts = NULL;
+    }
+    if (!rule_whole (st, rc, parts_own)) break;
+    stage_log (st, "%s: the pencil by rows had null pivots at MUMPS's threshold: singular, "
+               "or the rounding of an ill-conditioned pencil; again with the system whole on "
+               "rank 0 (centralized input), whose factorization decides\n", ops->label);
+    st->attempts.whole++;
+    eigen_result_clear (st->out);
+    mb_err_init (err);
+    st->singular_by_rows = 0;
+    st->residual_failed = 0;
+    st->sigma = sigma;
+  }
+  const stage_attempts *a = &st->attempts;
+  if (a->runs > 1 || a->block_to_single)
+    stage_detail (st, "%s: %d run%s at a shift (block to single vector %d, second shift %d, "
+                  "tighter tolerance %d, the system whole %d)\n", ops->label, a->runs,
+                  a->runs == 1 ? "" : "s", a->block_to_single, a->second_shift, a->tighter,
+                  a->whole);
+  return rc;
 }
 
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
@@ -719,7 +824,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
     stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
                st.nranks);
-    return solve_at_shifts (ops, &st, err);
+    return stage_policy (ops, &st, NULL, 0, err);
   }
   /* the damped stage by rows only at a real shift (its pencil by rows is real; the
      retry shifts are real too) */
@@ -743,8 +848,5 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
                st.nranks, now () - t0);
   }
-  rc = solve_at_shifts (ops, &st, err);
-  if (st.parts) gep_parts_clear (&parts);
-  rc = again_whole (ops, &st, sigma, rc, err);
-  return rc;
+  return stage_policy (ops, &st, by_parts ? &parts : NULL, by_parts, err);
 }

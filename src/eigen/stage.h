@@ -18,6 +18,18 @@
 
 typedef struct stage stage;
 
+/* The bookkeeping of one stage's attempts (stage_policy in stage.c): how many runs at a
+   shift, and how often each rerun rule fired. The times of the runs a rule replaced are
+   not in the result's profile, except rule 1's first solve, whose Krylov times add to the
+   second's (block_to_single). */
+typedef struct stage_attempts {
+  int runs;             /* runs at a shift (pencil, factors, Krylov-Schur, modes) */
+  int block_to_single;  /* rule 1: the block path again with single vectors */
+  int second_shift;     /* rule 2: again at ops->retry_shift */
+  int tighter;          /* rule 3: again with Krylov-Schur's tolerance tightened */
+  int whole;            /* rule 4: the whole sequence again with the system on rank 0 */
+} stage_attempts;
+
 /* What differs between the undamped and the damped stage. */
 typedef struct stage_ops {
   eigen_stage_kind kind;
@@ -93,13 +105,16 @@ struct stage {
   int singular_by_rows;       /* 1: a factorization of the pencil by rows (distributed input)
                                  failed as singular (null pivots at MUMPS's threshold) */
   double ks_tol;              /* Krylov-Schur's tolerance when tighter than opts->tolerance
-                                 (refine_at_shift), else 0 */
+                                 (rule_tighter), else 0 */
+  stage_attempts attempts;    /* the policy's counts, for the whole stage_solve */
 };
 
-/* Collective. Runs the stage at sigma (ops, the system and its settings; order N); when
-   opts sets neither shift nor target and ops->retry_shift gives a shift, runs once more
-   there (out cleared first); when the true residuals are still above the tolerance, once
-   more with a tighter Krylov-Schur tolerance (refine_at_shift in stage.c). With
+/* Collective. Runs the stage at sigma (ops, the system and its settings; order N), then
+   reruns as the policy's ordered rules say (stage_policy in stage.c): the single-vector
+   path after a block that did not converge; when opts sets neither shift nor target and
+   ops->retry_shift gives a shift, once more there (out cleared first); when the true
+   residuals are still above the tolerance, once more with a tighter Krylov-Schur
+   tolerance; after a pencil by rows found singular, all again with the system whole. With
    ops->scaling, on more than one rank with the operator by rows and compressed matrices
    (and, for the damped stage, a real shift), the system is handed out by rows once
    (gep_parts_scatter; R's rows too for the damped stage) for all of these runs: the
