@@ -304,10 +304,9 @@ static double gs_pass_c (const ks_dist *d, int j, const double complex *V, doubl
 
 /* Rows per block of the two-column products below: a block of the q basis columns, about
    256 KB, stays in the L2 cache while both columns use it, so that the basis is read from
-   memory once for both. Measured with ks_core (scripts/bench; 60024 x 220 basis, one
-   OpenBLAS thread, AMD EPYC, shared machine): CPU time of the solve 2.5-2.7 s this way,
-   2.6-2.8 s with a two-column GEMM per block of 1024 rows, 3.3-4.0 s with DGKS as two
-   separate GEMV passes. */
+   memory once for both: one read of the basis instead of the two of DGKS as two GEMV
+   passes (the timings: scripts/bench/README.md,
+   "Behind the comments"). */
 static int gs_rows (int q)
 {
   int rows = 32768 / (q > 0 ? q : 1);
@@ -657,11 +656,10 @@ static void dense_resid_c (int n, int p, const double complex *A0, const double 
    default: KS_DEFAULT_BLOCK for real (real = 1)
    operators of order KS_BLOCK_MIN_ORDER or more (where a solve costs more than the
    Gram-Schmidt work it brings), at most (m - nev) / 4 so that a restart expands by 4
-   blocks or more; 1 (single vector) below that order and in complex arithmetic (the damped
-   40x40 grid, 100 eigenvalues: 774 solves and 9 restarts with p = 8 against 293 and 1 with
-   p = 1, 2.3 times the time; with the reduced solve of order n + m the solves got cheaper
-   and p = 8 still costs 1.5 times the CPU time of p = 1, p = 4 1.2 times: the extra
-   Gram-Schmidt on the basis of order 2n + m outweighs the cheaper block solves). Clamped
+   blocks or more; 1 (single vector) below that order and in complex arithmetic (the extra
+   Gram-Schmidt on the basis of order 2n + m outweighs the cheaper block solves; the
+   counts and times: scripts/bench/README.md,
+   "Behind the comments"). Clamped
    to 1..KS_MAX_BLOCK, to n - m (the m + p basis vectors must fit the space) and to
    m / 2. */
 static int block_size (const ks_opts *opts, int n, int m, int nev, int real)

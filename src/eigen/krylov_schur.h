@@ -75,13 +75,13 @@ typedef struct ks_opts {
 } ks_opts;
 
 #define KS_MAX_BLOCK 16
-/* The default block path: block size 8 for real operators from order 1000 on (complex
-   ones keep the single-vector path by default: slower with blocks on the damped grid; the
-   damped stage at a real shift is real and takes p = 8: on the damped 40x40 grid, 50
-   modes, 1 rank, 8.1-8.3 s user CPU with p = 8 against 9.6-10.4 s with p = 1, 10.3 s with
-   4, 11.4 s with 12) (measured with scripts/bench on
-   the 40x40 beam grid, order 60024, 110 eigenvalues, ncv 220: Krylov-Schur 13.1 s with
-   p = 1, 6.1 s with 4, 4.9 s with 8, 4.5 s with 12, 5.6 s with 16 on one rank). */
+/* The default block path: block size 8 for real operators from order 1000 on, where p
+   solves at once cost much less than p single solves and the Gram-Schmidt work a block
+   adds does not outweigh that; complex operators keep the single-vector path by default
+   (their extra Gram-Schmidt on a basis of order 2n + m outweighs the cheaper block
+   solves); the damped stage at a real shift is real and takes p = 8 (the timings behind
+   8: scripts/bench/README.md,
+   "Behind the comments"). */
 #define KS_DEFAULT_BLOCK 8
 #define KS_BLOCK_MIN_ORDER 1000
 

@@ -739,8 +739,8 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
    with the next block's first pass (two reads); the last pending block is finished
    explicitly (KS_SUFFIX (finish_pending), two reads), and a step lag_step does not trust
    too (then OP is applied again to the finished block, and *lagp = 0: no more lagging in
-   this solve; the damped 40x40 grid's blocks have kappa(R) of 300 to 4000, and lagging
-   there cost 19 retried block applies of 92). Without lag (*lagp = 0), or for a block with
+   this solve: blocks with kappa(R) in the thousands would retry most of their applies).
+   Without lag (*lagp = 0), or for a block with
    no full block after it: two block classical Gram-Schmidt passes (BCGS2; C1 = V^H W,
    then W -= V C1 fused with C2 = V^H W in one sweep over row blocks of V, then W -= V C2:
    three reads of V; H gets C1 + C2). C is workspace of ldh p, nrm of p, L of
@@ -1154,13 +1154,14 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
      j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
      probed there (Hs): when the nev wanted pairs have converged the solve ends from V_j,
-     without the rest of the expansion. A probe costs a Schur form of order j - l (about
-     10 ms at 220, as much as 0.1 block solve on the 80x80 grid), so probes are spaced:
+     without the rest of the expansion. A probe costs a Schur form of order j - l (a
+     fraction of a block solve, not nothing), so probes are spaced:
      with c pairs converged at the last probe or restart, the next probe waits until
      (nev - c) / 2 more columns are in (one more converged pair per two new vectors, a
      guess that errs to the side of probing), or half of the (nev - c) / rate columns that
      the rate of convergence since the last probe of this expansion asks for, if more
-     (80x80 grid: 7 probes instead of 12, the same 324 applies). */
+     (fewer probes for the same applies: scripts/bench/README.md,
+     "Behind the comments"). */
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
     int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;

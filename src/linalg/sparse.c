@@ -286,10 +286,10 @@ static void matmat_chunk (const spm *A, int nc, const double *const *x, double *
 }
 
 /* y[j] = A x[j] for nb columns given by pointers, SPM_MM_CHUNK at a time (matmat_chunk);
-   a chunk of one column, or a triplet A: spm_matvec. Measured on the 80 x 80 beam grid's
-   M (3.5M entries, 1 core): 8 columns in 10-13 ms against 17-19 ms for 8 spm_matvec;
-   chunks of 8 were no faster than spm_matvec (an interleaved row of x values then fills a
-   cache line). */
+   a chunk of one column, or a triplet A: spm_matvec. A chunk reads A once for its columns;
+   chunks of 8 gain nothing over spm_matvec, as an interleaved row of x values then fills
+   a cache line (the timings: scripts/bench/README.md,
+   "Behind the comments"). */
 void spm_matmat_cols (const spm *A, int nb, const double *const *x, double *const *y,
                       double *work)
 {
