@@ -722,72 +722,16 @@ static int modal_dense (stage *st, factor *f, ks_result *ks, mb_err *err)
   return 1;
 }
 
+static int refuse_complex_undamped (MPI_Comm comm, int rc, eigen_result *out, mb_err *err);
+
 static const stage_ops modal_ops = {
   .kind = STAGE_MODAL, .label = "modal", .gep = "GEP (18)", .unit = "rad^2/s^2",
   .complex_arith = 0, .scaling = modal_scaling, .pencil = modal_pencil,
   .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
-  .dense = modal_dense, .retry_shift = modal_retry_shift
+  .dense = modal_dense, .retry_shift = modal_retry_shift,
+  .refuse = refuse_complex_undamped, .missed_rerun = 1
 };
-
-/* Collective, after a converged undamped stage. When its missed-mode check counted more
-   eigenvalues in the modes' interval than Krylov-Schur found (found < count: a repeated
-   eigenvalue that single vectors see once, or a cluster that the restarts cut), the stage
-   runs once more asking Krylov-Schur for every eigenvalue the inertia counts plus a margin
-   (count + max (2, count / 10)), in blocks of p = count - found + 1 (4 to KS_MAX_BLOCK: a
-   block of p finds up to p copies of an eigenvalue), with a subspace the user set raised to
-   twice that. The reported modes are then the lowest of all the eigenvalues there, ties
-   at the top taken in any order. When the second run still finds fewer than its own check
-   counts, the result is not converged: MB_ENOCONV naming the counts (the modes found are
-   kept). Returns 0, or the second run's status, the same on every rank. missed_counts:
-   (collective) rank 0's counted and found eigenvalues when found < counted, else 0 and 0,
-   on every rank. */
-static void missed_counts (MPI_Comm comm, const eigen_result *out, long c[2])
-{
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  c[0] = c[1] = 0;
-  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
-    c[0] = out->sturm_count;
-    c[1] = out->sturm_found;
-  }
-  MPI_Bcast (c, 2, MPI_LONG, 0, comm);
-}
-
-static int missed_retry (MPI_Comm comm, const gep_system *sys, const eigen_opts *o,
-                         double sigma, eigen_result *out, mb_err *err)
-{
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  long seen[2];  /* counted, found */
-  missed_counts (comm, out, seen);
-  if (seen[0] == 0) return 0;
-  eigen_opts o2 = *o;
-  long nev = seen[0] + (seen[0] / 10 > 2 ? seen[0] / 10 : 2);
-  o2.min_nev = nev < INT_MAX / 4 ? (int) nev : INT_MAX / 4;
-  long p = seen[0] - seen[1] + 1;
-  o2.block = p < 4 ? 4 : p > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) p;
-  if (o2.subspace > 0 && o2.subspace < 2 * o2.min_nev) o2.subspace = 2 * o2.min_nev;
-  if (rank == 0 && o->log) {
-    fprintf (o->log, "modal: the inertia counts %ld eigenvalues in the modes' interval, "
-             "Krylov-Schur found %ld (a repeated eigenvalue or a cluster): the stage again, "
-             "for %d eigenvalues in blocks of %d\n", seen[0], seen[1], o2.min_nev, o2.block);
-    fflush (o->log);
-  }
-  eigen_result_clear (out);
-  int rc = stage_solve (&modal_ops, comm, sys, &o2, sigma, sys->n + sys->m, out, err);
-  if (rc < 0) return rc;
-  long again[2];
-  missed_counts (comm, out, again);
-  if (again[0] == 0) return 0;
-  out->converged = 0;
-  if (rank == 0)
-    mb_fail (err, MB_ENOCONV, "modal stage: modes are missing: the inertia counts %ld "
-             "eigenvalues below %.6g rad^2/s^2 around the modes found, Krylov-Schur found %ld "
-             "of them, also when asked for %d in blocks of %d; raise 'subspace' (or 'modes')",
-             again[0], out->sturm_lambda, again[1], o2.min_nev, o2.block);
-  return mb_agree (comm, MB_ENOCONV, err);
-}
 
 /* Collective. A system by rows that a stage cannot take as it is (the damped stage at a
    complex shift or in complex arithmetic; an unsymmetric undamped pencil, whose modes are
@@ -881,16 +825,13 @@ static int refuse_complex_undamped (MPI_Comm comm, int rc, eigen_result *out,
 
 /* The undamped stage's solve with the options o of run_stage: at the shift given, or
    (2 pi f_c)^2 for a target frequency, or just below zero; an unsymmetric pencil's complex
-   eigenvalues refused; the missed-mode rerun. */
+   eigenvalues refused (modal_ops.refuse); the missed-mode rerun (stage_run's rule 5). */
 static int modal_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
                         eigen_result *out, mb_err *err)
 {
   double sigma = o->has_shift ? creal (o->shift)
                : o->has_target ? pow (TWO_PI * o->target_hz, 2) : -1e-3;
-  int rc = stage_solve (&modal_ops, comm, sys, o, sigma, sys->n + sys->m, out, err);
-  rc = refuse_complex_undamped (comm, rc, out, err);
-  if (rc == 0) rc = missed_retry (comm, sys, o, sigma, out, err);
-  return rc;
+  return stage_run (&modal_ops, comm, sys, o, sigma, sys->n + sys->m, out, err);
 }
 
 /* ---- damped stage: GEP (31), balanced, reduced to order n + m ------------------------- */
@@ -1014,12 +955,15 @@ static double complex_retry_shift (const stage *st)
   return next <= 10.0 * creal (st->sigma) ? 0.0 : next;
 }
 
+static const stage_ops complex_ops_z;  /* below: complex_ops's rule 6 runs it */
+
 static const stage_ops complex_ops = {
   .kind = STAGE_COMPLEX, .label = "complex", .gep = "GEP (31)", .unit = "1/s",
   .complex_arith = 1, .scaling = complex_scaling, .pencil = complex_pencil,
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
-  .retry_shift = complex_retry_shift
+  .retry_shift = complex_retry_shift,
+  .rigid_rerun = &complex_ops_z, .whole = whole_system, .whole_clear = whole_clear
 };
 
 /* The same stage in complex arithmetic at every shift (complex_arith = 2). */
@@ -1029,23 +973,6 @@ static const stage_ops complex_ops_z = {
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift
 };
-
-/* Collective. 1 when the stage ran in real arithmetic (a real shift) and reported a
-   rigid-body mode: a multiple real eigenvalue (the zeros of several free bodies, -alpha
-   with Rayleigh damping) that rounding split into a conjugate pair +-i delta is folded by
-   modes_damped into one mode, where it holds two (the complex path's split is not
-   conjugate: both members are reported); which multiplicities come back then differs with
-   the rounding (1 and 2 ranks, decks/free-free). Rank 0 decides, every rank returns it. */
-static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
-{
-  int rank, again = 0;
-  MPI_Comm_rank (comm, &rank);
-  if (rank == 0 && (rc == 0 || rc == MB_ENOCONV) && !out->factor.complex_arith)
-    for (int i = 0; i < out->nmodes; i++) again |= out->modes[i].kind == MODE_RIGID;
-  MPI_Bcast (&again, 1, MPI_INT, 0, comm);
-  return again;
-}
-
 
 /* The damped stage's first shift: given, or eps + i 2 pi f_c for a target frequency, or
    just right of zero. */
@@ -1071,26 +998,12 @@ int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
 
 /* The damped stage's solve with the options o of run_stage, at complex_shift: in real
    arithmetic at a real shift, again in complex arithmetic (the system whole) when that
-   found rigid-body modes. */
+   found rigid-body modes (stage_run's rule 6, complex_ops.rigid_rerun). */
 static int complex_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
                           eigen_result *out, mb_err *err)
 {
-  double complex sigma = complex_shift (o);
-  int rc = stage_solve (&complex_ops, comm, sys, o, sigma, 2 * sys->n + sys->m, out, err);
-  if (real_path_rigid (comm, rc, out)) {  /* rigid-body modes: the complex path instead */
-    if (o->log)
-      fprintf (o->log, "complex: rigid-body modes from real arithmetic (a multiple real "
-               "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n");
-    eigen_result_clear (out);
-    mb_err_init (err);
-    gep_system whole;  /* complex arithmetic takes the system whole */
-    rc = whole_system (comm, sys, &whole, o->log, err);
-    if (rc == 0)
-      rc = stage_solve (&complex_ops_z, comm, &whole, o, sigma, 2 * sys->n + sys->m, out, err);
-    else memset (out, 0, sizeof *out);
-    whole_clear (sys, &whole);
-  }
-  return rc;
+  return stage_run (&complex_ops, comm, sys, o, complex_shift (o), 2 * sys->n + sys->m, out,
+                    err);
 }
 
 /* gep_modal (damped 0) or gep_complex (damped 1) on a system that it takes as it is (whole;

@@ -3,6 +3,7 @@
 #include "stage.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -654,9 +655,10 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
       Krylov-Schur's tolerance tightened (rule_tighter);
    4. the system whole: the pencil handed out by rows failed as singular: the whole
       sequence again from the first shift with the system on rank 0 (rule_whole).
-   Two more rules belong to the stages and run stage_solve again from gep.c, after this
-   sequence: 5. the missed-mode rerun (undamped: missed_retry) and 6. the complex rerun
-   after rigid-body modes from real arithmetic (damped: complex_solve). */
+   After this sequence (stage_solve) and the stage's refusal (ops->refuse), stage_run tries
+   the rules only one stage has, each running the sequence again: 5. the missed-mode rerun
+   (ops->missed_rerun, rule_missed) and 6. the complex rerun after rigid-body modes from
+   real arithmetic (ops->rigid_rerun, rule_complex_rigid). */
 
 /* Collective. Rule 2: st ran at the stage's own shift sigma (status rc, st->out filled)
    with true residuals above the tolerance (and above the mesh's rounding floor). With
@@ -849,4 +851,119 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                st.nranks, now () - t0);
   }
   return stage_policy (ops, &st, by_parts ? &parts : NULL, by_parts, err);
+}
+
+/* Collective, after a converged undamped stage (rule 5). When its missed-mode check counted
+   more eigenvalues in the modes' interval than Krylov-Schur found (found < count: a
+   repeated eigenvalue that single vectors see once, or a cluster that the restarts cut),
+   the stage runs once more asking Krylov-Schur for every eigenvalue the inertia counts plus
+   a margin (count + max (2, count / 10)), in blocks of p = count - found + 1 (4 to
+   KS_MAX_BLOCK: a block of p finds up to p copies of an eigenvalue), with a subspace the
+   user set raised to twice that. The reported modes are then the lowest of all the
+   eigenvalues there, ties at the top taken in any order. When the second run still finds
+   fewer than its own check counts, the result is not converged: MB_ENOCONV naming the
+   counts (the modes found are kept). Returns 0, or the second run's status, the same on
+   every rank. missed_counts: (collective) rank 0's counted and found eigenvalues when
+   found < counted, else 0 and 0, on every rank. */
+static void missed_counts (MPI_Comm comm, const eigen_result *out, long c[2])
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  c[0] = c[1] = 0;
+  if (rank == 0 && out->sturm_done && out->sturm_count > out->sturm_found) {
+    c[0] = out->sturm_count;
+    c[1] = out->sturm_found;
+  }
+  MPI_Bcast (c, 2, MPI_LONG, 0, comm);
+}
+
+static int rule_missed (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
+                        const eigen_opts *o, double complex sigma, int N, eigen_result *out,
+                        mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  long seen[2];  /* counted, found */
+  missed_counts (comm, out, seen);
+  if (seen[0] == 0) return 0;
+  eigen_opts o2 = *o;
+  long nev = seen[0] + (seen[0] / 10 > 2 ? seen[0] / 10 : 2);
+  o2.min_nev = nev < INT_MAX / 4 ? (int) nev : INT_MAX / 4;
+  long p = seen[0] - seen[1] + 1;
+  o2.block = p < 4 ? 4 : p > KS_MAX_BLOCK ? KS_MAX_BLOCK : (int) p;
+  if (o2.subspace > 0 && o2.subspace < 2 * o2.min_nev) o2.subspace = 2 * o2.min_nev;
+  if (rank == 0 && o->log) {
+    fprintf (o->log, "%s: the inertia counts %ld eigenvalues in the modes' interval, "
+             "Krylov-Schur found %ld (a repeated eigenvalue or a cluster): the stage again, "
+             "for %d eigenvalues in blocks of %d\n", ops->label, seen[0], seen[1], o2.min_nev,
+             o2.block);
+    fflush (o->log);
+  }
+  eigen_result_clear (out);
+  int rc = stage_solve (ops, comm, sys, &o2, sigma, N, out, err);
+  if (rc < 0) return rc;
+  long again[2];
+  missed_counts (comm, out, again);
+  if (again[0] == 0) return 0;
+  out->converged = 0;
+  if (rank == 0)
+    mb_fail (err, MB_ENOCONV, "%s stage: modes are missing: the inertia counts %ld "
+             "eigenvalues below %.6g %s around the modes found, Krylov-Schur found %ld "
+             "of them, also when asked for %d in blocks of %d; raise 'subspace' (or 'modes')",
+             ops->label, again[0], out->sturm_lambda, ops->unit, again[1], o2.min_nev,
+             o2.block);
+  return mb_agree (comm, MB_ENOCONV, err);
+}
+
+/* Collective (rule 6, its test). 1 when the stage ran in real arithmetic (a real shift)
+   and reported a rigid-body mode: a multiple real eigenvalue (the zeros of several free
+   bodies, -alpha with Rayleigh damping) that rounding split into a conjugate pair
+   +-i delta is folded by modes_damped into one mode, where it holds two (the complex
+   path's split is not conjugate: both members are reported); which multiplicities come
+   back then differs with the rounding (1 and 2 ranks, decks/free-free). Rank 0 decides,
+   every rank returns it. */
+static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
+{
+  int rank, again = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && (rc == 0 || rc == MB_ENOCONV) && !out->factor.complex_arith)
+    for (int i = 0; i < out->nmodes; i++) again |= out->modes[i].kind == MODE_RIGID;
+  MPI_Bcast (&again, 1, MPI_INT, 0, comm);
+  return again;
+}
+
+/* Collective. Rule 6: the stage again as ops->rigid_rerun (complex arithmetic) at the same
+   shift, with the system whole (ops->whole; freed by ops->whole_clear). Returns its
+   status, the same on every rank. */
+static int rule_complex_rigid (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
+                               const eigen_opts *o, double complex sigma, int N,
+                               eigen_result *out, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0 && o->log)
+    fprintf (o->log, "%s: rigid-body modes from real arithmetic (a multiple real "
+             "eigenvalue may come back as one conjugate pair): again in complex arithmetic\n",
+             ops->label);
+  eigen_result_clear (out);
+  mb_err_init (err);
+  gep_system whole;  /* complex arithmetic takes the system whole */
+  int rc = ops->whole (comm, sys, &whole, o->log, err);
+  if (rc == 0) rc = stage_solve (ops->rigid_rerun, comm, &whole, o, sigma, N, out, err);
+  else memset (out, 0, sizeof *out);
+  ops->whole_clear (sys, &whole);
+  return rc;
+}
+
+int stage_run (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
+               const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
+               mb_err *err)
+{
+  int rc = stage_solve (ops, comm, sys, opts, sigma, N, out, err);  /* rules 1 to 4 */
+  if (ops->refuse) rc = ops->refuse (comm, rc, out, err);
+  if (rc == 0 && ops->missed_rerun)
+    rc = rule_missed (ops, comm, sys, opts, sigma, N, out, err);
+  if (ops->rigid_rerun && real_path_rigid (comm, rc, out))
+    rc = rule_complex_rigid (ops, comm, sys, opts, sigma, N, out, err);
+  return rc;
 }

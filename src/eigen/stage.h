@@ -67,6 +67,21 @@ typedef struct stage_ops {
   /* Rank 0: a better default shift when the true residuals show that rigid-body modes
      next to the shift spoiled the operator's rounding; 0 for none. */
   double (*retry_shift) (const stage *st);
+  /* Collective; NULL for none. After the stage's attempts (status rc, out filled): rc, or
+     a refusal of what the stage's report cannot hold (the undamped stage: complex
+     eigenvalues of an unsymmetric pencil), the same on every rank. */
+  int (*refuse) (MPI_Comm comm, int rc, eigen_result *out, mb_err *err);
+  /* 1: the policy's rule 5, the missed-mode rerun (the undamped stage, which has the
+     check) */
+  int missed_rerun;
+  /* The policy's rule 6: the stage whose run replaces this one's when real arithmetic
+     reported rigid-body modes (the damped stage: the same in complex arithmetic), with
+     the system whole (whole gathers a system by rows on rank 0, whole_clear frees what
+     it gathered; both agreed on every rank); NULL for none. */
+  const struct stage_ops *rigid_rerun;
+  int (*whole) (MPI_Comm comm, const gep_system *sys, gep_system *whole, FILE *log,
+                mb_err *err);
+  void (*whole_clear) (const gep_system *sys, gep_system *whole);
 } stage_ops;
 
 /* One stage at one shift. The skeleton sets the first group; ops->pencil the second on
@@ -124,6 +139,15 @@ struct stage {
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                  const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
                  mb_err *err);
+
+/* Collective. The whole policy of one stage (docs/method.md, "Reruns: one ordered
+   policy"): stage_solve (rules 1 to 4), ops->refuse, then the stage's own reruns: rule 5
+   (ops->missed_rerun) after a converged run whose missed-mode check counted more
+   eigenvalues than were found, rule 6 (ops->rigid_rerun) after rigid-body modes from real
+   arithmetic. The arguments and the result as stage_solve's. */
+int stage_run (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
+               const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
+               mb_err *err);
 
 /* Writes a line to st->log (printf style) when it is not NULL, and flushes. */
 void stage_log (const stage *st, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
