@@ -858,45 +858,19 @@ static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int 
   return 0;
 }
 
-/* Collective. The step after each expansion, shared by the single-vector (p = 1) and the
-   block path. With OP V(:, 0:m-1) = V(:, 0:m-1) H(0:m-1, 0:m-1) + V(:, m:m+p-1) E,
-   E = H(m:m+p-1, 0:m-1), and l locked leading columns: rank 0 brings the active part to
-   sorted Schur form T = Z^H H(l:m-1, l:m-1) Z and every rank gets T and Z (S, Z) and updates
-   H (the locked rows follow: H(0:l-1, l:m-1) Z); Bm = E(:, l:m-1) Z (p x mm, ld p); the
-   Ritz residuals |Bm y_i| relative to |mu_i|; the leading run of converged pairs (pairs
-   whole) gets locked_rel. Converged (nev) or out of restarts: the result goes to res
-   (mu, resid, the Ritz vectors gathered by gather_vectors, which may move *Vp) and it
-   returns 1. Else the restart: k = nconv + half of the rest Schur vectors are kept,
-   V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1), the p residual vectors move to V(:, k:k+p-1),
-   H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
-   it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
-   ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
-   ldh (locked_rel keeps the locked pairs' residuals across restarts).
-   With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
-   expansion, at a block boundary m < ncv where the decomposition above holds exactly with
-   m columns: the same test; when fewer than nev pairs are converged H is restored from Hs
-   (V, *kp, *lp untouched, no progress line), *nconvp = the leading converged pairs found,
-   and it returns 2 so that the expansion goes on; when nev are, it ends as above from the
-   current m columns and returns 1. */
-static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
-                                int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
-                                int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
-                                KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
-                                double *locked_rel, KS_SCALAR *Hs, int *nconvp, ks_result *res,
-                                mb_err *err)
+/* Collective. The Schur step of restart: with l locked leading columns and mm = m - l,
+   rank 0 brings H's active part to sorted Schur form T = Z^H H(l:m-1, l:m-1) Z; every rank
+   gets T (in S) and Z, H's active part becomes T, the locked rows follow
+   (H(0:l-1, l:m-1) Z, with h2 as scratch), and Bm = E(:, l:m-1) Z (p x mm, ld p), where
+   E = H(m:m+p-1, 0:m-1). Returns 0, or negative MB_E* (the same on every rank). */
+static int KS_SUFFIX (schur_step) (const ks_dist *d, int m, int l, int p, KS_SCALAR *H,
+                                   int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
+                                   KS_SCALAR *h2, mb_err *err)
 {
-  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
-  int ok, all_ok;
-  KS_SCALAR *V = *Vp;
-  double t_schur = MPI_Wtime ();
-  int mm = m - l;
-  if (Hs) {
-    memcpy (Hs, H, (size_t) ldh * ldh * sizeof *H);
-    res->probes++;
-  }
+  int root = is_root (d), mm = m - l;
   for (int j = 0; j < mm; j++)
     for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
-  info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
+  int info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
   double infod = info;
   share (d, &infod, 1);
   if (infod != 0.0) {
@@ -920,6 +894,98 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
       for (int q = 0; q < mm; q++) s += H[(m + t) + (size_t) (l + q) * ldh] * Z[q + (size_t) j * ldh];
       Bm[t + (size_t) j * p] = s;
     }
+  return 0;
+}
+
+/* Collective. The end of a solve at restart (nconv of the pairs converged, l locked, m
+   columns, Schur vectors Z of the active part): pr = min (nconv, nev) pairs, one more to
+   keep a 2x2 block whole; V(:, l:pr-1) rotated by Z; res gets converged, nconv = pr, mu,
+   resid (locked_rel) and the Ritz vectors (Y, the eigenvectors of T, then
+   gather_vectors, which may move *Vp). Returns 1 (the result is in res), or negative MB_E*
+   (the same on every rank). */
+static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int nev, int m,
+                                    int p, int l, int nconv, KS_SCALAR **Vp, KS_SCALAR *H,
+                                    int ldh, KS_SCALAR *Z, KS_SCALAR *Bm, KS_SCALAR *tmp,
+                                    double complex *Y, const double *locked_rel,
+                                    ks_result *res, mb_err *err)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), mm = m - l, ok, all_ok, info;
+  double infod;
+  KS_SCALAR *V = *Vp;
+  double t_basis = MPI_Wtime ();
+  int pr = nconv < nev ? nconv : nev;
+  if (pr > 0 && pr < m && KS_BLOCK (m, H, ldh, pr - 1) == 2
+      && (pr - 1 == 0 || KS_BLOCK (m, H, ldh, pr - 2) == 1)) pr++;  /* a pair whole */
+  if (pr > l) KS_ROTATE (nl, ldv, pr - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
+  res->converged = nconv >= nev;
+  res->nconv = pr;
+  if (pr > 0) {
+    res->mu = mb_calloc ((size_t) pr, sizeof *res->mu);
+    res->resid = mb_calloc ((size_t) pr, sizeof *res->resid);
+    ok = res->mu && res->resid;
+    MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+    if (!all_ok) {
+      return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+    }
+    info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
+    infod = info;
+    share (d, &infod, 1);
+    if (infod != 0.0) {
+      return lapack_fail (err, infod, "Ritz vectors' eigenvectors");
+    }
+    share (d, (double *) Y, 2 * pr * pr);
+    for (int i = 0; i < pr; i++) {
+      res->mu[i] = KS_MU (m, H, ldh, i);
+      res->resid[i] = locked_rel[i];
+    }
+    if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp,
+                                     opts->real_vectors, opts->vectors_by_rows,
+                                     res) < 0) {
+      return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
+    }
+  }
+  res->time_basis += MPI_Wtime () - t_basis;
+  return 1;
+}
+
+/* Collective. The step after each expansion, shared by the single-vector (p = 1) and the
+   block path. With OP V(:, 0:m-1) = V(:, 0:m-1) H(0:m-1, 0:m-1) + V(:, m:m+p-1) E,
+   E = H(m:m+p-1, 0:m-1), and l locked leading columns: rank 0 brings the active part to
+   sorted Schur form T = Z^H H(l:m-1, l:m-1) Z and every rank gets T and Z (S, Z) and updates
+   H (the locked rows follow: H(0:l-1, l:m-1) Z); Bm = E(:, l:m-1) Z (p x mm, ld p); the
+   Ritz residuals |Bm y_i| relative to |mu_i|; the leading run of converged pairs (pairs
+   whole) gets locked_rel (the Schur step: schur_step). Converged (nev) or out of restarts:
+   the result goes to res (take_result: mu, resid, the Ritz vectors gathered by
+   gather_vectors, which may move *Vp) and it returns 1. Else the restart: k = nconv + half of the rest Schur vectors are kept,
+   V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1), the p residual vectors move to V(:, k:k+p-1),
+   H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
+   it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
+   ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
+   ldh (locked_rel keeps the locked pairs' residuals across restarts).
+   With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
+   expansion, at a block boundary m < ncv where the decomposition above holds exactly with
+   m columns: the same test; when fewer than nev pairs are converged H is restored from Hs
+   (V, *kp, *lp untouched, no progress line), *nconvp = the leading converged pairs found,
+   and it returns 2 so that the expansion goes on; when nev are, it ends as above from the
+   current m columns and returns 1. */
+static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
+                                int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
+                                int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
+                                KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
+                                double *locked_rel, KS_SCALAR *Hs, int *nconvp, ks_result *res,
+                                mb_err *err)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
+  double infod;
+  KS_SCALAR *V = *Vp;
+  double t_schur = MPI_Wtime ();
+  int mm = m - l;
+  if (Hs) {
+    memcpy (Hs, H, (size_t) ldh * ldh * sizeof *H);
+    res->probes++;
+  }
+  int rc = KS_SUFFIX (schur_step) (d, m, l, p, H, ldh, S, Z, Bm, h2, err);
+  if (rc < 0) return rc;
 
   double mu_max = 0.0;
   for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
@@ -952,42 +1018,9 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
   if (root && opts->progress) opts->progress (opts->progress_ctx, restart, nconv, nev, worst);
   res->time_schur += MPI_Wtime () - t_schur;
 
-  if (nconv >= nev || restart >= opts->max_restarts) {
-    double t_basis = MPI_Wtime ();
-    int pr = nconv < nev ? nconv : nev;
-    if (pr > 0 && pr < m && KS_BLOCK (m, H, ldh, pr - 1) == 2
-        && (pr - 1 == 0 || KS_BLOCK (m, H, ldh, pr - 2) == 1)) pr++;  /* a pair whole */
-    if (pr > l) KS_ROTATE (nl, ldv, pr - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-    res->converged = nconv >= nev;
-    res->nconv = pr;
-    if (pr > 0) {
-      res->mu = mb_calloc ((size_t) pr, sizeof *res->mu);
-      res->resid = mb_calloc ((size_t) pr, sizeof *res->resid);
-      ok = res->mu && res->resid;
-      MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-      if (!all_ok) {
-        return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
-      }
-      info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
-      infod = info;
-      share (d, &infod, 1);
-      if (infod != 0.0) {
-        return lapack_fail (err, infod, "Ritz vectors' eigenvectors");
-      }
-      share (d, (double *) Y, 2 * pr * pr);
-      for (int i = 0; i < pr; i++) {
-        res->mu[i] = KS_MU (m, H, ldh, i);
-        res->resid[i] = locked_rel[i];
-      }
-      if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp,
-                                       opts->real_vectors, opts->vectors_by_rows,
-                                       res) < 0) {
-        return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
-      }
-    }
-    res->time_basis += MPI_Wtime () - t_basis;
-    return 1;
-  }
+  if (nconv >= nev || restart >= opts->max_restarts)
+    return KS_SUFFIX (take_result) (d, opts, nev, m, p, l, nconv, Vp, H, ldh, Z, Bm, tmp, Y,
+                                    locked_rel, res, err);
 
   /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
   k = nconv + (m - nconv) / 2;
@@ -1089,6 +1122,55 @@ static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H,
   free (rel); free (locked_rel);
 }
 
+/* Collective. The start block: OP R for p random columns R (uniform in [0, 1), the same
+   global entries on every rank from dirs's seed; in the range of OP), into V(:, 0:p-1)
+   (by one block apply opb, or p single applies op), then orthonormalized column by column
+   (block_finish, with Z(:, 0) as scratch for the coefficients; Z is zeroed after). The
+   applies count in res. Returns 0 or the first failing apply's status. */
+static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, KS_APPLY_BLOCK opb,
+                                    void *ctx, int p, KS_SCALAR *V, KS_SCALAR *Z, int ldh,
+                                    KS_SCALAR *C, double *nrm, KS_SCALAR *h2, double *red,
+                                    KS_DIRS *dirs, ks_result *res)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1, rc = 0;
+  for (int i = 0; i < p; i++) {
+    KS_SCALAR *r = V + (size_t) (p + i) * ldv;
+    for (int g = 0; g < d->n; g++) {
+      double u = uniform (&dirs->state);
+      if (g >= d->row0 && g < d->row0 + nl) r[g - d->row0] = u;
+    }
+  }
+  {
+    double t0 = MPI_Wtime ();
+    if (opb) {
+      rc = opb (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
+      res->block_applies++;
+    } else {
+      for (int i = 0; i < p && rc == 0; i++)
+        rc = op (ctx, V + (size_t) (p + i) * ldv, V + (size_t) i * ldv);
+    }
+    res->applies += p;
+    res->time_apply += MPI_Wtime () - t0;
+  }
+  if (rc < 0) return rc;
+  KS_SUFFIX (block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
+  for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
+    KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, dirs, res);
+  memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
+  return dirs->rc;
+}
+
+/* The next probe's column after a probe at column j that found c pairs converged, the
+   previous one (or the restart) at j0 with c0: at the rate seen since then, nev would be
+   reached after (nev - c) / rate columns; wait half of that, at least (nev - c) / 2, and
+   never beyond m. */
+static int KS_SUFFIX (next_probe) (int nev, int m, int j, int j0, int c, int c0)
+{
+  double gap = 0.5 * (nev - c), rate = (double) (c - c0) / (j - j0);
+  if (rate > 0.0 && 0.5 * (nev - c) / rate > gap) gap = 0.5 * (nev - c) / rate;
+  return gap > m ? m : j + (int) gap;
+}
+
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
@@ -1124,32 +1206,8 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     goto done;
   }
 
-  /* start block: OP R for p random columns R (in the range of OP), orthonormalized */
-  for (int i = 0; i < p; i++) {
-    KS_SCALAR *r = V + (size_t) (p + i) * ldv;
-    for (int g = 0; g < d->n; g++) {
-      double u = uniform (&dirs.state);
-      if (g >= d->row0 && g < d->row0 + nl) r[g - d->row0] = u;
-    }
-  }
-  {
-    double t0 = MPI_Wtime ();
-    if (opb) {
-      rc = opb (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
-      res->block_applies++;
-    } else {
-      for (int i = 0; i < p && rc == 0; i++)
-        rc = op (ctx, V + (size_t) (p + i) * ldv, V + (size_t) i * ldv);
-    }
-    res->applies += p;
-    res->time_apply += MPI_Wtime () - t0;
-  }
+  rc = KS_SUFFIX (start_block) (d, op, opb, ctx, p, V, Z, ldh, C, nrm, h2, red, &dirs, res);
   if (rc < 0) goto done;
-  KS_SUFFIX (block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
-  for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
-    KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, &dirs, res);
-  memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
-  if ((rc = dirs.rc) < 0) goto done;
 
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
      j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
@@ -1187,11 +1245,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
         if (rc < 0) goto done;
         if (rc == 2) {
           rc = 0;
-          /* at the rate seen since the last probe, nev would be reached after
-             (nev - c) / rate columns: wait half of that, at least (nev - c) / 2 */
-          double gap = 0.5 * (nev - c), rate = (double) (c - c0) / (j - j0);
-          if (rate > 0.0 && 0.5 * (nev - c) / rate > gap) gap = 0.5 * (nev - c) / rate;
-          next = gap > m ? m : j + (int) gap;
+          next = KS_SUFFIX (next_probe) (nev, m, j, j0, c, c0);
           j0 = j;
           c0 = c;
         }
