@@ -264,6 +264,57 @@ static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_S
   }
 }
 
+/* Collective. The p Ritz vectors x_i = V(:, i) (rows local, ld = nloc or 1) purified and
+   normalized in place: v holds the nb residual vectors, b their coefficients (nb x (p - l),
+   ld nb), Y the eigenvectors of T, res->mu the Ritz values; a real pair's vector is held as
+   its real and imaginary columns. sq is workspace of p doubles. */
+static void KS_SUFFIX (purify_normalize) (const ks_dist *d, int p, int l, int nb,
+                                          KS_SCALAR *V, const KS_SCALAR *v,
+                                          const double complex *Y, const KS_SCALAR *b,
+                                          const KS_SCALAR *H, int ldh, double *sq,
+                                          const ks_result *res)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
+     x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along the
+     infinite eigenvalues of a singular B (b is zero on locked columns) */
+  for (int i = 0; i < p; i++) {
+    int second = i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2;
+    if (second) continue;
+    if (res->mu[i] == 0.0) continue;
+    for (int t = 0; t < nb; t++) {
+      double complex by = 0.0;
+      for (int q = l; q < p; q++) by += b[t + (size_t) (q - l) * nb] * Y[q + (size_t) i * p];
+      if (by == 0.0) continue;
+      double complex c = by / res->mu[i];
+      KS_SCALAR *x = V + (size_t) i * ld;
+      const KS_SCALAR *vt = v + (size_t) t * ld;
+      if (KS_BLOCK (p, H, ldh, i) == 2) {  /* real pair: Re into column i, Im into i+1 */
+        KS_SCALAR *xi = V + (size_t) (i + 1) * ld;
+        for (int r = 0; r < nl; r++) {
+          x[r] += (KS_SCALAR) (creal (c) * vt[r]);
+          xi[r] += (KS_SCALAR) (cimag (c) * vt[r]);
+        }
+      } else {
+        for (int r = 0; r < nl; r++) x[r] += (KS_SCALAR) (c * vt[r]);
+      }
+    }
+  }
+  /* unit norms: one reduction for all columns; a pair's two columns share theirs */
+  for (int i = 0; i < p; i++) {
+    double t = nl > 0 ? KS_SUFFIX (nrm2_local) (nl, V + (size_t) i * ld) : 0.0;
+    sq[i] = t * t;
+  }
+  allsum (d, sq, p);
+  for (int i = 0; i < p; i++) {
+    double s2 = sq[i];
+    if (KS_BLOCK (p, H, ldh, i) == 2) s2 += sq[i + 1];
+    else if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) s2 += sq[i - 1];
+    double nx = sqrt (s2);
+    if (nx > 0.0) for (int r = 0; r < nl; r++) V[(size_t) i * ld + r] /= nx;
+  }
+}
+
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
    which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
    coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With real_out
@@ -308,44 +359,7 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
   if (shrunk) *Vp = V = shrunk;
   const KS_SCALAR *v = V + (size_t) (p < m ? p : m) * ld;
 
-  /* purification for free: OP x_i = mu_i x_i + v_{m+1} (b^T y_i), so that
-     x_i + v_{m+1} (b^T y_i) / mu_i = OP x_i / mu_i, which has no components along the
-     infinite eigenvalues of a singular B (b is zero on locked columns) */
-  for (int i = 0; i < p; i++) {
-    int second = i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2;
-    if (second) continue;
-    if (res->mu[i] == 0.0) continue;
-    for (int t = 0; t < nb; t++) {
-      double complex by = 0.0;
-      for (int q = l; q < p; q++) by += b[t + (size_t) (q - l) * nb] * Y[q + (size_t) i * p];
-      if (by == 0.0) continue;
-      double complex c = by / res->mu[i];
-      KS_SCALAR *x = V + (size_t) i * ld;
-      const KS_SCALAR *vt = v + (size_t) t * ld;
-      if (KS_BLOCK (p, H, ldh, i) == 2) {  /* real pair: Re into column i, Im into i+1 */
-        KS_SCALAR *xi = V + (size_t) (i + 1) * ld;
-        for (int r = 0; r < nl; r++) {
-          x[r] += (KS_SCALAR) (creal (c) * vt[r]);
-          xi[r] += (KS_SCALAR) (cimag (c) * vt[r]);
-        }
-      } else {
-        for (int r = 0; r < nl; r++) x[r] += (KS_SCALAR) (c * vt[r]);
-      }
-    }
-  }
-  /* unit norms: one reduction for all columns; a pair's two columns share theirs */
-  for (int i = 0; i < p; i++) {
-    double t = nl > 0 ? KS_SUFFIX (nrm2_local) (nl, V + (size_t) i * ld) : 0.0;
-    sq[i] = t * t;
-  }
-  allsum (d, sq, p);
-  for (int i = 0; i < p; i++) {
-    double s2 = sq[i];
-    if (KS_BLOCK (p, H, ldh, i) == 2) s2 += sq[i + 1];
-    else if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) s2 += sq[i - 1];
-    double nx = sqrt (s2);
-    if (nx > 0.0) for (int r = 0; r < nl; r++) V[(size_t) i * ld + r] /= nx;
-  }
+  KS_SUFFIX (purify_normalize) (d, p, l, nb, V, v, Y, b, H, ldh, sq, res);
 
   if (real_out && by_rows) {  /* each rank keeps its rows: the basis becomes res->xr */
     KS_SCALAR *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
