@@ -23,15 +23,13 @@ mode's kinetic energy in the report; the stepped circle: two, its planes), 1 and
 equal to 1e-8.
 usage: taper.py MBMODAL OUTDIR"""
 import os
-import subprocess
 import sys
 
 import numpy as np
-import yaml
 from scipy.linalg import eigh
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import Tally  # noqa: E402
+from testlib import Tally, modal_on_ranks  # noqa: E402
 
 T = Tally()
 E, RHO = 2.0e11, 7850.0
@@ -111,20 +109,7 @@ output: {vtk: false}
     path = os.path.join(out, "taper.yaml")
     with open(path, "w") as f:
         f.write(deck)
-    got = []
-    for np_ in (1, 2):
-        od = os.path.join(out, "np%d" % np_)
-        r = subprocess.run(["timeout", "300", "mpirun", "--oversubscribe", "-np", str(np_), binary,
-                            "-q", "--no-vectors", path, "-o", od], capture_output=True, text=True)
-        T.check(r.returncode == 0, "np %d: exit %d %s" % (np_, r.returncode, r.stderr[-400:]))
-        if r.returncode:
-            continue
-        with open(os.path.join(od, "taper.modal.yaml")) as f:
-            rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        got.append(np.array([m["frequency_hz"] for m in rep["modes"]]))
-        if np_ == 1:   # the beam holding each mode's kinetic energy (its largest share)
-            owner = [max(m["energy"]["kinetic"], key=lambda p: p["share"])["part"]
-                     for m in rep["modes"]]
+    got, owner = modal_on_ranks(T, binary, path, out, "taper")
     if not got:
         T.finish("taper.py: %d checks, %d failed")
     f = got[0]

@@ -1,8 +1,13 @@
 """testlib.py: what the Python check scripts of tests/scripts share: a tally of checks with
-its closing lines, and the pinned steel rod that the statics and energy scripts load
+its closing lines, a deck run on 1 and 2 ranks read back as its modes' frequencies, and the pinned steel rod that the statics and energy scripts load
 (2 m, 20 mm round, E 2e11 Pa, rho 7850 kg/m^3, 40 elements, pinned at x = 0, on a roller
 at x = 2 m, pulled along x by an end force; N < 0 compresses it)."""
+import os
+import subprocess
 import sys
+
+import numpy as np
+import yaml
 
 ROD = """units: SI
 materials:
@@ -52,3 +57,25 @@ class Tally:
             print("FAIL " + f)
         print(line % (self.checks, len(self.fails)))
         sys.exit(1 if self.fails else 0)
+
+
+def modal_on_ranks(T, binary, deck, out, name):
+    """Runs deck (a path) on 1 and 2 MPI ranks into out/np1, out/np2 (no vectors), checking
+    each exit status with T. Returns (frequencies [Hz] of each run that succeeded, as numpy
+    arrays, 1 rank first; the part holding the largest kinetic energy share of each mode of
+    the 1-rank run, or None)."""
+    got, owner = [], None
+    for np_ in (1, 2):
+        od = os.path.join(out, "np%d" % np_)
+        r = subprocess.run(["timeout", "300", "mpirun", "--oversubscribe", "-np", str(np_), binary,
+                            "-q", "--no-vectors", deck, "-o", od], capture_output=True, text=True)
+        T.check(r.returncode == 0, "np %d: exit %d %s" % (np_, r.returncode, r.stderr[-400:]))
+        if r.returncode:
+            continue
+        with open(os.path.join(od, name + ".modal.yaml")) as f:
+            rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        got.append(np.array([m["frequency_hz"] for m in rep["modes"]]))
+        if np_ == 1:
+            owner = [max(m["energy"]["kinetic"], key=lambda p: p["share"])["part"]
+                     for m in rep["modes"]]
+    return got, owner

@@ -26,16 +26,14 @@ L/r = 5 (2.1e-3 on 24 elements, 2e-5 on 96: numpy with the same matrices). 1 and
 agree to 1e-8.
 usage: timoshenko.py MBMODAL OUTDIR"""
 import os
-import subprocess
 import sys
 
 import numpy as np
 import mpmath
-import yaml
 from scipy.optimize import brentq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import Tally  # noqa: E402
+from testlib import Tally, modal_on_ranks  # noqa: E402
 
 mpmath.mp.dps = 30
 
@@ -143,20 +141,7 @@ def main():
     path = os.path.join(out, "timoshenko.yaml")
     with open(path, "w") as f:
         f.write("".join(deck))
-    got = []
-    for np_ in (1, 2):
-        od = os.path.join(out, "np%d" % np_)
-        r = subprocess.run(["timeout", "300", "mpirun", "--oversubscribe", "-np", str(np_), binary,
-                            "-q", "--no-vectors", path, "-o", od], capture_output=True, text=True)
-        T.check(r.returncode == 0, "np %d: exit %d %s" % (np_, r.returncode, r.stderr[-400:]))
-        if r.returncode:
-            continue
-        with open(os.path.join(od, "timoshenko.modal.yaml")) as f:
-            rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        got.append(np.array([m["frequency_hz"] for m in rep["modes"]]))
-        if np_ == 1:   # the beam holding each mode's kinetic energy (its largest share)
-            owner = [max(m["energy"]["kinetic"], key=lambda p: p["share"])["part"]
-                     for m in rep["modes"]]
+    got, owner = modal_on_ranks(T, binary, path, out, "timoshenko")
     if not got:
         T.finish("timoshenko.py: %d checks, %d failed")
     f = got[0]
