@@ -647,8 +647,6 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       .max_restarts = st->max_restarts, .subspace = st->subspace,
                       .keep_vectors = keep, .log = r->log, .detail = r->detail,
                       .block = d->solver.block, .solver = eigen_solver_of (&d->solver),
-                      /* a matrix deck's vectors go to the report only: left by rows */
-                      .stream_vectors = vectors && mdl == NULL && !frf,
                       /* a sweep's step: its cache of this stage's factorization */
                       .factor_cache = r->opts->hook ? r->opts->hook->factor_cache[complex_stage]
                                                     : NULL };
@@ -666,10 +664,6 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   int wrc = 0;
   mb_err werr;
   mb_err_init (&werr);
-  /* vectors left by rows: the other ranks serve rank 0's fetches while it writes */
-  int stream = r->rank == 0 && res.vrows != NULL;
-  MPI_Bcast (&stream, 1, MPI_INT, 0, r->comm);
-  if (stream && r->rank != 0) eigen_vector_serve (&res);
   if (r->rank == 0) {
     const char *label = complex_stage ? "complex" : "modal";
     printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
@@ -712,7 +706,6 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
         fprintf (r->log, "%s: mode shapes written to %s (ParaView)\n", label, path);
       free (path);
     }
-    if (stream) eigen_vector_end (&res);
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
     fflush (stdout);
   }

@@ -96,10 +96,6 @@ typedef struct eigen_opts {
   int max_restarts;       /* >= 1 */
   int subspace;           /* Krylov subspace size; 0 = automatic */
   int keep_vectors;       /* 1: the modes keep their eigenvectors (x, xi) */
-  int stream_vectors;     /* with keep_vectors, the same on every rank: a stage that finds
-                             its modes by rows leaves each kept vector by rows
-                             (eigen_result.vrows) for the report to fetch one at a time
-                             (eigen_vector_fetch), instead of gathering every one on rank 0 */
   FILE *log;              /* progress lines on rank 0, or NULL (borrowed) */
   FILE *detail;           /* rank 0: the profile, the floor, memory and Krylov-Schur's
                              breakdown (the command line's -v), or NULL (borrowed) */
@@ -145,7 +141,6 @@ typedef struct mode {
                              modal: real (imag 0), mass-normalized, largest entry positive;
                              complex: largest entry 1 (zero phase) */
   double complex *xi;     /* constraint multipliers, size m (scaled back), NULL if m = 0 */
-  int col;                /* with eigen_result.vrows: the mode's column there (x, xi NULL) */
   int multiplicity;       /* damped stage: the eigenvalues at lambda this mode stands for
                              when more than one (a rigid-body motion undamped in R is a
                              double zero, reported once with 2); 0 or 1: one (a conjugate
@@ -239,13 +234,6 @@ typedef struct eigen_result {
                                 pair counts 2); 0 when not counted or not confirmed */
   double time_check;         /* [s] the missed-mode check */
   eigen_profile profile;     /* time breakdown, floor and memory (rank 0) */
-  /* the kept vectors by rows (eigen_opts.stream_vectors on a path by rows; NULL
-     otherwise), on every rank: its rows vrow0 .. vrow0 + vnloc - 1 of the stage's vectors
-     (order vN: [phi; xi] undamped, [u; v; xi] damped), one real column per mode (mode.col)
-     or, when vcomplex, two (re at 2 col, im at 2 col + 1), leading dimension vld */
-  double *vrows;
-  int vld, vcomplex, vrow0, vnloc, vN;
-  MPI_Comm vcomm;            /* the ranks that hold them */
 } eigen_result;
 
 /* A reported mode counts as converged when its true residual (mode.residual, on the
@@ -259,16 +247,5 @@ typedef struct eigen_result {
 /* Frees the modes and their vectors, zeroes *r; NULL is a no-op. */
 void eigen_result_clear (eigen_result *r);
 
-/* Collective over r->vcomm; the report's way to the kept vectors by rows (r->vrows)
-   without holding them all on rank 0. Rank 0 calls eigen_vector_fetch for each mode whose
-   vector it writes (x: n, xi: m entries, the mode's vector as mode.x and mode.xi would
-   hold it) and then eigen_vector_end; every other rank calls eigen_vector_serve once,
-   which serves rank 0's fetches until that end. Rank 0 alone decides which modes and in
-   what order. fetch returns 0, or MB_ENOMEM (rank 0's buffer; err set) with nothing asked
-   of the other ranks. */
-int eigen_vector_fetch (const eigen_result *r, const mode *md, double complex *x,
-                        double complex *xi, mb_err *err);
-void eigen_vector_end (const eigen_result *r);
-void eigen_vector_serve (const eigen_result *r);
 
 #endif

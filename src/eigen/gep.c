@@ -486,11 +486,11 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
              o->nev, want, extra);
 }
 
-/* keep_vectors for the modes by rows: none, gathered on rank 0 (1) or left by rows for the
-   report (MODES_KEEP_ROWS, eigen_opts.stream_vectors). */
+/* keep_vectors for the modes by rows: none (0), or each kept mode's vector gathered on
+   rank 0 for the report (1). */
 static int keep_rows (const stage *st)
 {
-  return !st->opts->keep_vectors ? 0 : st->opts->stream_vectors ? MODES_KEEP_ROWS : 1;
+  return st->opts->keep_vectors != 0;
 }
 
 /* Rank 0's log: the modes are found by rows, and where their kept vectors go. */
@@ -499,8 +499,7 @@ static void log_rows_modes (const stage *st)
   int keep = keep_rows (st);
   stage_detail (st, "%s: modes from the Ritz vectors by rows on %d ranks (%s)\n",
              st->out->stage == STAGE_COMPLEX ? "complex" : "modal", st->nranks,
-             keep == 1 ? "each mode's vector then gathered on rank 0"
-             : keep ? "the vectors left by rows for the report" : "no vector kept");
+             keep ? "each mode's vector then gathered on rank 0" : "no vector kept");
 }
 
 /* Collective. The candidates rank 0 took from Ritz vectors gathered whole (Krylov-Schur's

@@ -34,61 +34,7 @@ void eigen_result_clear (eigen_result *r)
   }
   free (r->modes);
   free (r->profile.memory_bytes);
-  free (r->vrows);
   memset (r, 0, sizeof *r);
-}
-
-/* Collective: column col of every rank's rows gathered on rank 0 into buf (vN doubles; two
-   columns, re and im, into buf and buf + vN when vcomplex). counts, displs: rank 0's,
-   size of the communicator. */
-static void vector_gather (const eigen_result *r, int col, double *buf, int *counts,
-                           int *displs)
-{
-  MPI_Gather (&r->vnloc, 1, MPI_INT, counts, 1, MPI_INT, 0, r->vcomm);
-  MPI_Gather (&r->vrow0, 1, MPI_INT, displs, 1, MPI_INT, 0, r->vcomm);
-  for (int t = 0; t <= r->vcomplex; t++)
-    MPI_Gatherv (r->vrows + (size_t) (r->vcomplex ? 2 * col + t : col) * r->vld, r->vnloc,
-                 MPI_DOUBLE, buf ? buf + (size_t) t * r->vN : NULL, counts, displs,
-                 MPI_DOUBLE, 0, r->vcomm);
-}
-
-int eigen_vector_fetch (const eigen_result *r, const mode *md, double complex *x,
-                        double complex *xi, mb_err *err)
-{
-  int size, n = r->n, m = r->m, N = r->vN;
-  MPI_Comm_size (r->vcomm, &size);
-  double *buf = mb_calloc ((size_t) (r->vcomplex + 1) * N + 1, sizeof *buf);
-  int *counts = mb_calloc ((size_t) size, sizeof *counts);
-  int *displs = mb_calloc ((size_t) size, sizeof *displs);
-  if (mb_fault ("vectors") || !buf || !counts || !displs) {
-    free (buf); free (counts); free (displs);
-    return mb_fail (err, MB_ENOMEM, "out of memory for mode %d's vector (order %d)",
-                    md->col + 1, N);
-  }
-  int col = md->col;
-  MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
-  vector_gather (r, col, buf, counts, displs);
-  const double *im = r->vcomplex ? buf + N : NULL;
-  for (int k = 0; k < n; k++) x[k] = CMPLX (buf[k], im ? im[k] : 0.0);
-  for (int k = 0; k < m; k++) xi[k] = CMPLX (buf[N - m + k], im ? im[N - m + k] : 0.0);
-  free (buf); free (counts); free (displs);
-  return 0;
-}
-
-void eigen_vector_end (const eigen_result *r)
-{
-  int col = -1;
-  MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
-}
-
-void eigen_vector_serve (const eigen_result *r)
-{
-  for (;;) {
-    int col;
-    MPI_Bcast (&col, 1, MPI_INT, 0, r->vcomm);
-    if (col < 0) return;
-    vector_gather (r, col, NULL, NULL, NULL);
-  }
 }
 
 /* The rounding floor of rigid-body eigenvalues: the largest |lambda| (modal: omega^2;
@@ -1038,13 +984,13 @@ static int refine_against_rigid_rows (rows_ctx *r, candidate *c, int nrigid, int
   return 0;
 }
 
-/* A by-rows finisher's buffers and where its vectors go (finish_open .. finish_close):
-   the reductions' scratch (big, first: 2 nsel + 2 each), rank 0's row counts and offsets
-   of every rank, and with gather (keep_vectors 1) rank 0's whole column (cplx + 1 columns
-   of order N); by_rows (MODES_KEEP_ROWS): the vectors left in out->vrows. */
+/* A by-rows finisher's buffers (finish_open .. finish_close): the reductions' scratch (big,
+   first: 2 nsel + 2 each), rank 0's row counts and offsets of every rank, and with gather
+   (keep_vectors) rank 0's whole column (cplx + 1 columns of order N), where each kept
+   mode's vector is gathered for the report. */
 typedef struct finish_buf {
   MPI_Comm comm;
-  int rank, gather, by_rows, cplx, nl, row0, n, m, N;
+  int rank, gather, cplx, nl, row0, n, m, N;
   size_t ld;
   double *big, *col;
   int *first, *counts, *displs;
@@ -1052,11 +998,10 @@ typedef struct finish_buf {
 } finish_buf;
 
 /* Collective. Opens b for nsel modes of order N = n + m (undamped) or 2n + m (damped, cplx
-   1: a real and an imaginary column a mode) on d's rows (leading dimension ld); with
-   MODES_KEEP_ROWS out->vrows (owned by out) and its layout fields. Returns 0 or MB_ENOMEM,
-   the same on every rank; finish_close in both cases. */
+   1: a real and an imaginary column a mode) on d's rows (leading dimension ld). Returns 0
+   or MB_ENOMEM, the same on every rank; finish_close in both cases. */
 static int finish_open (finish_buf *b, const ks_dist *d, int n, int m, int N, size_t ld,
-                        int cplx, int nsel, int keep_vectors, eigen_result *out, mb_err *err)
+                        int cplx, int nsel, int keep_vectors, mb_err *err)
 {
   int size;
   memset (b, 0, sizeof *b);
@@ -1064,42 +1009,29 @@ static int finish_open (finish_buf *b, const ks_dist *d, int n, int m, int N, si
   b->ld = ld, b->cplx = cplx, b->err = err;
   MPI_Comm_rank (b->comm, &b->rank);
   MPI_Comm_size (b->comm, &size);
-  b->gather = keep_vectors == 1, b->by_rows = keep_vectors == MODES_KEEP_ROWS;
+  b->gather = keep_vectors != 0;
   b->big = mb_calloc ((size_t) 2 * nsel + 2, sizeof *b->big);
   b->first = mb_calloc ((size_t) 2 * nsel + 2, sizeof *b->first);
   b->counts = mb_calloc ((size_t) size, sizeof *b->counts);
   b->displs = mb_calloc ((size_t) size, sizeof *b->displs);
   if (b->rank == 0 && b->gather) b->col = mb_calloc ((size_t) (cplx + 1) * N, sizeof *b->col);
-  if (b->by_rows)
-    out->vrows = mb_calloc (ld * (size_t) (nsel > 0 ? (cplx + 1) * nsel : 1), sizeof *out->vrows);
   int fail = !b->big || !b->first || !b->counts || !b->displs
-             || (b->rank == 0 && b->gather && !b->col) || (b->by_rows && !out->vrows);
+             || (b->rank == 0 && b->gather && !b->col);
   int rc = mb_agree (b->comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0,
                      err);
   if (rc < 0) return rc;
-  if (b->by_rows) {
-    out->vld = (int) ld, out->vcomplex = cplx, out->vrow0 = b->row0, out->vnloc = b->nl;
-    out->vN = N, out->vcomm = b->comm;
-  }
   MPI_Gather (&b->nl, 1, MPI_INT, b->counts, 1, MPI_INT, 0, b->comm);
   MPI_Gather (&b->row0, 1, MPI_INT, b->displs, 1, MPI_INT, 0, b->comm);
   return 0;
 }
 
-/* Collective. Mode md's vector (this rank's rows re, and im when b->cplx) kept as b asks:
-   copied into out->vrows as column col (by rows: the report fetches it,
-   eigen_vector_fetch), or gathered on rank 0 into md->x (rows 0..n-1) and md->xi (rows
-   N-m..N-1), new arrays owned by the mode. Returns 0 or MB_ENOMEM on every rank. */
-static int finish_keep (finish_buf *b, mode *md, int col, eigen_result *out, const double *re,
-                        const double *im)
+/* Collective. Mode md's vector (this rank's rows re, and im when b->cplx), when b keeps
+   vectors, gathered on rank 0 into md->x (rows 0..n-1) and md->xi (rows N-m..N-1), new
+   arrays owned by the mode: the one step that brings a vector by rows to rank 0's writer.
+   Returns 0 or MB_ENOMEM on every rank. */
+static int finish_keep (finish_buf *b, mode *md, const double *re, const double *im)
 {
   int n = b->n, m = b->m, N = b->N, nl = b->nl;
-  if (b->by_rows) {
-    md->col = col;
-    size_t c0 = (size_t) (b->cplx ? 2 * col : col) * b->ld;
-    memcpy (out->vrows + c0, re, (size_t) nl * sizeof *re);
-    if (b->cplx) memcpy (out->vrows + c0 + b->ld, im, (size_t) nl * sizeof *im);
-  }
   if (!b->gather) return 0;
   MPI_Gatherv (re, nl, MPI_DOUBLE, b->col, b->counts, b->displs, MPI_DOUBLE, 0, b->comm);
   if (b->cplx)
@@ -1136,7 +1068,7 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
   int nl = r->d->nloc, row0 = r->d->row0, n = r->n, N = r->d->n;
   MPI_Comm comm = r->d->comm;
   finish_buf b;
-  int rc = finish_open (&b, r->d, n, N - n, N, r->ld, 0, nsel, keep_vectors, out, r->err);
+  int rc = finish_open (&b, r->d, n, N - n, N, r->ld, 0, nsel, keep_vectors, r->err);
   double *big = b.big;
   int *first = b.first;
   if (rc < 0) goto done;
@@ -1169,7 +1101,8 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
              : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    rc = finish_keep (&b, md, out->nmodes++, out, x, NULL);
+    out->nmodes++;
+    rc = finish_keep (&b, md, x, NULL);
   }
 done:
   finish_close (&b);
@@ -1498,7 +1431,7 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
   MPI_Comm comm = c->d->comm;
   MPI_Comm_rank (comm, &rank);
   finish_buf b;
-  int rc = finish_open (&b, c->d, n, m, N, c->ld, 1, nsel, keep_vectors, out, c->err);
+  int rc = finish_open (&b, c->d, n, m, N, c->ld, 1, nsel, keep_vectors, c->err);
   double *big = b.big;
   int *first = b.first;
   if (rc < 0) goto done;
@@ -1546,7 +1479,8 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
     if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
     out->max_residual = fmax (out->max_residual, md->residual);
     if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    rc = finish_keep (&b, md, out->nmodes++, out, cand[i].re, cand[i].im);
+    out->nmodes++;
+    rc = finish_keep (&b, md, cand[i].re, cand[i].im);
   }
 done:
   finish_close (&b);

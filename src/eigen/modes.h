@@ -11,11 +11,6 @@
 #include "krylov_schur.h"
 #include "pencil.h"
 
-/* keep_vectors of the by-rows post-processing: 1 gathers each selected mode's vector on
-   rank 0 into the mode; MODES_KEEP_ROWS leaves them by rows in eigen_result.vrows, each
-   mode's column in mode.col, for the report to fetch (eigen_vector_fetch); 0 keeps none. */
-#define MODES_KEEP_ROWS 2
-
 /* A Ritz pair turned into a candidate mode. */
 typedef struct candidate {
   double complex lambda;   /* eigenvalue of the pencil */
@@ -73,8 +68,8 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
    whole vector; with parts (the system by rows in d's layout, NULL: none), M's rows are
    the parts' and A0's rows are built by each rank (pencil_undamped_part), so that no rank
    builds or scatters them whole; keep_vectors 1 gathers each selected mode's vector on
-   rank 0 into the mode, MODES_KEEP_ROWS leaves them by rows in out->vrows. sys: n and m on every rank, the matrices on rank 0;
-   s: rank 0's. Every rank fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
+   rank 0 into the mode (for the report). sys: n and m on every rank, the matrices on
+   rank 0; s: rank 0's. Every rank fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
 int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
                          double s, int want, int keep_vectors, candidate *cand, int ncand,
@@ -98,8 +93,8 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
    `want` nearest sigma, largest position entry 1, residual, kind), with the rows of the
    unscaled GEP (31)'s A and B built from the system's parts (layout of order n + m) and one
    reduction per step for the dot products and norms, so that no rank holds a whole vector
-   or matrix; keep_vectors as for modes_undamped_rows (1: gathered on rank 0 into the mode;
-   MODES_KEEP_ROWS: left by rows in out->vrows). ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
+   or matrix; keep_vectors as for modes_undamped_rows (1: gathered on rank 0 into the
+   mode). ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
    fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
 int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,

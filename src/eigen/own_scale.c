@@ -226,7 +226,7 @@ int modes_own_refine (MPI_Comm comm, const gep_system *sys, factor *f, int symme
   MPI_Comm_rank (comm, &rank);
   int nm = out->nmodes, n = sys->n, m = sys->m, N = n + m, go[2] = { 0, 0 };
   if (rank == 0) {
-    int have = symmetric && nm > 0 && !out->vrows;
+    int have = symmetric && nm > 0;
     for (int i = 0; have && i < nm; i++) have = out->modes[i].x && (m == 0 || out->modes[i].xi);
     go[0] = have && sys->energy && sys->gram && f;
     go[1] = have && !go[0] && sys->cond_check && sys->K;

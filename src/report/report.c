@@ -426,9 +426,8 @@ static void put_share_list (FILE *f, const model_ctx *mc, const char *key,
   }
 }
 
-/* One item of the modes list; mc is NULL for a matrix deck. A vector left by rows
-   (r->vrows) is fetched from the ranks for this mode (collective with the others'
-   eigen_vector_serve). Returns 0 or MB_ENOMEM (from the energy shares or the fetch). */
+/* One item of the modes list; mc is NULL for a matrix deck. Returns 0 or MB_ENOMEM (from
+   the energy shares). */
 static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, model_ctx *mc,
                      mb_err *err)
 {
@@ -460,15 +459,6 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
   if (!with_vectors) return 0;
   int n = r->n > 0 ? r->n : 0, m = r->m > 0 ? r->m : 0;
   const double complex *x = md->x, *xi = md->xi;
-  double complex *fetched = NULL;  /* a vector left by rows, fetched for this mode only */
-  if (!x && r->vrows && !mc) {
-    fetched = mb_calloc ((size_t) n + m + 1, sizeof *fetched);
-    if (!fetched) return mb_fail (err, MB_ENOMEM, "out of memory for mode %d's vector", i + 1);
-    int rc = eigen_vector_fetch (r, md, fetched, fetched + n, err);
-    if (rc < 0) { free (fetched); return rc; }
-    x = fetched;
-    xi = m > 0 ? fetched + n : NULL;
-  }
   if (mc && x) put_mode_nodes (f, mc->mdl, x, damped);
   if (damped) {
     if (x && !mc) {
@@ -484,7 +474,6 @@ static int put_mode (FILE *f, const eigen_result *r, int i, int with_vectors, mo
     if (x && !mc) put_vector (f, 4, "vector", x, n, 0);
     if (m > 0 && xi) put_vector (f, 4, "multipliers", xi, m, 0);
   }
-  free (fetched);
   return 0;
 }
 

@@ -47,10 +47,9 @@ for spec in $SITES $(for s in $SITES_RANK0; do echo "$s@0"; done); do
     run_fault $rank "$site" "$DECK" $want
   done
 done
-# a matrix deck's kept vectors stay by rows and rank 0 fetches each for its report (site
-# "vectors", rank 0 only): a fault there on rank 0 gives exit 7 while the other rank serves
-# the fetches; on rank 1 (which fetches nothing) the run ends normally
-run_fault 0 vectors tests/decks/beam-grid-matrices.yaml 7   # eigenvectors: true, both stages
-run_fault 1 vectors tests/decks/beam-grid-matrices.yaml 0
-echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0 vectors; 2 ranks, fault on rank 0 then 1)"
+# a matrix deck by rows: its modes are finished on the ranks' rows and each kept vector
+# gathered on rank 0 (site "modes"): a fault on either rank gives exit 7
+run_fault 0 modes tests/decks/beam-grid-matrices.yaml 7   # eigenvectors: true, both stages
+run_fault 1 modes tests/decks/beam-grid-matrices.yaml 7
+echo "fault_ranks: $passed passed, $failed failed (sites: $SITES $SITES_RANK0, and modes of a matrix deck; 2 ranks, fault on rank 0 then 1)"
 [ "$failed" = 0 ]
