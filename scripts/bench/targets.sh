@@ -1,5 +1,5 @@
 #!/bin/sh
-# targets.sh: every target of issue 10 in one run: one table of ratios mbmodal / SLEPc peer
+# targets.sh: every target of issues 10 and 23 in one run: one table of ratios mbmodal / SLEPc peer
 #
 # usage: scripts/bench/targets.sh                 all targets (grids 20 40 80 120; an hour or more)
 #        QUICK=1 scripts/bench/targets.sh         grids 20 and 40 only (a few minutes)
