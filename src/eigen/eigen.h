@@ -32,9 +32,10 @@ typedef struct gep_measures {
    rank 0: all matrices set there (R and Cq may be NULL), on the other ranks only n and m
    matter; or by rows (parts set on every rank, with measures): every rank holds its rows
    of K, M, Cq (and R) in the pencil layout and no rank the matrices (K, M, R, Cq NULL
-   everywhere); the stages take it on more than one rank with the operator by rows
-   (shift_invert_by_rows): the undamped stage for a symmetric pencil, the damped one at a
-   real shift; otherwise they gather it whole. Borrowed: the caller owns the matrices. */
+   everywhere; given on more than one rank only); the stages take it as it is for the
+   undamped stage of a symmetric pencil and the damped one at a real shift, and otherwise
+   gather it whole (complex modes and complex pencils are finished on rank 0). Borrowed:
+   the caller owns the matrices. */
 typedef struct gep_system {
   int n, m;                /* DOFs, constraint rows (Cq is m x n) */
   const spm *K, *M, *R, *Cq;

@@ -734,7 +734,7 @@ static const stage_ops modal_ops = {
 
 /* Collective. A system by rows that a stage cannot take as it is (the damped stage at a
    complex shift or in complex arithmetic; an unsymmetric undamped pencil, whose modes are
-   complex and found on rank 0; the operator not by rows) gathered whole on rank 0: *whole
+   complex and found on rank 0) gathered whole on rank 0: *whole
    is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by
    rows is copied as it is. Returns 0 or
    MB_ENOMEM, the same on every rank. */
@@ -773,7 +773,9 @@ static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
 int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                eigen_result *out, mb_err *err)
 {
-  if (sys->parts && (!sys->measures->symmetric || !shift_invert_by_rows (comm))) {
+  /* the operator is by rows on any system; an unsymmetric pencil's complex modes are
+     finished on rank 0 from the whole system */
+  if (sys->parts && !sys->measures->symmetric) {
     gep_system whole;
     int rc = whole_system (comm, sys, &whole, opts->log, err);
     if (rc == 0) rc = run_stage (comm, &whole, 0, opts, out, err);
@@ -984,8 +986,9 @@ static double complex complex_shift (const eigen_opts *opts)
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
 {
-  /* a system by rows stays so at a real shift (its pencil by rows is real) */
-  if (sys->parts && cimag (complex_shift (opts)) == 0.0 && shift_invert_by_rows (comm))
+  /* a system by rows stays so at a real shift (its pencil by rows is real); at a complex
+     one the pencil and the modes are built from the whole system on rank 0 */
+  if (sys->parts && cimag (complex_shift (opts)) == 0.0)
     return run_stage (comm, sys, 1, opts, out, err);
   gep_system whole;
   int rc = whole_system (comm, sys, &whole, opts->log, err);

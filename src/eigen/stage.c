@@ -176,9 +176,9 @@ static void profile_log (const stage_ops *ops, const stage *st)
              p->time_factor, krylov, p->time_post, p->time_check,
              100.0 * p->time_check / total, out->sturm_done ? "; target at most 15 %" : "",
              p->time_other);
-  stage_detail (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's gathers and B x %.2f, "
-             "orthogonalization %.2f, Schur (projected problem) %.2f, basis rotations %.2f, "
-             "the rest %.2f\n", ops->label, krylov, p->time_solves, p->time_apply_other,
+  stage_detail (st, "%s: Krylov-Schur's %.2f s: solves %.2f, OP's B x and row exchanges "
+             "%.2f, orthogonalization %.2f, Schur (projected problem) %.2f, basis rotations "
+             "%.2f, the rest %.2f\n", ops->label, krylov, p->time_solves, p->time_apply_other,
              p->time_orth, p->time_schur, p->time_basis, p->time_krylov_other);
   stage_detail (st, "%s: %ld right-hand sides solved, %.3g ms each: %ld single solves, %ld "
              "multi-RHS solves of %ld (block size %d)\n", ops->label, p->rhs,
@@ -516,10 +516,10 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   o.apply_block_real = shift_invert_apply_block_real;  /* GEP (18) or (31): si knows which */
   o.apply_block_complex = shift_invert_apply_block_complex;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-  /* real arithmetic on more than one rank: the operator by rows, and the modes too */
-  o.vectors_by_rows = !zarith && shift_invert_by_rows (st->comm) && o.real_vectors;
-  int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N,
-                              zarith ? sizeof (double complex) : sizeof (double), err);
+  /* the operator by rows always; real Ritz vectors stay by rows on more than one rank
+     (on one, rank 0 holds them whole anyway) */
+  o.vectors_by_rows = !zarith && st->nranks > 1 && o.real_vectors;
+  int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
   if (dense < 0) rc = dense;
@@ -838,7 +838,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                && (!ops->complex_arith || !sys->R
                    || (sys->R->compressed && sys->R->nrows == sys->n));
   MPI_Bcast (&by_parts, 1, MPI_INT, 0, comm);
-  if (by_parts) {  /* more than one rank: the operator is by rows (shift_invert_by_rows) */
+  if (by_parts) {  /* more than one rank */
     double t0 = now ();
     rc = gep_parts_scatter (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
     if (rc < 0) {

@@ -1712,8 +1712,7 @@ static void test_reduced_solve (void)
       ztrip_clear (&t);
       CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
       shift_invert si;
-      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double complex),
-                                  &err) == 0) {
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, &err) == 0) {
         shift_invert_set_damped (&si, sigma, w);
         int nl = si.dist.nloc, r0 = si.dist.row0;
         double complex *xl = xcalloc ((size_t) nl * nb + 1, sizeof *xl);
@@ -1758,8 +1757,8 @@ static void test_reduced_solve (void)
 /* test_reduced_solve at a real shift: the real operator of GEP (31) (the reduced real
    matrix, DMUMPS) applied to Re X must give Re Y (OP is real there, so OP Re x = Re OP x),
    with Y from zgesv on the full dense pencil (31); single applies and a block apply, by
-   rows on more than one rank (issue 10: x_u, x_v moved to the reduced layout, B x formed
-   there, solved by rows, moved back), gathered on one rank, within the same bound tol. */
+   rows on every rank count (x_u, x_v moved to the reduced layout, B x formed there, solved
+   by rows, moved back; one rank is one block), within the same bound tol. */
 static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
                                  double s, int lower, const double complex *X,
                                  const double complex *Y, int nb, double tol, const char *name)
@@ -1774,11 +1773,11 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
                              A ? A->val : NULL, "reduced (real)", &err);
   spm_free (A);
   CHECK0 (f != NULL, "%s, real: factor_create failed: %.300s", name, err.msg);
-  /* one pass, on the path this rank count takes: gathered on 1 rank, by rows on more */
-  for (int pass = 0, by_rows = shift_invert_by_rows (MPI_COMM_WORLD); f && pass < 1; pass++) {
+  /* by rows on every rank count (one rank: one block) */
+  for (int pass = 0; f && pass < 1; pass++) {
     shift_invert si;
-    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, sizeof (double), &err);
-    CHECK0 (rc == 0, "%s, real (by_rows %d): shift_invert_init returned %d", name, by_rows, rc);
+    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, &err);
+    CHECK0 (rc == 0, "%s, real: shift_invert_init returned %d", name, rc);
     if (rc < 0) continue;
     shift_invert_set_damped (&si, sigma, w);
     int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 2;  /* ld > nloc on purpose */
@@ -1791,8 +1790,7 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
     for (int k = 0; k < nb && rc1 == 0; k++)
       rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
     int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
-    CHECK0 (rc1 == 0 && rc2 == 0, "%s, real (by_rows %d): applies returned %d, %d", name,
-            by_rows, rc1, rc2);
+    CHECK0 (rc1 == 0 && rc2 == 0, "%s, real: applies returned %d, %d", name, rc1, rc2);
     double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
     for (int k = 0; k < nb; k++)
       for (int i = 0; i < nl; i++) {
@@ -1802,12 +1800,12 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
         e[2] = fmax (e[2], fabs (ref));
       }
     MPI_Allreduce (e, g, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    CHECK0 (g[0] <= tol * g[2], "%s, real (by_rows %d): single applies differ from zgesv by "
-            "%.2e relative (bound %.1e)", name, by_rows, g[0] / g[2], tol);
-    CHECK0 (g[1] <= tol * g[2], "%s, real (by_rows %d): the block apply differs from zgesv by "
-            "%.2e relative (bound %.1e)", name, by_rows, g[1] / g[2], tol);
+    CHECK0 (g[0] <= tol * g[2], "%s, real: single applies differ from zgesv by "
+            "%.2e relative (bound %.1e)", name, g[0] / g[2], tol);
+    CHECK0 (g[1] <= tol * g[2], "%s, real: the block apply differs from zgesv by "
+            "%.2e relative (bound %.1e)", name, g[1] / g[2], tol);
     if (rank == 0 && getenv ("TEST_GEP_VERBOSE"))
-      printf ("  %s, real (by_rows %d): errors %.2e (single), %.2e (block)\n", name, by_rows,
+      printf ("  %s, real: errors %.2e (single), %.2e (block)\n", name,
               g[0] / g[2], g[1] / g[2]);
     free (xl); free (ys); free (yb);
     shift_invert_clear (&si);
@@ -1817,13 +1815,12 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
 
 /* The undamped operator by rows (issue 10): y = (A - sigma B)^-1 B x for GEP (18),
    B x = [M x_q; 0], with M's rows on their ranks and the solve's right-hand sides and
-   solutions distributed by the same rows (shift_invert_init in real arithmetic: nothing
-   gathered on more than one rank), single applies, a block of 5 columns, and a block
+   solutions distributed by the same rows (nothing gathered, one rank being one block),
+   single applies, a block of 5 columns, and a block
    applied in place of its own input's rows. A constrained chain with massless DOFs (M
    singular) and two constraint rows; the pencil [K - sigma M, s Cq^T; s Cq, 0] written densely
    here and solved by LAPACKE_dgesv (dgetrf/dgetrs) for the reference. Bound: as
-   test_reduced_solve, 10 DBL_EPSILON / rcond (LAPACKE_dgecon). On one rank the same
-   applies run on rank 0's whole vectors, within the same bound. */
+   test_reduced_solve, 10 DBL_EPSILON / rcond (LAPACKE_dgecon). */
 static void test_undamped_by_rows (void)
 {
   int n = 24, m = 2, N = n + m, nb = 5;
@@ -1894,11 +1891,11 @@ static void test_undamped_by_rows (void)
                                "A - sigma B", &err);
     spm_free (A);
     CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
-    /* one pass, on the path this rank count takes: gathered on 1 rank, by rows on more */
-    for (int pass = 0, by_rows = shift_invert_by_rows (MPI_COMM_WORLD); f && pass < 1; pass++) {
+    /* by rows on every rank count (one rank: one block) */
+    for (int pass = 0; f && pass < 1; pass++) {
       shift_invert si;
-      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, sizeof (double), &err);
-      CHECK0 (rc == 0, "%s: shift_invert_init (by_rows %d) returned %d", name, by_rows, rc);
+      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, &err);
+      CHECK0 (rc == 0, "%s: shift_invert_init returned %d", name, rc);
       if (rc < 0) continue;
       int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 3;  /* ld > nloc on purpose */
       double *xl = xcalloc ((size_t) ld * nb, sizeof *xl);
@@ -1913,8 +1910,8 @@ static void test_undamped_by_rows (void)
         rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
       int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
       int rc3 = shift_invert_apply_block_real (&si, nb, yi, ld, yi, ld);  /* in place */
-      CHECK0 (rc1 == 0 && rc2 == 0 && rc3 == 0, "%s (by_rows %d): applies returned %d, %d, "
-              "%d", name, by_rows, rc1, rc2, rc3);
+      CHECK0 (rc1 == 0 && rc2 == 0 && rc3 == 0, "%s: applies returned %d, %d, "
+              "%d", name, rc1, rc2, rc3);
       double e[4] = { 0.0, 0.0, 0.0, 0.0 }, g[4];  /* single, block, in place; max |y| */
       for (int k = 0; k < nb; k++)
         for (int i = 0; i < nl; i++) {
@@ -1927,10 +1924,10 @@ static void test_undamped_by_rows (void)
       MPI_Allreduce (e, g, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       const char *what[3] = { "single applies", "the block apply", "the block apply in place" };
       for (int t = 0; t < 3; t++)
-        CHECK0 (g[t] <= tol * g[3], "%s (by_rows %d): %s differ from dgesv by %.2e relative "
-                "(bound %.1e)", name, by_rows, what[t], g[t] / g[3], tol);
+        CHECK0 (g[t] <= tol * g[3], "%s: %s differ from dgesv by %.2e relative "
+                "(bound %.1e)", name, what[t], g[t] / g[3], tol);
       if (rank == 0 && getenv ("TEST_GEP_VERBOSE"))
-        printf ("  %s (by_rows %d): errors %.2e, %.2e, %.2e, rcond %.2e\n", name, by_rows,
+        printf ("  %s: errors %.2e, %.2e, %.2e, rcond %.2e\n", name,
                 g[0] / g[3], g[1] / g[3], g[2] / g[3], rcond);
       free (xl); free (ys); free (yb); free (yi);
       shift_invert_clear (&si);

@@ -1,0 +1,113 @@
+/* shift_invert_impl.h: GEP (31)'s shift-invert apply by rows written once for both
+   arithmetics. Included by shift_invert.c once per arithmetic with SI_SCALAR (double or
+   double complex), SI_MPI (its MPI datatype), SI_SHIFT (si->sigma as an SI_SCALAR),
+   SI_MATMAT (Y = A X on this rank's rows for a real spm_rows A: rows_matmat_real or
+   rows_matmat_complex) and SI_NAME (the function's suffix: remap_rows_real or
+   remap_rows_complex) defined. */
+
+/* Collective. Y(d0 + i, j) = X(s0 + i, j) for 0 <= i < len, j < nb, between two block layouts
+   of orders ns (X's: this rank's rows at X, leading dimension ldx) and nd (Y's). Each rank
+   sends the rows it holds of the source range to the ranks that hold their destinations,
+   column after column in si->sbuf; one MPI_Alltoallv; received in the same order into
+   si->rbuf and put in place (one rank: a copy through the buffers). Returns 0 or MB_ENOMEM
+   on every rank. */
+static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int s0, int d0, int len,
+                                 int nb, const SI_SCALAR *X, int ldx, SI_SCALAR *Y, int ldy)
+{
+  int P, me;
+  MPI_Comm_size (si->comm, &P);
+  MPI_Comm_rank (si->comm, &me);
+  int *sc = si->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
+  int a, ah, b, bh, shift = d0 - s0;
+  block_rows (ns, P, me, &a, &ah);
+  block_rows (nd, P, me, &b, &bh);
+  int lo = a > s0 ? a : s0, hi = ah < s0 + len ? ah : s0 + len;  /* my source rows moved */
+  int dlo = b > d0 ? b : d0, dhi = bh < d0 + len ? bh : d0 + len;  /* my rows written */
+  size_t ns_tot = 0, nr_tot = 0;
+  for (int r = 0; r < P; r++) {
+    int rlo, rhi, l, h;
+    block_rows (nd, P, r, &rlo, &rhi);  /* sent to r: my moved rows that land in r's */
+    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
+    sc[r] = h > l ? (h - l) * nb : 0;
+    block_rows (ns, P, r, &rlo, &rhi);  /* received from r: r's rows that land in mine */
+    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
+    rc[r] = h > l ? (h - l) * nb : 0;
+    sd[r] = (int) ns_tot;
+    rd[r] = (int) nr_tot;
+    ns_tot += (size_t) sc[r];
+    nr_tot += (size_t) rc[r];
+  }
+  int ok = grow (&si->sbuf, &si->cap_sbuf, ns_tot * sizeof *X)
+           && grow (&si->rbuf, &si->cap_rbuf, nr_tot * sizeof *X);
+  int st = mb_agree (si->comm, ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for the "
+                     "shift-invert rows (order %d)", si->dist.n), si->err);
+  if (st < 0) return st;
+  for (int r = 0; r < P; r++) {  /* pack: per destination, column after column */
+    int rlo, rhi, l, h;
+    block_rows (nd, P, r, &rlo, &rhi);
+    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
+    SI_SCALAR *out = (SI_SCALAR *) si->sbuf + sd[r];
+    for (int j = 0; j < nb && h > l; j++)
+      for (int g = l; g < h; g++) *out++ = X[(size_t) j * ldx + (g - a)];
+  }
+  MPI_Alltoallv (si->sbuf, sc, sd, SI_MPI, si->rbuf, rc, rd, SI_MPI, si->comm);
+  for (int r = 0; r < P; r++) {  /* unpack in the same order (rows after the move) */
+    int rlo, rhi, l, h;
+    block_rows (ns, P, r, &rlo, &rhi);
+    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
+    const SI_SCALAR *in = (const SI_SCALAR *) si->rbuf + rd[r];
+    for (int j = 0; j < nb && h > l; j++)
+      for (int g = l; g < h; g++) Y[(size_t) j * ldy + (g - b)] = *in++;
+  }
+  return 0;
+}
+
+/* Collective. Y = OP X for GEP (31) by rows, nb columns of the Krylov layout (order
+   2n + m): U = x_u and V = x_v moved to the reduced layout's rows (order n + m; rows >= n
+   zero), V = w V + sigma U, Z = -(M V + R U) there (SI_MATMAT: one halo exchange each),
+   solved in place by rows (factor_solve_rows), V = (U + sigma Z) / w, and [Z_q; V; Z_xi]
+   moved back to Y's rows: five row exchanges of the block, nothing gathered, X read before
+   Y is written (they may overlap). The operations and their order are those of
+   pencil_damped_reduce_rhs and pencil_damped_expand on whole vectors. Work blocks U, V, Z,
+   T in si->work (grown on demand, fault site "krylov"). Returns 0 or an error on every
+   rank. */
+static int SI_NAME (apply_damped) (shift_invert *si, int nb, const SI_SCALAR *X, int ldx,
+                                   SI_SCALAR *Y, int ldy)
+{
+  const gep_system *sys = si->sys;
+  int n = sys->n, m = sys->m, nr = n + m, N = si->dist.n, rl = si->rdist.nloc;
+  int r0 = si->rdist.row0, ld = rl > 0 ? rl : 1;
+  SI_SCALAR sigma = SI_SHIFT (si->sigma);
+  double w = si->w;
+  size_t blk = (size_t) ld * nb;
+  int ok = grow (&si->work, &si->cap_work, 4 * blk * sizeof *X);
+  int rc = mb_agree (si->comm, ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for "
+                     "the block of shift-invert vectors (order %d)", N), si->err);
+  if (rc < 0) return rc;
+  SI_SCALAR *U = si->work, *V = U + blk, *Z = V + blk, *T = Z + blk;
+  memset (U, 0, 2 * blk * sizeof *U);
+  if ((rc = SI_NAME (remap_rows) (si, N, nr, 0, 0, n, nb, X, ldx, U, ld)) < 0) return rc;
+  if ((rc = SI_NAME (remap_rows) (si, N, nr, n, 0, n, nb, X, ldx, V, ld)) < 0) return rc;
+  for (int j = 0; j < nb; j++)
+    for (int k = 0; k < rl && r0 + k < n; k++) {
+      size_t q = (size_t) j * ld + k;
+      V[q] = w * V[q] + sigma * U[q];
+    }
+  if ((rc = SI_MATMAT (si, si->mrows, nb, V, ld, Z)) < 0) return rc;
+  if (si->rrows && (rc = SI_MATMAT (si, si->rrows, nb, U, ld, T)) < 0) return rc;
+  for (size_t q = 0; q < blk; q++) Z[q] = -(Z[q] + (si->rrows ? T[q] : 0.0));
+  double t = MPI_Wtime ();
+  rc = factor_solve_rows (si->f, r0, rl, Z, ld, nb, si->err);
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  if (nb > 1) si->block_solves++;
+  if (rc < 0) return rc;
+  for (int j = 0; j < nb; j++)
+    for (int k = 0; k < rl && r0 + k < n; k++) {
+      size_t q = (size_t) j * ld + k;
+      V[q] = (U[q] + sigma * Z[q]) / w;
+    }
+  if ((rc = SI_NAME (remap_rows) (si, nr, N, 0, 0, n, nb, Z, ld, Y, ldy)) < 0) return rc;
+  if ((rc = SI_NAME (remap_rows) (si, nr, N, 0, n, n, nb, V, ld, Y, ldy)) < 0) return rc;
+  return SI_NAME (remap_rows) (si, nr, N, n, 2 * n, m, nb, Z, ld, Y, ldy);
+}
