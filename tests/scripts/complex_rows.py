@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""complex_rows.py: the damped stage in complex arithmetic (a target frequency: the shift
+eps + i 2 pi f_c is complex) on 1 rank with single vectors and on 3 ranks with blocks of
+4, its shift-invert operator by rows on every
+rank count (issue 23), against dense eigenvalues from scipy.
+
+The deck: tests/decks/chain_constrained's K, M, R, Cq (42 masses, the first and last held
+by two constraint rows, R = a M + b K), 6 damped modes nearest f_c = 1 Hz. Reference:
+scipy.linalg.eig on the dense pencil (31) of seed 001, A = [0 I 0; -K -R -Cq^T; -Cq 0 0],
+B = diag(I, M, 0), its finite eigenvalues with Im > 0 (mbmodal reports each conjugate pair
+once), the 6 nearest the shift. Each reported eigenvalue must be one of them to 1e-8
+relative, and every one of them must be reported.
+usage: complex_rows.py MBMODAL OUTDIR"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import scipy.io as sio
+import scipy.linalg as sla
+import yaml
+
+from testlib import Tally
+
+BIN, OUT = sys.argv[1], os.path.join(sys.argv[2], "complex_rows")
+HERE = os.path.dirname(os.path.abspath(__file__))
+DECKS = os.path.join(HERE, "..", "decks")
+os.makedirs(OUT, exist_ok=True)
+T = Tally()
+FC, NMODES = 1.0, 6
+
+mats = {k: os.path.join(DECKS, "chain_constrained.%s.mtx" % k) for k in ("K", "M", "R", "Cq")}
+DECK = ("matrices:\n" + "".join("  %s: %s\n" % (k, v) for k, v in mats.items())
+        + "modal:\n  enabled: false\n"
+        + "complex:\n  modes: %d\n  target_frequency: %r\n" % (NMODES, FC)
+        + "output:\n  name: chain_target\n")
+
+K, M, R, C = (sio.mmread(mats[k]).toarray() for k in ("K", "M", "R", "Cq"))
+n, m = K.shape[0], C.shape[0]
+A = np.zeros((2 * n + m, 2 * n + m))
+B = np.zeros_like(A)
+A[:n, n:2 * n] = np.eye(n)
+A[n:2 * n, :n], A[n:2 * n, n:2 * n], A[n:2 * n, 2 * n:] = -K, -R, -C.T
+A[2 * n:, :n] = -C
+B[:n, :n], B[n:2 * n, n:2 * n] = np.eye(n), M
+lam = sla.eig(A, B, right=False)
+lam = lam[np.isfinite(lam)]
+lam = lam[lam.imag > 0]
+sigma = 1e-3 + 2j * np.pi * FC          # the shift a target frequency gives (docs/deck.md)
+ref = lam[np.argsort(abs(lam - sigma))][:NMODES]
+
+for np_, block in ((1, 0), (3, 4)):  # single vectors on 1 rank, blocks of 4 on 3 ranks
+    od = os.path.join(OUT, "np%d" % np_)
+    deck = os.path.join(OUT, "chain_target_np%d.yaml" % np_)
+    with open(deck, "w") as f:
+        f.write(DECK + ("solver:\n  block: %d\n" % block if block else ""))
+    r = subprocess.run(["timeout", "120", "mpirun", "--oversubscribe", "-np", str(np_), BIN,
+                        "-q", deck, "-o", od], capture_output=True, text=True)
+    T.check(r.returncode == 0, "np %d: exit %d %s" % (np_, r.returncode, r.stderr[-400:]))
+    if r.returncode:
+        continue
+    with open(os.path.join(od, "chain_target.complex.yaml")) as f:
+        rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    ev = np.array([complex(*md["eigenvalue"]) for md in rep["modes"]])
+    T.check(len(ev) == NMODES, "np %d: %d modes, wanted %d" % (np_, len(ev), NMODES))
+    for z in ev:  # each reported eigenvalue is one of the nearest dense ones
+        err = min(abs(z - ref)) / abs(z)
+        T.check(err <= 1e-8, "np %d: eigenvalue %s not among scipy's nearest (rel %.2e)"
+                % (np_, z, err))
+    for z in ref:  # and each of those is reported
+        err = min(abs(z - ev)) / abs(z) if len(ev) else 1.0
+        T.check(err <= 1e-8, "np %d: scipy's %s not reported (rel %.2e)" % (np_, z, err))
+    print("np %d, block %d: %d eigenvalues, worst rel difference to scipy %.2e" % (
+        np_, block, len(ev), max(min(abs(z - ref)) / abs(z) for z in ev) if len(ev) else -1))
+
+T.finish("complex_rows: %d checks, %d failed (damped stage at a complex shift, 1 rank single, "
+         "3 ranks block 4, against scipy's dense pencil (31))")
