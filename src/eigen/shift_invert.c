@@ -86,9 +86,29 @@ static int grow (void **p, size_t *cap, size_t need)
   return *p != NULL;
 }
 
+/* Collective. B = F^-1 B in place with the factors F = si->f for nb columns of this rank's
+   rows r0 .. r0 + nloc - 1 of the factors' order (leading dimension ld; double or double
+   complex by the factors' kind), counted in si's solves and solve time: by rows
+   (factor_solve_rows), or on one rank, where B is the whole block, with contiguous columns
+   (ld = nloc) by MUMPS's centralized solve (factor_solve_many), which is faster there than
+   its distributed right-hand sides and solution (docs/method.md). Returns 0 or an error on
+   every rank. */
+static int solve_block (shift_invert *si, int r0, int nloc, void *B, int ld, int nb)
+{
+  int size;
+  MPI_Comm_size (si->comm, &size);
+  double t = MPI_Wtime ();
+  int rc = size == 1 && ld == nloc ? factor_solve_many (si->f, B, nb, si->err)
+                                   : factor_solve_rows (si->f, r0, nloc, B, ld, nb, si->err);
+  si->t_solve += MPI_Wtime () - t;
+  si->solves += nb;
+  if (nb > 1) si->block_solves++;
+  return rc;
+}
+
 /* Collective. Y = (A - sigma B)^-1 B X for GEP (18), nb columns of this rank's rows:
    Y = [M X_q; 0] on these rows (spm_rows_matmat: one halo exchange, none on one rank), then
-   one solve by rows in place (factor_solve_rows). X is first copied into si->xcopy (grown
+   one solve in place (solve_block). X is first copied into si->xcopy (grown
    on demand, owned by si) when it overlaps Y. Returns 0 or an error on every rank. */
 static int apply_undamped (shift_invert *si, int nb, const double *X, int ldx, double *Y,
                            int ldy)
@@ -109,12 +129,7 @@ static int apply_undamped (shift_invert *si, int nb, const double *X, int ldx, d
   }
   rc = spm_rows_matmat (si->mrows, nb, X, ldx, Y, ldy, si->err);
   if (rc < 0) return rc;
-  double t = MPI_Wtime ();
-  rc = factor_solve_rows (si->f, si->dist.row0, si->dist.nloc, Y, ldy, nb, si->err);
-  si->t_solve += MPI_Wtime () - t;
-  si->solves += nb;
-  if (nb > 1) si->block_solves++;
-  return rc;
+  return solve_block (si, si->dist.row0, si->dist.nloc, Y, ldy, nb);
 }
 
 /* The rows [*lo, *hi) of the block layout of order n over size ranks that rank r holds

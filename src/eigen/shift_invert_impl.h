@@ -65,7 +65,7 @@ static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int s0, int d
 /* Collective. Y = OP X for GEP (31) by rows, nb columns of the Krylov layout (order
    2n + m): U = x_u and V = x_v moved to the reduced layout's rows (order n + m; rows >= n
    zero), V = w V + sigma U, Z = -(M V + R U) there (SI_MATMAT: one halo exchange each),
-   solved in place by rows (factor_solve_rows), V = (U + sigma Z) / w, and [Z_q; V; Z_xi]
+   solved in place (solve_block), V = (U + sigma Z) / w, and [Z_q; V; Z_xi]
    moved back to Y's rows: five row exchanges of the block, nothing gathered, X read before
    Y is written (they may overlap). The operations and their order are those of
    pencil_damped_reduce_rhs and pencil_damped_expand on whole vectors. Work blocks U, V, Z,
@@ -96,12 +96,7 @@ static int SI_NAME (apply_damped) (shift_invert *si, int nb, const SI_SCALAR *X,
   if ((rc = SI_MATMAT (si, si->mrows, nb, V, ld, Z)) < 0) return rc;
   if (si->rrows && (rc = SI_MATMAT (si, si->rrows, nb, U, ld, T)) < 0) return rc;
   for (size_t q = 0; q < blk; q++) Z[q] = -(Z[q] + (si->rrows ? T[q] : 0.0));
-  double t = MPI_Wtime ();
-  rc = factor_solve_rows (si->f, r0, rl, Z, ld, nb, si->err);
-  si->t_solve += MPI_Wtime () - t;
-  si->solves += nb;
-  if (nb > 1) si->block_solves++;
-  if (rc < 0) return rc;
+  if ((rc = solve_block (si, r0, rl, Z, ld, nb)) < 0) return rc;
   for (int j = 0; j < nb; j++)
     for (int k = 0; k < rl && r0 + k < n; k++) {
       size_t q = (size_t) j * ld + k;
