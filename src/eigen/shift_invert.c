@@ -140,12 +140,29 @@ static void block_rows (int n, int size, int r, int *lo, int *hi)
   *hi = (int) ((long long) n * (r + 1) / size);
 }
 
-/* The rows [*l, *h) of [lo, hi) that land in [rlo, rhi) when moved by shift (row g goes to
-   g + shift), as rows before the move; *h <= *l when none does. */
-static void moved_overlap (int lo, int hi, int rlo, int rhi, int shift, int *l, int *h)
+/* One piece of a row exchange between two block layouts (remap_rows): rows s0 .. s0 + len - 1
+   of the source block go to rows d0 .. d0 + len - 1 of the destination block. X, Y: this
+   rank's rows of each (double or double complex, by the arithmetic), leading dimensions
+   ldx, ldy; borrowed. */
+typedef struct remap_seg {
+  int s0, d0, len;
+  const void *X;
+  int ldx;
+  void *Y;
+  int ldy;
+} remap_seg;
+
+/* The source rows [*l, *h) of segment g that lie in [slo, shi) and land in [dlo, dhi) (row
+   q goes to q + d0 - s0); *h <= *l when none does. */
+static void seg_rows (const remap_seg *g, int slo, int shi, int dlo, int dhi, int *l, int *h)
 {
-  *l = rlo - shift > lo ? rlo - shift : lo;
-  *h = rhi - shift < hi ? rhi - shift : hi;
+  int shift = g->d0 - g->s0;
+  *l = g->s0;
+  if (slo > *l) *l = slo;
+  if (dlo - shift > *l) *l = dlo - shift;
+  *h = g->s0 + g->len;
+  if (shi < *h) *h = shi;
+  if (dhi - shift < *h) *h = dhi - shift;
 }
 
 /* Collective. Y = A X on this rank's rows, nb real columns of leading dimension ld (both):

@@ -77,8 +77,8 @@ void shift_invert_clear (shift_invert *si);
      reduced layout's rows, z = -(M (w x_v + sigma x_u) + R x_u) formed there (one halo
      exchange each for M and R; in complex arithmetic M and R multiply the real and
      imaginary parts as 2 nb real columns), one multi-RHS solve by rows, the expansion
-     y = [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: five row
-     exchanges of the block. One code for both arithmetics (shift_invert_impl.h).
+     y = [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: two row
+     exchanges of the block (in and out). One code for both arithmetics (shift_invert_impl.h).
    The work buffers grow on demand (fault site "krylov"). */
 int shift_invert_apply_real (void *ctx, const double *x, double *y);
 int shift_invert_apply_complex (void *ctx, const double complex *x, double complex *y);

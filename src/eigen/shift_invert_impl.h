@@ -5,59 +5,69 @@
    rows_matmat_complex) and SI_NAME (the function's suffix: remap_rows_real or
    remap_rows_complex) defined. */
 
-/* Collective. Y(d0 + i, j) = X(s0 + i, j) for 0 <= i < len, j < nb, between two block layouts
-   of orders ns (X's: this rank's rows at X, leading dimension ldx) and nd (Y's). Each rank
-   sends the rows it holds of the source range to the ranks that hold their destinations,
-   column after column in si->sbuf; one MPI_Alltoallv; received in the same order into
-   si->rbuf and put in place (one rank: a copy through the buffers). Returns 0 or MB_ENOMEM
-   on every rank. */
-static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int s0, int d0, int len,
-                                 int nb, const SI_SCALAR *X, int ldx, SI_SCALAR *Y, int ldy)
+/* Collective. For each of the nseg segments g[k]: Y(d0 + i, j) = X(s0 + i, j) for
+   0 <= i < len, j < nb (X = g[k].X, Y = g[k].Y, SI_SCALAR), from the block layout of order
+   ns (X's: this rank's rows, leading dimension g[k].ldx) to that of order nd (Y's). Each
+   rank sends the rows it holds of the source ranges to the ranks that hold their
+   destinations, per destination segment after segment and column after column, in
+   si->sbuf; one MPI_Alltoallv for all segments; received in the same order into si->rbuf
+   and put in place (one rank: a copy through the buffers). Returns 0 or MB_ENOMEM on every
+   rank. */
+static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int nseg,
+                                 const remap_seg *g, int nb)
 {
   int P, me;
   MPI_Comm_size (si->comm, &P);
   MPI_Comm_rank (si->comm, &me);
   int *sc = si->cnt, *sd = sc + P, *rc = sd + P, *rd = rc + P;
-  int a, ah, b, bh, shift = d0 - s0;
+  int a, ah, b, bh;
   block_rows (ns, P, me, &a, &ah);
   block_rows (nd, P, me, &b, &bh);
-  int lo = a > s0 ? a : s0, hi = ah < s0 + len ? ah : s0 + len;  /* my source rows moved */
-  int dlo = b > d0 ? b : d0, dhi = bh < d0 + len ? bh : d0 + len;  /* my rows written */
   size_t ns_tot = 0, nr_tot = 0;
   for (int r = 0; r < P; r++) {
-    int rlo, rhi, l, h;
-    block_rows (nd, P, r, &rlo, &rhi);  /* sent to r: my moved rows that land in r's */
-    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
-    sc[r] = h > l ? (h - l) * nb : 0;
-    block_rows (ns, P, r, &rlo, &rhi);  /* received from r: r's rows that land in mine */
-    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
-    rc[r] = h > l ? (h - l) * nb : 0;
+    int slo, shi, dlo, dhi, l, h;
+    block_rows (nd, P, r, &dlo, &dhi);  /* sent to r: my moved rows that land in r's */
+    block_rows (ns, P, r, &slo, &shi);  /* received from r: r's rows that land in mine */
+    sc[r] = rc[r] = 0;
+    for (int k = 0; k < nseg; k++) {
+      seg_rows (&g[k], a, ah, dlo, dhi, &l, &h);
+      sc[r] += h > l ? (h - l) * nb : 0;
+      seg_rows (&g[k], slo, shi, b, bh, &l, &h);
+      rc[r] += h > l ? (h - l) * nb : 0;
+    }
     sd[r] = (int) ns_tot;
     rd[r] = (int) nr_tot;
     ns_tot += (size_t) sc[r];
     nr_tot += (size_t) rc[r];
   }
-  int ok = grow (&si->sbuf, &si->cap_sbuf, ns_tot * sizeof *X)
-           && grow (&si->rbuf, &si->cap_rbuf, nr_tot * sizeof *X);
+  int ok = grow (&si->sbuf, &si->cap_sbuf, ns_tot * sizeof (SI_SCALAR))
+           && grow (&si->rbuf, &si->cap_rbuf, nr_tot * sizeof (SI_SCALAR));
   int st = mb_agree (si->comm, ok ? 0 : mb_fail (si->err, MB_ENOMEM, "out of memory for the "
                      "shift-invert rows (order %d)", si->dist.n), si->err);
   if (st < 0) return st;
-  for (int r = 0; r < P; r++) {  /* pack: per destination, column after column */
-    int rlo, rhi, l, h;
-    block_rows (nd, P, r, &rlo, &rhi);
-    moved_overlap (lo, hi, rlo, rhi, shift, &l, &h);
+  for (int r = 0; r < P; r++) {  /* pack: per destination, per segment, column after column */
+    int dlo, dhi, l, h;
+    block_rows (nd, P, r, &dlo, &dhi);
     SI_SCALAR *out = (SI_SCALAR *) si->sbuf + sd[r];
-    for (int j = 0; j < nb && h > l; j++)
-      for (int g = l; g < h; g++) *out++ = X[(size_t) j * ldx + (g - a)];
+    for (int k = 0; k < nseg; k++) {
+      const SI_SCALAR *X = g[k].X;
+      seg_rows (&g[k], a, ah, dlo, dhi, &l, &h);
+      for (int j = 0; j < nb && h > l; j++)
+        for (int q = l; q < h; q++) *out++ = X[(size_t) j * g[k].ldx + (q - a)];
+    }
   }
   MPI_Alltoallv (si->sbuf, sc, sd, SI_MPI, si->rbuf, rc, rd, SI_MPI, si->comm);
-  for (int r = 0; r < P; r++) {  /* unpack in the same order (rows after the move) */
-    int rlo, rhi, l, h;
-    block_rows (ns, P, r, &rlo, &rhi);
-    moved_overlap (rlo + shift, rhi + shift, dlo, dhi, 0, &l, &h);
+  for (int r = 0; r < P; r++) {  /* unpack in the same order */
+    int slo, shi, l, h;
+    block_rows (ns, P, r, &slo, &shi);
     const SI_SCALAR *in = (const SI_SCALAR *) si->rbuf + rd[r];
-    for (int j = 0; j < nb && h > l; j++)
-      for (int g = l; g < h; g++) Y[(size_t) j * ldy + (g - b)] = *in++;
+    for (int k = 0; k < nseg; k++) {
+      SI_SCALAR *Y = g[k].Y;
+      int shift = g[k].d0 - g[k].s0;
+      seg_rows (&g[k], slo, shi, b, bh, &l, &h);
+      for (int j = 0; j < nb && h > l; j++)
+        for (int q = l; q < h; q++) Y[(size_t) j * g[k].ldy + (q + shift - b)] = *in++;
+    }
   }
   return 0;
 }
@@ -65,9 +75,9 @@ static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int s0, int d
 /* Collective. Y = OP X for GEP (31) by rows, nb columns of the Krylov layout (order
    2n + m): U = x_u and V = x_v moved to the reduced layout's rows (order n + m; rows >= n
    zero), V = w V + sigma U, Z = -(M V + R U) there (SI_MATMAT: one halo exchange each),
-   solved in place (solve_block), V = (U + sigma Z) / w, and [Z_q; V; Z_xi]
-   moved back to Y's rows: five row exchanges of the block, nothing gathered, X read before
-   Y is written (they may overlap). The operations and their order are those of
+   solved in place (solve_block), V = (U + sigma Z) / w, and [Z_q; V; Z_xi] moved back to
+   Y's rows: two row exchanges of the block (one in, one out), nothing gathered, X read
+   before Y is written (they may overlap). The operations and their order are those of
    pencil_damped_reduce_rhs and pencil_damped_expand on whole vectors. Work blocks U, V, Z,
    T in si->work (grown on demand, fault site "krylov"). Returns 0 or an error on every
    rank. */
@@ -86,8 +96,8 @@ static int SI_NAME (apply_damped) (shift_invert *si, int nb, const SI_SCALAR *X,
   if (rc < 0) return rc;
   SI_SCALAR *U = si->work, *V = U + blk, *Z = V + blk, *T = Z + blk;
   memset (U, 0, 2 * blk * sizeof *U);
-  if ((rc = SI_NAME (remap_rows) (si, N, nr, 0, 0, n, nb, X, ldx, U, ld)) < 0) return rc;
-  if ((rc = SI_NAME (remap_rows) (si, N, nr, n, 0, n, nb, X, ldx, V, ld)) < 0) return rc;
+  const remap_seg in[2] = { { 0, 0, n, X, ldx, U, ld }, { n, 0, n, X, ldx, V, ld } };
+  if ((rc = SI_NAME (remap_rows) (si, N, nr, 2, in, nb)) < 0) return rc;
   for (int j = 0; j < nb; j++)
     for (int k = 0; k < rl && r0 + k < n; k++) {
       size_t q = (size_t) j * ld + k;
@@ -102,7 +112,7 @@ static int SI_NAME (apply_damped) (shift_invert *si, int nb, const SI_SCALAR *X,
       size_t q = (size_t) j * ld + k;
       V[q] = (U[q] + sigma * Z[q]) / w;
     }
-  if ((rc = SI_NAME (remap_rows) (si, nr, N, 0, 0, n, nb, Z, ld, Y, ldy)) < 0) return rc;
-  if ((rc = SI_NAME (remap_rows) (si, nr, N, 0, n, n, nb, V, ld, Y, ldy)) < 0) return rc;
-  return SI_NAME (remap_rows) (si, nr, N, n, 2 * n, m, nb, Z, ld, Y, ldy);
+  const remap_seg out[3] = { { 0, 0, n, Z, ld, Y, ldy }, { 0, n, n, V, ld, Y, ldy },
+                             { n, 2 * n, m, Z, ld, Y, ldy } };
+  return SI_NAME (remap_rows) (si, nr, N, 3, out, nb);
 }
