@@ -303,29 +303,6 @@ spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, 
   return rc == 0 ? A : spm_free (A);
 }
 
-/* pencil_damped_reduce_rhs_real for nb columns: W = w X_v + sigma X_u into X_v's rows,
-   Z_q = M W, then R X_u into X_v's rows again, Z_q = -(Z_q + R X_u), Z_xi = 0: the single
-   form's operations in its order. */
-void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, double w,
-                                          int nb, double *X, int ldx, double *Z, int ldz,
-                                          double *work)
-{
-  int n = sys->n, m = sys->m;
-  for (int j = 0; j < nb; j++) {
-    double *x = X + (size_t) j * ldx;
-    for (int i = 0; i < n; i++) x[n + i] = w * x[n + i] + sigma * x[i];
-  }
-  spm_matmat (sys->M, nb, X + n, ldx, Z, ldz, work);
-  if (sys->R) spm_matmat (sys->R, nb, X, ldx, X + n, ldx, work);
-  for (int j = 0; j < nb; j++) {
-    double *z = Z + (size_t) j * ldz;
-    const double *rx = X + (size_t) j * ldx + n;
-    if (sys->R) for (int i = 0; i < n; i++) z[i] += rx[i];
-    for (int i = 0; i < n; i++) z[i] = -z[i];
-    memset (z + n, 0, (size_t) m * sizeof *z);
-  }
-}
-
 /* The vector operations of pencil_impl.h, once in real arithmetic (the _real names) and
    once in complex arithmetic. */
 #define PD_SCALAR double
@@ -365,14 +342,6 @@ double pencil_cq_scale (const gep_system *sys)
   double kmax = ms ? ms->kmax : spm_max_abs (sys->K), cmax = ms ? ms->cmax : spm_max_abs (sys->Cq);
   if (!(kmax > 0.0) || !(cmax > 0.0)) return 1.0;
   return ldexp (1.0, (int) lround (log2 (kmax / cmax)));
-}
-
-/* Z = B X for GEP (18), nb columns (see pencil.h). */
-void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
-                              double *Z, int ldz, double *work)
-{
-  spm_matmat (sys->M, nb, X, ldx, Z, ldz, work);
-  for (int j = 0; j < nb; j++) memset (Z + (size_t) j * ldz + sys->n, 0, (size_t) sys->m * sizeof *Z);
 }
 
 /* Adds the row sums of |A| (column sums when transpose) into sums. */

@@ -124,41 +124,6 @@ int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c
    real operator and the damped stage runs in real arithmetic. */
 spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only);
 
-/* The real forms of pencil_damped_reduce_rhs and pencil_damped_expand below, for a real
-   sigma and real x (same sizes). */
-void pencil_damped_reduce_rhs_real (const gep_system *sys, double sigma, double w,
-                                    const double *x, double *z, double *work);
-void pencil_damped_expand_real (const gep_system *sys, double sigma, double w, const double *z,
-                                double *x);
-
-/* The right-hand side of the reduced solve for OP x = (A - sigma B)^-1 B x of GEP (31):
-   B x = [x_u; M x_v; 0], so z = [-(M (w x_v + sigma x_u) + R x_u); 0] (z of size n + m,
-   x of size 2n + m; work: n entries). */
-void pencil_damped_reduce_rhs (const gep_system *sys, double complex sigma, double w,
-                               const double complex *x, double complex *z,
-                               double complex *work);
-
-/* The solution of GEP (31) from the reduced one: x (size 2n + m, holding the right-hand
-   side's source [x_u; x_v; x_xi] of pencil_damped_reduce_rhs) is overwritten in place with
-   [z_q; (x_u + sigma z_q) / w; z_xi] (z: the reduced solution, size n + m). */
-void pencil_damped_expand (const gep_system *sys, double complex sigma, double w,
-                           const double complex *z, double complex *x);
-
-/* Z = B X for GEP (18), nb columns: Z(:, j) = [M X(0:n-1, j); 0] (X with leading dimension
-   ldx >= n, Z with ldz >= n + m), M read once per SPM_MM_CHUNK columns (spm_matmat; work:
-   SPM_MM_WORK (n) doubles, caller owned). Each column bit for bit spm_matvec's of that column (a single column is
-   a block of 1). */
-void pencil_b_undamped_block (const gep_system *sys, int nb, const double *X, int ldx,
-                              double *Z, int ldz, double *work);
-
-/* pencil_damped_reduce_rhs_real for nb columns: X (2n + m rows, leading dimension ldx) is
-   overwritten in its rows n..2n-1 (x_v; expand does not read them), Z(:, j) (n + m rows,
-   leading dimension ldz) is column j's right-hand side, bit for bit the single form's; M
-   and R read once per SPM_MM_CHUNK columns (work: SPM_MM_WORK (n) doubles). */
-void pencil_damped_reduce_rhs_real_block (const gep_system *sys, double sigma, double w,
-                                          int nb, double *X, int ldx, double *Z, int ldz,
-                                          double *work);
-
 /* y = A x for a real sparse A and complex x (y of size A->nrows): spm_matvec_complex. */
 void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y);
 

@@ -77,10 +77,11 @@ static int SI_NAME (remap_rows) (shift_invert *si, int ns, int nd, int nseg,
    zero), V = w V + sigma U, Z = -(M V + R U) there (SI_MATMAT: one halo exchange each),
    solved in place (solve_block), V = (U + sigma Z) / w, and [Z_q; V; Z_xi] moved back to
    Y's rows: two row exchanges of the block (one in, one out), nothing gathered, X read
-   before Y is written (they may overlap). The operations and their order are those of
-   pencil_damped_reduce_rhs and pencil_damped_expand on whole vectors. Work blocks U, V, Z,
-   T in si->work (grown on demand, fault site "krylov"). Returns 0 or an error on every
-   rank. */
+   before Y is written (they may overlap). With b = B x = [x_u; M x_v; 0], the reduced
+   system of pencil_damped_reduced (pencil.h) has the right-hand side
+   [-w b2 - (R + sigma M) b1; -w^2 b3] = [-(M (w x_v + sigma x_u) + R x_u); 0] and gives
+   u = z_q, xi = z_xi, v = (b1 + sigma u) / w. Work blocks U, V, Z, T in si->work (grown
+   on demand, fault site "krylov"). Returns 0 or an error on every rank. */
 static int SI_NAME (apply_damped) (shift_invert *si, int nb, const SI_SCALAR *X, int ldx,
                                    SI_SCALAR *Y, int ldy)
 {
