@@ -2,8 +2,9 @@
    applied to Krylov vectors distributed by rows, on every rank count (one rank holds one
    block: all rows) and in both arithmetics: B x on every rank's own rows (M's rows, and R's
    for GEP (31), scattered once; a halo exchange per product) and a MUMPS solve with
-   right-hand sides and solution distributed by the same rows (factor_solve_rows); no vector
-   is gathered. For GEP (31) the factors are those of the reduced matrix of order n + m
+   right-hand sides and solution distributed by the same rows (factor_solve_rows; on one
+   rank, whose block is whole, the centralized factor_solve_many); no vector is gathered.
+   For GEP (31) the factors are those of the reduced matrix of order n + m
    (pencil_damped_reduced): the block is moved to that order's rows, B x becomes its
    right-hand side, and the solution is expanded back to order 2n + m. */
 #ifndef MB_SHIFT_INVERT_H
@@ -71,8 +72,9 @@ void shift_invert_clear (shift_invert *si);
    DMUMPS'), the complex ones GEP (31) at a complex shift (ZMUMPS' factors). Every rank
    works on its own rows; nothing is gathered.
    - GEP (18): B X = [M X_q; 0] on this rank's rows for the block (spm_rows_matmat, one halo
-     exchange), then one multi-RHS solve by rows in place in Y (factor_solve_rows); X is
-     copied first when it overlaps Y.
+     exchange), then one multi-RHS solve by rows in place in Y (factor_solve_rows, or
+     factor_solve_many on one rank when Y's columns are contiguous); X is copied first
+     when it overlaps Y.
    - GEP (31), B x = [x_u; M x_v; 0], by one solve of order n + m: x_u and x_v moved to the
      reduced layout's rows, z = -(M (w x_v + sigma x_u) + R x_u) formed there (one halo
      exchange each for M and R; in complex arithmetic M and R multiply the real and
