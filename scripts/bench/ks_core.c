@@ -2,7 +2,8 @@
    that costs next to nothing: a diagonal with the spectrum of a shift-invert operator,
    mu_i = 1 / (lambda_i - sigma), lambda_i = (i + 1)^2. Same sizes as the beam-grid
    benchmark by default (n = 60024, nev = 110, ncv = 0 = 220). Prints wall and CPU time of
-   the solve on rank 0; built against any version of krylov_schur.c to compare them.
+   the solve on rank 0; built against any version of krylov_schur.c with the block operator
+   (ks_apply_real of nb columns) to compare them.
 
    usage: mpirun -np NP ks_core [N [NEV [NCV [REPEATS [BLOCK]]]]]
    (BLOCK: Krylov-Schur's block size, 0 = its default; its counts and times go to stderr) */
@@ -15,11 +16,13 @@
 
 typedef struct diag { const ks_dist *d; double *mu; } diag;
 
-/* y = diag (mu) x on this rank's rows */
-static int apply (void *ctx, const double *x, double *y)
+/* Y = diag (mu) X on this rank's rows, nb columns (Krylov-Schur's block operator) */
+static int apply (void *ctx, int nb, const double *X, int ldx, double *Y, int ldy)
 {
   diag *g = ctx;
-  for (int i = 0; i < g->d->nloc; i++) y[i] = g->mu[i] * x[i];
+  for (int j = 0; j < nb; j++)
+    for (int i = 0; i < g->d->nloc; i++)
+      Y[i + (size_t) j * ldy] = g->mu[i] * X[i + (size_t) j * ldx];
   return 0;
 }
 

@@ -678,21 +678,15 @@ static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 #define KS_SCALAR double
 #define KS_SUFFIX(name) name##_r
 #define KS_APPLY ks_apply_real
-#define KS_APPLY_BLOCK ks_apply_block_real
-#define KS_OPTS_BLOCK apply_block_real
 #define KS_ENTRY ks_solve_real
 #include "krylov_schur_impl.h"
 #undef KS_SCALAR
 #undef KS_SUFFIX
 #undef KS_APPLY
-#undef KS_APPLY_BLOCK
-#undef KS_OPTS_BLOCK
 #undef KS_ENTRY
 
 #define KS_SCALAR double complex
 #define KS_SUFFIX(name) name##_c
 #define KS_APPLY ks_apply_complex
-#define KS_APPLY_BLOCK ks_apply_block_complex
-#define KS_OPTS_BLOCK apply_block_complex
 #define KS_ENTRY ks_solve_complex
 #include "krylov_schur_impl.h"

@@ -21,18 +21,14 @@ typedef struct ks_dist {
 /* Block distribution of n rows over the ranks of comm (rank r gets about n / size rows). */
 void ks_dist_init (ks_dist *d, MPI_Comm comm, int n);
 
-/* Collective. y = OP x on this rank's rows (x and y have d->nloc entries). Returns 0 or a
-   negative MB_E* code, the same on every rank, which stops the iteration. */
-typedef int (*ks_apply_real) (void *ctx, const double *x, double *y);
-typedef int (*ks_apply_complex) (void *ctx, const double complex *x, double complex *y);
-
-/* Collective. Y = OP X for nb >= 1 columns at once (this rank's rows of each; column j of X
-   at X + j ldx, of Y at Y + j ldy; ldx, ldy >= max (nloc, 1)), for the block path, so
-   that one multi-RHS solve serves the block. Returns as ks_apply_*. */
-typedef int (*ks_apply_block_real) (void *ctx, int nb, const double *X, int ldx, double *Y,
-                                    int ldy);
-typedef int (*ks_apply_block_complex) (void *ctx, int nb, const double complex *X, int ldx,
-                                       double complex *Y, int ldy);
+/* Collective. The operator: Y = OP X for nb >= 1 columns at once (this rank's rows of each;
+   column j of X at X + j ldx, of Y at Y + j ldy; ldx, ldy >= max (nloc, 1)). The
+   single-vector path applies it to one column (nb = 1), the block path to a block, so that
+   one multi-RHS solve serves the block. Returns 0 or a negative MB_E* code, the same on
+   every rank, which stops the iteration. */
+typedef int (*ks_apply_real) (void *ctx, int nb, const double *X, int ldx, double *Y, int ldy);
+typedef int (*ks_apply_complex) (void *ctx, int nb, const double complex *X, int ldx,
+                                 double complex *Y, int ldy);
 
 /* Called on rank 0 after each restart: restarts so far, converged Ritz pairs, nev, and the
    largest relative Ritz residual among the nev wanted ones. */
@@ -58,8 +54,6 @@ typedef struct ks_opts {
                           (default): lagged by one block (KS_SUFFIX (lag_step)) */
   FILE *stats;         /* rank 0: one line of counts and times after the solve
                           ("krylov-schur: ..."), or NULL */
-  ks_apply_block_real apply_block_real;       /* block path, real: may be NULL (then the */
-  ks_apply_block_complex apply_block_complex; /* single-vector op is applied per column) */
   int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
                           into ks_result.xr (half the memory of complex ones; the undamped
                           stage), 0 = as complex vectors into ks_result.x */

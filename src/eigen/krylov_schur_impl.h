@@ -86,7 +86,7 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, 
       KS_GS_PASS (d, j, V, r, h, red);
       KS_GS_PASS (d, j, V, r, h, red);
       double t0 = MPI_Wtime ();
-      int rc = dirs->op (dirs->ctx, r, v);
+      int rc = dirs->op (dirs->ctx, 1, r, ld, v, ld);
       dirs->res->applies++;
       dirs->res->time_apply += MPI_Wtime () - t0;
       if (rc < 0) {  /* the same on every rank: the operator's failures are agreed */
@@ -177,7 +177,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
     KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
     KS_SCALAR *h = H + (size_t) j * ldh;
     double t0 = MPI_Wtime ();
-    int rc = op (ctx, u, w);
+    int rc = op (ctx, 1, u, ld, w, ld);
     double t1 = MPI_Wtime ();
     res->applies++;
     res->time_apply += t1 - t0;
@@ -229,7 +229,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
       if (dirs->rc < 0) return dirs->rc;
       if (dirs->exhausted) return 1;
       t0 = MPI_Wtime ();
-      rc = op (ctx, u, w);
+      rc = op (ctx, 1, u, ld, w, ld);
       res->applies++;
       res->time_apply += MPI_Wtime () - t0;
       if (rc < 0) return rc;
@@ -455,7 +455,7 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
   }
   for (int j = 0; j < n && rc == 0; j++) {
     for (int i = 0; i < nl; i++) e[i] = (d->row0 + i == j) ? 1.0 : 0.0;
-    rc = op (ctx, e, y);
+    rc = op (ctx, 1, e, nl > 0 ? nl : 1, y, nl > 0 ? nl : 1);
     res->applies++;
     for (int i = 0; i < nl; i++) A[(d->row0 + i) + (size_t) j * n] = y[i];
   }
@@ -743,7 +743,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
 /* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
    columns j = k .. m-1 with block size p: with V(:, 0:j+p-1) orthonormal and
    OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
-   V(:, j:j+nb-1) get OP applied at once (opb, one multi-RHS solve; else op per column)
+   V(:, j:j+nb-1) get OP applied at once (op on nb columns, one multi-RHS solve)
    into W = V(:, q:q+nb-1), q = j + p, which is orthogonalized against V(:, 0:q-1) and then
    column by column against itself (KS_SUFFIX (block_finish), which also deflates a
    rank-deficient block). H(0:q+i, j+i) holds the coefficients: H has p subdiagonals.
@@ -761,7 +761,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
    6 ldh p + 3 p^2, gg of p, red of KS_DOUBLES (ldh + 1) 2 p doubles. Ends with
    V(:, 0:m+p-1). */
 static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_APPLY op,
-                                     KS_APPLY_BLOCK opb, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
+                                     void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
                                      double *red, KS_SCALAR *L, double *gg, int *lagp,
                                      KS_DIRS *dirs, ks_result *res)
@@ -777,12 +777,8 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     int lagged = 0;
     for (;;) {
       double t0 = MPI_Wtime ();
-      if (opb) {
-        rc = opb (ctx, nb, X, ld, W, ld);
-        res->block_applies++;
-      } else {
-        for (int i = 0; i < nb && rc == 0; i++) rc = op (ctx, X + (size_t) i * ld, W + (size_t) i * ld);
-      }
+      rc = op (ctx, nb, X, ld, W, ld);
+      res->block_applies++;
       double t1 = MPI_Wtime ();
       res->applies += nb;
       res->time_apply += t1 - t0;
@@ -1138,12 +1134,11 @@ static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H,
 
 /* Collective. The start block: OP R for p random columns R (uniform in [0, 1), the same
    global entries on every rank from dirs's seed; in the range of OP), into V(:, 0:p-1)
-   (by one block apply opb, or p single applies op), then orthonormalized column by column
+   (by one block apply of op), then orthonormalized column by column
    (block_finish, with Z(:, 0) as scratch for the coefficients; Z is zeroed after). The
    applies count in res. Returns 0 or the first failing apply's status. */
-static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, KS_APPLY_BLOCK opb,
-                                    void *ctx, int p, KS_SCALAR *V, KS_SCALAR *Z, int ldh,
-                                    KS_SCALAR *C, double *nrm, KS_SCALAR *h2, double *red,
+static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, void *ctx, int p,
+                                    KS_SCALAR *V, KS_SCALAR *Z, int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2, double *red,
                                     KS_DIRS *dirs, ks_result *res)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1, rc = 0;
@@ -1156,13 +1151,8 @@ static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, KS_APPLY_BLOC
   }
   {
     double t0 = MPI_Wtime ();
-    if (opb) {
-      rc = opb (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
-      res->block_applies++;
-    } else {
-      for (int i = 0; i < p && rc == 0; i++)
-        rc = op (ctx, V + (size_t) (p + i) * ldv, V + (size_t) i * ldv);
-    }
+    rc = op (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
+    res->block_applies++;
     res->applies += p;
     res->time_apply += MPI_Wtime () - t0;
   }
@@ -1190,7 +1180,6 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     ks_result *res, mb_err *err)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1;
-  KS_APPLY_BLOCK opb = opts->KS_OPTS_BLOCK;
   res->ncv = m;
   res->block = p;
   double t_start = MPI_Wtime ();
@@ -1220,7 +1209,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     goto done;
   }
 
-  rc = KS_SUFFIX (start_block) (d, op, opb, ctx, p, V, Z, ldh, C, nrm, h2, red, &dirs, res);
+  rc = KS_SUFFIX (start_block) (d, op, ctx, p, V, Z, ldh, C, nrm, h2, red, &dirs, res);
   if (rc < 0) goto done;
 
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
@@ -1245,7 +1234,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
         int t = next > j ? (next - j + p - 1) / p : 1;
         if (j + (long long) t * p < m) jj = j + t * p;
       }
-      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, opb, ctx, V, H, ldh, C, nrm, h2, red, L, gg,
+      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, ctx, V, H, ldh, C, nrm, h2, red, L, gg,
                                      &lag, &dirs, res);
       if (rc < 0) goto done;
       j = jj;
@@ -1344,7 +1333,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
   /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
      components along the infinite eigenvalues of a singular B) */
   KS_RANDOM_UNIT (d, 1, V, h2, red, &dirs, KS_PLAIN);
-  rc = op (ctx, V + ldv, V);
+  rc = op (ctx, 1, V + ldv, ldv, V, ldv);
   res->applies++;
   if (rc < 0) goto done;
   double v0 = KS_NRM2 (d, V);

@@ -225,29 +225,15 @@ static int rows_matmat_complex (shift_invert *si, spm_rows *A, int nb, const dou
 #undef SI_MATMAT
 #undef SI_NAME
 
-/* Collective. The public applies: one column is a block of 1 (not counted as a block
-   solve); real arithmetic is GEP (18) or GEP (31) at a real shift (si->damped), complex
-   arithmetic GEP (31) at a complex shift. */
-int shift_invert_apply_real (void *ctx, const double *x, double *y)
-{
-  shift_invert *si = ctx;
-  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;   /* a rank may hold no row */
-  return shift_invert_apply_block_real (si, 1, x, ld, y, ld);
-}
-
+/* Collective. The public applies (Krylov-Schur's operator): nb columns, a single column
+   being a block of 1 (not counted as a block solve); real arithmetic is GEP (18) or
+   GEP (31) at a real shift (si->damped), complex arithmetic GEP (31) at a complex shift. */
 int shift_invert_apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y,
                                    int ldy)
 {
   shift_invert *si = ctx;
   return si->damped ? apply_damped_real (si, nb, X, ldx, Y, ldy)
                     : apply_undamped (si, nb, X, ldx, Y, ldy);
-}
-
-int shift_invert_apply_complex (void *ctx, const double complex *x, double complex *y)
-{
-  shift_invert *si = ctx;
-  int ld = si->dist.nloc > 0 ? si->dist.nloc : 1;
-  return apply_damped_complex (si, 1, x, ld, y, ld);
 }
 
 int shift_invert_apply_block_complex (void *ctx, int nb, const double complex *X, int ldx,

@@ -64,11 +64,10 @@ void shift_invert_set_damped (shift_invert *si, double complex sigma, double w);
 /* Frees the buffers (not the factors) and zeroes si. */
 void shift_invert_clear (shift_invert *si);
 
-/* Collective; OP = (A - sigma B)^-1 B on the Krylov vectors (ctx: shift_invert), one column
-   (ks_apply_real, ks_apply_complex: x, y this rank's rows) or nb (ks_apply_block_real,
-   ks_apply_block_complex: X, Y this rank's rows with leading dimensions ldx, ldy; a single
-   column is a block of 1, not counted as a block solve). The real applies serve GEP (18)
-   and GEP (31) at a real shift (si->damped; si->sigma real, the reduced matrix's factors
+/* Collective; OP = (A - sigma B)^-1 B on nb Krylov vectors (ctx: shift_invert; ks_apply_real,
+   ks_apply_complex: X, Y this rank's rows with leading dimensions ldx, ldy; a single column
+   is a block of 1, not counted as a block solve). The real applies serve GEP (18) and
+   GEP (31) at a real shift (si->damped; si->sigma real, the reduced matrix's factors
    DMUMPS'), the complex ones GEP (31) at a complex shift (ZMUMPS' factors). Every rank
    works on its own rows; nothing is gathered.
    - GEP (18): B X = [M X_q; 0] on this rank's rows for the block (spm_rows_matmat, one halo
@@ -81,10 +80,7 @@ void shift_invert_clear (shift_invert *si);
      imaginary parts as 2 nb real columns), one multi-RHS solve by rows, the expansion
      y = [z_q; (x_u + sigma z_q) / w; z_xi] moved back to the Krylov layout's rows: two row
      exchanges of the block (in and out). One code for both arithmetics (shift_invert_impl.h).
-   The work buffers grow on demand (fault site "krylov"). */
-int shift_invert_apply_real (void *ctx, const double *x, double *y);
-int shift_invert_apply_complex (void *ctx, const double complex *x, double complex *y);
-int shift_invert_apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y,
+   The work buffers grow on demand (fault site "krylov"). */int shift_invert_apply_block_real (void *ctx, int nb, const double *X, int ldx, double *Y,
                                    int ldy);
 int shift_invert_apply_block_complex (void *ctx, int nb, const double complex *X, int ldx,
                                       double complex *Y, int ldy);

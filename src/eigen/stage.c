@@ -464,8 +464,8 @@ static void begin_at_shift (const stage_ops *ops, stage *st)
    arithmetic when zarith, else real. Returns its status (not yet agreed). */
 static int ks_once (int zarith, shift_invert *si, const ks_opts *o, ks_result *ks, mb_err *err)
 {
-  return zarith ? ks_solve_complex (&si->dist, shift_invert_apply_complex, si, o, ks, err)
-                : ks_solve_real (&si->dist, shift_invert_apply_real, si, o, ks, err);
+  return zarith ? ks_solve_complex (&si->dist, shift_invert_apply_block_complex, si, o, ks, err)
+                : ks_solve_real (&si->dist, shift_invert_apply_block_real, si, o, ks, err);
 }
 
 /* Collective. The policy's first rule (stage_policy), inside the Krylov phase because it
@@ -513,8 +513,6 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   ops->krylov_opts (st, &o);
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
-  o.apply_block_real = shift_invert_apply_block_real;  /* GEP (18) or (31): si knows which */
-  o.apply_block_complex = shift_invert_apply_block_complex;  /* block path, when chosen */
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   /* the operator by rows always; real Ritz vectors stay by rows on more than one rank
      (on one, rank 0 holds them whole anyway) */

@@ -1604,7 +1604,7 @@ static void test_faults (void)
    from its definition in pencil.h,
        A - sigma B = [-sigma I, w I, 0; -K/w, -R - sigma M, -s Cq^T; -(s/w) Cq, 0, 0],
    solved by LAPACKE_zgesv for y = (A - sigma B)^-1 B x, B x = [x_u; M x_v; 0]. mbmodal's
-   operator (shift_invert_apply_complex and the block apply on 3 columns, rows distributed
+   operator (the block apply on 1 column at a time and on 3 columns, rows distributed
    over the ranks) factors [K + sigma R + sigma^2 M, c Cq^T; c Cq, 0] (complex symmetric
    LDL^T, and complex LU from both triangles) and must give the same y to round-off: both
    differ from the exact solution by at most about cond (A - sigma B) DBL_EPSILON relative
@@ -1722,7 +1722,8 @@ static void test_reduced_solve (void)
           for (int i = 0; i < nl; i++) xl[(size_t) k * nl + i] = X[(size_t) k * N + r0 + i];
         int rc1 = 0;
         for (int k = 0; k < nb && rc1 == 0; k++)
-          rc1 = shift_invert_apply_complex (&si, xl + (size_t) k * nl, yl + (size_t) k * nl);
+          rc1 = shift_invert_apply_block_complex (&si, 1, xl + (size_t) k * nl, nl > 0 ? nl : 1,
+                                                  yl + (size_t) k * nl, nl > 0 ? nl : 1);
         int rc2 = shift_invert_apply_block_complex (&si, nb, xl, nl, yb, nl);
         CHECK0 (rc1 == 0 && rc2 == 0, "%s: applies returned %d, %d", name, rc1, rc2);
         double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
@@ -1788,7 +1789,8 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
       for (int i = 0; i < nl; i++) xl[(size_t) k * ld + i] = creal (X[(size_t) k * N + r0 + i]);
     int rc1 = 0;
     for (int k = 0; k < nb && rc1 == 0; k++)
-      rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+      rc1 = shift_invert_apply_block_real (&si, 1, xl + (size_t) k * ld, nl > 0 ? nl : 1,
+                                           ys + (size_t) k * nl, nl > 0 ? nl : 1);
     int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
     CHECK0 (rc1 == 0 && rc2 == 0, "%s, real: applies returned %d, %d", name, rc1, rc2);
     double e[3] = { 0.0, 0.0, 0.0 }, g[3];  /* single, block errors; max |y| */
@@ -1907,7 +1909,8 @@ static void test_undamped_by_rows (void)
           xl[(size_t) k * ld + i] = yi[(size_t) k * ld + i] = X[(size_t) k * N + r0 + i];
       int rc1 = 0;
       for (int k = 0; k < nb && rc1 == 0; k++)
-        rc1 = shift_invert_apply_real (&si, xl + (size_t) k * ld, ys + (size_t) k * nl);
+        rc1 = shift_invert_apply_block_real (&si, 1, xl + (size_t) k * ld, nl > 0 ? nl : 1,
+                                             ys + (size_t) k * nl, nl > 0 ? nl : 1);
       int rc2 = shift_invert_apply_block_real (&si, nb, xl, ld, yb, ld);
       int rc3 = shift_invert_apply_block_real (&si, nb, yi, ld, yi, ld);  /* in place */
       CHECK0 (rc1 == 0 && rc2 == 0 && rc3 == 0, "%s: applies returned %d, %d, "
