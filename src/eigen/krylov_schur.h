@@ -8,18 +8,11 @@
 #include <mpi.h>
 #include <stdio.h>
 #include "../error.h"
+#include "bv.h"
 
-/* The Krylov basis is distributed by rows: each rank of comm holds rows [row0, row0 + nloc)
-   of every vector; the small projected matrices are computed on rank 0 and broadcast, so
-   every rank takes the same decisions. */
-typedef struct ks_dist {
-  MPI_Comm comm;   /* the ranks that call the solver and the operator together */
-  int n;           /* global vector length */
-  int row0, nloc;  /* this rank's rows */
-} ks_dist;
-
-/* Block distribution of n rows over the ranks of comm (rank r gets about n / size rows). */
-void ks_dist_init (ks_dist *d, MPI_Comm comm, int n);
+/* The Krylov basis is distributed by rows (ks_dist, bv.h): each rank of comm holds rows
+   [row0, row0 + nloc) of every vector; the small projected matrices are computed on rank 0
+   and broadcast, so every rank takes the same decisions. */
 
 /* Collective. The operator: Y = OP X for nb >= 1 columns at once (this rank's rows of each;
    column j of X at X + j ldx, of Y at Y + j ldy; ldx, ldy >= max (nloc, 1)). The

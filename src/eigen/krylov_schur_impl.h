@@ -8,15 +8,14 @@
 #define KS_MU KS_SUFFIX (diag_mu)
 #define KS_SCHUR KS_SUFFIX (schur_sorted)
 #define KS_EIGVECS KS_SUFFIX (eigvecs)
-#define KS_GS_PASS KS_SUFFIX (gs_pass)
-#define KS_GEMM_LD KS_SUFFIX (gemm_ld)
-#define KS_NRM2 KS_SUFFIX (nrm2)
+#define KS_GS_PASS KS_SUFFIX (bv_gs_pass)
+#define KS_NRM2 KS_SUFFIX (bv_nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_FINISH KS_SUFFIX (finish)
 #define KS_DIRS KS_SUFFIX (dirs)
 #define KS_CONJ KS_SUFFIX (KS_CONJ)
-#define KS_ROTATE KS_SUFFIX (rotate)
+#define KS_ROTATE KS_SUFFIX (bv_rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
 #define KS_DENSE KS_SUFFIX (dense)
@@ -76,10 +75,7 @@ static int KS_RANDOM_UNIT (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *h, 
   for (int attempt = 0; attempt < tries + plain; attempt++) {
     int purge = attempt < tries;
     KS_SCALAR *r = purge ? dirs->r : v;
-    for (int i = 0; i < d->n; i++) {
-      double u = uniform (&dirs->state);
-      if (i >= d->row0 && i < d->row0 + d->nloc) r[i - d->row0] = u;
-    }
+    KS_SUFFIX (bv_random) (d, &dirs->state, r);
     if (purge) {  /* r made orthogonal to the basis first: at a breakdown the basis is
                      invariant, and OP r then has no part along its dominant directions
                      that would leave only rounding after the projection below */
@@ -183,7 +179,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
     res->time_apply += t1 - t0;
     if (rc < 0) return rc;
     if (pending) {
-      KS_SUFFIX (gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
+      KS_SUFFIX (bv_gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
       const KS_SCALAR *c = X, *a = X + (j + 1);
       double uu = creal (c[j]), cc = 0.0;
       for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
@@ -214,7 +210,7 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
           Y[i] = c[i];
           Y[j + i] = Hc[i] + r * h[i] - c[i] * yr;
         }
-        KS_SUFFIX (update2) (nl, j, V, Y);
+        KS_SUFFIX (bv_update2) (nl, j, V, Y);
         for (int i = 0; i < nl; i++) {
           u[i] /= r;
           w[i] /= r;
@@ -248,20 +244,6 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
     res->time_orth += MPI_Wtime () - t1;
   }
   return dirs->rc < 0 ? dirs->rc : dirs->exhausted ? 1 : 0;
-}
-
-/* W(:, 0:q-1) = W(:, 0:mm-1) Z(:, 0:q-1) in place on the local rows (W has leading dimension
-   ld), one block of KS_ROW_BLOCK rows at a time through tmp (KS_ROW_BLOCK x q), so that the
-   rotation needs no second basis. */
-static void KS_ROTATE (int nloc, int ld, int q, int mm, KS_SCALAR *W, const KS_SCALAR *Z,
-                       int ldz, KS_SCALAR *tmp)
-{
-  for (int r0 = 0; r0 < nloc; r0 += KS_ROW_BLOCK) {
-    int rows = nloc - r0 < KS_ROW_BLOCK ? nloc - r0 : KS_ROW_BLOCK;
-    KS_GEMM_LD (rows, q, mm, W + r0, ld, Z, ldz, tmp, rows);
-    for (int j = 0; j < q; j++)
-      memcpy (W + r0 + (size_t) j * ld, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
-  }
 }
 
 /* Collective. The p Ritz vectors x_i = V(:, i) (rows local, ld = nloc or 1) purified and
@@ -301,11 +283,7 @@ static void KS_SUFFIX (purify_normalize) (const ks_dist *d, int p, int l, int nb
     }
   }
   /* unit norms: one reduction for all columns; a pair's two columns share theirs */
-  for (int i = 0; i < p; i++) {
-    double t = nl > 0 ? KS_SUFFIX (nrm2_local) (nl, V + (size_t) i * ld) : 0.0;
-    sq[i] = t * t;
-  }
-  allsum (d, sq, p);
+  KS_SUFFIX (bv_norms_sq) (d, p, V, sq);
   for (int i = 0; i < p; i++) {
     double s2 = sq[i];
     if (KS_BLOCK (p, H, ldh, i) == 2) s2 += sq[i + 1];
@@ -460,7 +438,7 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
     for (int i = 0; i < nl; i++) A[(d->row0 + i) + (size_t) j * n] = y[i];
   }
   if (rc < 0) { free (A0); goto done; }
-  allsum (d, (double *) A, KS_DOUBLES * n * n);  /* each rank filled its own rows */
+  bv_allsum (d, (double *) A, KS_DOUBLES * n * n);  /* each rank filled its own rows */
   if (root) {
     memcpy (A0, A, (size_t) n * n * sizeof *A);
     info = KS_DENSE_EIG (n, A, mu, X);
@@ -587,12 +565,12 @@ static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, 
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
   KS_SCALAR *U = V + (size_t) q * ld;
-  KS_SUFFIX (block_pass) (d, q, nb, V, U, C, nrm, red);
+  KS_SUFFIX (bv_block_pass) (d, q, nb, V, U, C, nrm, red);
   for (int i = 0; i < nb; i++) {
     KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
     for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
   }
-  KS_SUFFIX (block_update) (d->nloc, q, nb, V, U, C);
+  KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, U, C);
   res->reorths += nb;
   for (int i = 0; i < nb; i++) {
     KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
@@ -634,7 +612,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
   KS_SCALAR *Cm = G1 + (size_t) ldh * p, *R = Cm + (size_t) 2 * ldh * p, *Gm = R + p * p;
   KS_SCALAR *M = Gm + p * p;
 #define X2E(r, c) X2[(r) + (size_t) (c) * q]
-  KS_SUFFIX (block_pass) (d, q, 2 * p, V, U, X2, NULL, red);
+  KS_SUFFIX (bv_block_pass) (d, q, 2 * p, V, U, X2, NULL, red);
   /* G = U^H U - C2^H C2; the DGKS test per column on the lagged pass */
   for (int b = 0; b < p; b++)
     for (int a = 0; a < p; a++) {
@@ -733,10 +711,10 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
       Cm[t + (size_t) (p + b) * j] = s;
     }
 #undef X2E
-  KS_SUFFIX (block_update) (d->nloc, p, p, U, W, Gm);   /* W -= U Mx */
-  KS_SUFFIX (block_update) (d->nloc, j, 2 * p, V, U, Cm); /* [U W] -= V_j Cm */
-  KS_SUFFIX (block_trsm) (d->nloc, p, R, U);             /* Q = U R^-1 */
-  KS_SUFFIX (block_trsm) (d->nloc, p, R, W);             /* next pending block */
+  KS_SUFFIX (bv_block_update) (d->nloc, p, p, U, W, Gm);   /* W -= U Mx */
+  KS_SUFFIX (bv_block_update) (d->nloc, j, 2 * p, V, U, Cm); /* [U W] -= V_j Cm */
+  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, U);             /* Q = U R^-1 */
+  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, W);             /* next pending block */
   return 1;
 }
 
@@ -809,7 +787,7 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     if (lagged) continue;  /* W pending for the next block, or finished */
     double t1 = MPI_Wtime ();
     /* the first pass (C1, and the column norms) */
-    KS_SUFFIX (block_pass) (d, q, nb, V, W, C, nrm, red);
+    KS_SUFFIX (bv_block_pass) (d, q, nb, V, W, C, nrm, red);
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
       for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
@@ -820,18 +798,18 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
         for (int t = 0; t < q; t++) g2 += creal (C[t + (size_t) i * q] * KS_CONJ (C[t + (size_t) i * q]));
         gg[i] = g2;
       }
-      KS_SUFFIX (block_update) (d->nloc, q, nb, V, W, C);
+      KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
       pending = 1;
       res->time_orth += MPI_Wtime () - t1;
       continue;
     }
     /* BCGS2: W -= V C fused with the second C = V^H W, then W -= V C */
-    KS_SUFFIX (block_fused) (d, q, nb, V, W, C, red);
+    KS_SUFFIX (bv_block_fused) (d, q, nb, V, W, C, red);
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
       for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
     }
-    KS_SUFFIX (block_update) (d->nloc, q, nb, V, W, C);
+    KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
     res->reorths += nb;
     for (int i = 0; i < nb; i++) {
       KS_SCALAR *h = H + (size_t) (j + i) * ldh;
@@ -970,7 +948,7 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
    V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1), the p residual vectors move to V(:, k:k+p-1),
    H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
    it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
-   ldh^2, Bm of p ldh, h2 of ldh, tmp of KS_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
+   ldh^2, Bm of p ldh, h2 of ldh, tmp of BV_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
    ldh (locked_rel keeps the locked pairs' residuals across restarts).
    With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
    expansion, at a block boundary m < ncv where the decomposition above holds exactly with
@@ -1071,7 +1049,7 @@ static void KS_SUFFIX (measure_orth) (const ks_dist *d, int q, const KS_SCALAR *
   KS_SCALAR *G = mb_calloc ((size_t) q * q, sizeof *G);
   int ok = G != NULL, all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-  if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (orth_loss) (d, q, V, G));
+  if (all_ok) res->orth_loss = fmax (res->orth_loss, KS_SUFFIX (bv_orth_loss) (d, q, V, G));
   free (G);
 }
 
@@ -1101,7 +1079,7 @@ static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p,
 
 /* The arrays that both solves hold, for a basis of m + p columns of ldv rows (p = 1: the
    single-vector path): V, a row vector rvec, H, its Schur form S and vectors Z (ldh x ldh,
-   ldh = m + p), h2 (ldh), tmp (KS_ROW_BLOCK x m), the projected eigenvectors Y (ldh x ldh,
+   ldh = m + p), h2 (ldh), tmp (BV_ROW_BLOCK x m), the projected eigenvectors Y (ldh x ldh,
    complex), rel and locked_rel (ldh). All zeroed and owned by the caller
    (KS_SUFFIX (free_basis)); fault site "krylov" (V then NULL). 1 when all were allocated. */
 static int KS_SUFFIX (alloc_basis) (int ldv, int m, int p, KS_SCALAR **V, KS_SCALAR **rvec,
@@ -1116,7 +1094,7 @@ static int KS_SUFFIX (alloc_basis) (int ldv, int m, int p, KS_SCALAR **V, KS_SCA
   *S = mb_calloc (ldh * ldh, sizeof **S);
   *Z = mb_calloc (ldh * ldh, sizeof **Z);
   *h2 = mb_calloc (ldh, sizeof **h2);
-  *tmp = mb_calloc ((size_t) KS_ROW_BLOCK * m, sizeof **tmp);
+  *tmp = mb_calloc ((size_t) BV_ROW_BLOCK * m, sizeof **tmp);
   *Y = mb_calloc (ldh * ldh, sizeof **Y);
   *rel = mb_calloc (ldh, sizeof **rel);
   *locked_rel = mb_calloc (ldh, sizeof **locked_rel);
@@ -1132,7 +1110,7 @@ static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H,
   free (rel); free (locked_rel);
 }
 
-/* Collective. The start block: OP R for p random columns R (uniform in [0, 1), the same
+/* Collective. The start block: OP R for p random columns R (uniform in [-1, 1), the same
    global entries on every rank from dirs's seed; in the range of OP), into V(:, 0:p-1)
    (by one block apply of op), then orthonormalized column by column
    (block_finish, with Z(:, 0) as scratch for the coefficients; Z is zeroed after). The
@@ -1142,13 +1120,8 @@ static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, void *ctx, in
                                     KS_DIRS *dirs, ks_result *res)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1, rc = 0;
-  for (int i = 0; i < p; i++) {
-    KS_SCALAR *r = V + (size_t) (p + i) * ldv;
-    for (int g = 0; g < d->n; g++) {
-      double u = uniform (&dirs->state);
-      if (g >= d->row0 && g < d->row0 + nl) r[g - d->row0] = u;
-    }
-  }
+  for (int i = 0; i < p; i++)
+    KS_SUFFIX (bv_random) (d, &dirs->state, V + (size_t) (p + i) * ldv);
   {
     double t0 = MPI_Wtime ();
     rc = op (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
@@ -1157,7 +1130,7 @@ static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, void *ctx, in
     res->time_apply += MPI_Wtime () - t0;
   }
   if (rc < 0) return rc;
-  KS_SUFFIX (block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
+  KS_SUFFIX (bv_block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
   for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
     KS_SUFFIX (block_finish) (d, 0, i, V, Z, sqrt (nrm[i]), h2, red, dirs, res);
   memset (Z, 0, (size_t) ldh * ldh * sizeof *Z);
@@ -1374,7 +1347,6 @@ done:
 #undef KS_SCHUR
 #undef KS_EIGVECS
 #undef KS_GS_PASS
-#undef KS_GEMM_LD
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
 #undef KS_EXPAND
