@@ -22,13 +22,15 @@
    Between restarts it probes convergence at block boundaries (the decomposition is exact
    there with the columns so far) and ends as soon as the nev wanted pairs have converged.
 
-   The algorithm body is written once in krylov_schur_impl.h and included twice, for
-   double and for double complex; the few LAPACK calls that differ between the two are the
-   small helpers below. */
+   As in SLEPc, the solver is split: bv.c holds the basis vectors' kernels (Gram-Schmidt,
+   norms, rotations), ds.c the projected problem (sorted Schur form, its eigenvectors, Ritz
+   residuals, the dense eigenproblem), and this file the restart loop. Each is written once
+   (krylov_schur_impl.h, bv_impl.h, ds_impl.h) and instantiated for double and for double
+   complex. */
 #include "krylov_schur.h"
 #include "bv.h"
+#include "ds.h"
 
-#include <cblas.h>
 #include <float.h>
 #include <lapacke.h>
 #include <limits.h>
@@ -37,11 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Status of the small dense helpers below when their own workspace could not be allocated:
-   LAPACKE's code for the same event, so that one test tells out of memory from a LAPACK
-   failure (LAPACK's own info is >= -20 or positive). */
-#define KS_NOMEM LAPACK_WORK_MEMORY_ERROR
 
 /* 1 when a LAPACKE status means out of memory (ours or LAPACKE's workspace). */
 static int lapack_nomem (double info)
@@ -84,138 +81,6 @@ void ks_result_clear (ks_result *res)
   memset (res, 0, sizeof *res);
 }
 
-/* ---- real helpers ------------------------------------------------------------------ */
-
-/* Size (1 or 2) of the diagonal block of the quasi-triangular T (ld) starting at i. */
-static int block_r (int mm, const double *T, int ld, int i)
-{
-  return (i + 1 < mm && T[(i + 1) + (size_t) i * ld] != 0.0) ? 2 : 1;
-}
-
-static int block_c (int mm, const double complex *T, int ld, int i)
-{
-  (void) mm; (void) T; (void) ld; (void) i;
-  return 1;
-}
-
-/* Eigenvalue at position i of the standardized quasi-triangular T: for a 2x2 block
-   [a b; c a] (b c < 0) the one at i is a + i sqrt(-b c), at i+1 its conjugate. */
-static double complex diag_mu_r (int mm, const double *T, int ld, int i)
-{
-  double a = T[i + (size_t) i * ld];
-  if (block_r (mm, T, ld, i) == 2) {
-    double b = T[i + (size_t) (i + 1) * ld], c = T[(i + 1) + (size_t) i * ld];
-    return a + I * sqrt (fabs (b * c));
-  }
-  if (i > 0 && T[i + (size_t) (i - 1) * ld] != 0.0) {  /* second of a pair */
-    double b = T[(i - 1) + (size_t) i * ld], c = T[i + (size_t) (i - 1) * ld];
-    return a - I * sqrt (fabs (b * c));
-  }
-  return a;
-}
-
-static double complex diag_mu_c (int mm, const double complex *T, int ld, int i)
-{
-  (void) mm;
-  return T[i + (size_t) i * ld];
-}
-
-/* T = Z^T S Z: real Schur form of S (mm x mm, ld), then blocks sorted by decreasing |mu|
-   (ties: positive imaginary part first), Z accumulating every transformation.
-   S is overwritten by T. Returns 0, the LAPACK info, or KS_NOMEM (workspace; also when
-   mb_fault ("schur") asks for it). */
-static int schur_sorted_r (int mm, double *S, int ld, double *Z)
-{
-  lapack_int sdim = 0;
-  if (mb_fault ("schur")) return KS_NOMEM;
-  double *wr = malloc ((size_t) mm * sizeof *wr), *wi = malloc ((size_t) mm * sizeof *wi);
-  if (!wr || !wi) { free (wr); free (wi); return KS_NOMEM; }
-  lapack_int info = LAPACKE_dgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
-                                   wr, wi, Z, ld);
-  free (wr); free (wi);
-  if (info != 0) return (int) info;
-  for (int pos = 0; pos < mm; pos += block_r (mm, S, ld, pos)) {
-    int best = pos;
-    double best_abs = cabs (diag_mu_r (mm, S, ld, pos));
-    for (int i = pos; i < mm; i += block_r (mm, S, ld, i)) {
-      double a = cabs (diag_mu_r (mm, S, ld, i));
-      if (a > best_abs * (1.0 + 1e-14)) { best = i; best_abs = a; }
-    }
-    if (best != pos) {
-      lapack_int ifst = best + 1, ilst = pos + 1;
-      LAPACKE_dtrexc (LAPACK_COL_MAJOR, 'V', mm, S, ld, Z, ld, &ifst, &ilst);
-      /* a failed swap (info 1: too ill-conditioned) leaves the order a little off */
-    }
-  }
-  return 0;
-}
-
-static int schur_sorted_c (int mm, double complex *S, int ld, double complex *Z)
-{
-  lapack_int sdim = 0;
-  if (mb_fault ("schur")) return KS_NOMEM;
-  double complex *w = malloc ((size_t) mm * sizeof *w);
-  if (!w) return KS_NOMEM;
-  lapack_int info = LAPACKE_zgees (LAPACK_COL_MAJOR, 'V', 'N', NULL, mm, S, ld, &sdim,
-                                   w, Z, ld);
-  free (w);
-  if (info != 0) return (int) info;
-  for (int pos = 0; pos < mm; pos++) {
-    int best = pos;
-    double complex mb = S[pos + (size_t) pos * ld];
-    for (int i = pos + 1; i < mm; i++) {
-      double complex mi = S[i + (size_t) i * ld];
-      if (cabs (mi) > cabs (mb) * (1.0 + 1e-14)
-          || (cabs (mi) >= cabs (mb) * (1.0 - 1e-14) && cimag (mi) > cimag (mb) + 1e-14 * cabs (mb))) {
-        best = i;
-        mb = mi;
-      }
-    }
-    if (best != pos) LAPACKE_ztrexc (LAPACK_COL_MAJOR, 'V', mm, S, ld, Z, ld, best + 1, pos + 1);
-  }
-  return 0;
-}
-
-/* Y: eigenvectors of the quasi-triangular T (p x p, ld), as complex columns (p x p).
-   Returns 0, the LAPACK info or KS_NOMEM. */
-static int eigvecs_r (int p, const double *T, int ld, double complex *Y)
-{
-  double *Tc = mb_calloc ((size_t) p * p, sizeof *Tc), *VR = mb_calloc ((size_t) p * p, sizeof *VR);
-  if (!Tc || !VR) { free (Tc); free (VR); return KS_NOMEM; }
-  for (int j = 0; j < p; j++)
-    for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
-  lapack_int mout = 0;
-  lapack_int info = LAPACKE_dtrevc (LAPACK_COL_MAJOR, 'R', 'A', NULL, p, Tc, p, NULL, 1, VR, p,
-                                    p, &mout);
-  if (info == 0)
-    for (int j = 0; j < p; j += block_r (p, Tc, p, j)) {
-      if (block_r (p, Tc, p, j) == 1) {
-        for (int i = 0; i < p; i++) Y[i + (size_t) j * p] = VR[i + (size_t) j * p];
-      } else {  /* columns j, j+1 hold the real and imaginary parts for mu_j (Im > 0) */
-        for (int i = 0; i < p; i++) {
-          double complex y = VR[i + (size_t) j * p] + I * VR[i + (size_t) (j + 1) * p];
-          Y[i + (size_t) j * p] = y;
-          Y[i + (size_t) (j + 1) * p] = conj (y);
-        }
-      }
-    }
-  free (Tc); free (VR);
-  return (int) info;
-}
-
-static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
-{
-  double complex *Tc = mb_calloc ((size_t) p * p, sizeof *Tc);
-  if (!Tc) return KS_NOMEM;
-  for (int j = 0; j < p; j++)
-    for (int i = 0; i < p; i++) Tc[i + (size_t) j * p] = T[i + (size_t) j * ld];
-  lapack_int mout = 0;
-  lapack_int info = LAPACKE_ztrevc (LAPACK_COL_MAJOR, 'R', 'A', NULL, p, Tc, p, NULL, 1, Y, p,
-                                    p, &mout);
-  free (Tc);
-  return (int) info;
-}
-
 /* Complex conjugate in each arithmetic (the identity for real numbers). */
 #define KS_CONJ_r(x) (x)
 #define KS_CONJ_c(x) conj (x)
@@ -231,84 +96,6 @@ static int eigvecs_c (int p, const double complex *T, int ld, double complex *Y)
 /* MPI type of one entry of each arithmetic. */
 #define KS_MPI_TYPE_r MPI_DOUBLE
 #define KS_MPI_TYPE_c MPI_C_DOUBLE_COMPLEX
-
-/* ---- small problems: the whole space ------------------------------------------------- */
-
-/* All eigenpairs of the real n x n matrix A (column-major, overwritten) with LAPACK dgeev:
-   mu (n) and unit 2-norm eigenvectors X (n x n, complex: a conjugate pair's columns are
-   conjugates). Returns LAPACK's info or KS_NOMEM. */
-static int dense_eig_r (int n, double *A, double complex *mu, double complex *X)
-{
-  double *wr = mb_calloc ((size_t) n, sizeof *wr), *wi = mb_calloc ((size_t) n, sizeof *wi);
-  double *vr = mb_calloc ((size_t) n * n, sizeof *vr);
-  int info = KS_NOMEM;
-  if (wr && wi && vr)
-    info = LAPACKE_dgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, wr, wi, NULL, 1, vr, n);
-  for (int j = 0; info == 0 && j < n; j++) {
-    mu[j] = wr[j] + I * wi[j];
-    if (wi[j] != 0.0 && j + 1 < n) {  /* columns j, j+1 hold Re and Im of the pair */
-      mu[j + 1] = wr[j + 1] + I * wi[j + 1];
-      for (int i = 0; i < n; i++) {
-        double re = vr[i + (size_t) j * n], im = vr[i + (size_t) (j + 1) * n];
-        X[i + (size_t) j * n] = re + I * im;
-        X[i + (size_t) (j + 1) * n] = re - I * im;
-      }
-      j++;
-    } else {
-      for (int i = 0; i < n; i++) X[i + (size_t) j * n] = vr[i + (size_t) j * n];
-    }
-  }
-  free (wr); free (wi); free (vr);
-  return info;
-}
-
-/* The same for a complex matrix, with zgeev. */
-static int dense_eig_c (int n, double complex *A, double complex *mu, double complex *X)
-{
-  return LAPACKE_zgeev (LAPACK_COL_MAJOR, 'N', 'V', n, A, n, mu, NULL, 1, X, n);
-}
-
-/* Rank 0, the dense path. r[k] = ||A0 x_k - mu_k x_k||_2 for the p unit columns of X
-   (n x p, complex) by matrix products (BLAS-3) instead of a triple loop: real A0 times the
-   real and the imaginary parts of X (two dgemm). work: 4 n p doubles. */
-static void dense_resid_r (int n, int p, const double *A0, const double complex *X,
-                           const double complex *mu, double *r, double *work)
-{
-  double *Xr = work, *Xi = work + (size_t) n * p, *Yr = Xi + (size_t) n * p;
-  double *Yi = Yr + (size_t) n * p;
-  for (size_t i = 0; i < (size_t) n * p; i++) Xr[i] = creal (X[i]), Xi[i] = cimag (X[i]);
-  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, n, 1.0, A0, n, Xr, n, 0.0,
-               Yr, n);
-  cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, n, 1.0, A0, n, Xi, n, 0.0,
-               Yi, n);
-  for (int k = 0; k < p; k++) {
-    double r2 = 0.0;
-    for (int i = 0; i < n; i++) {
-      size_t e = i + (size_t) k * n;
-      double complex s = (Yr[e] + I * Yi[e]) - mu[k] * X[e];
-      r2 += creal (s * conj (s));
-    }
-    r[k] = sqrt (r2);
-  }
-}
-
-/* The same for a complex A0 (one zgemm). work: 4 n p doubles. */
-static void dense_resid_c (int n, int p, const double complex *A0, const double complex *X,
-                           const double complex *mu, double *r, double *work)
-{
-  double complex *Y = (double complex *) work, one = 1.0, zero = 0.0;
-  cblas_zgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, n, p, n, &one, A0, n, X, n, &zero,
-               Y, n);
-  for (int k = 0; k < p; k++) {
-    double r2 = 0.0;
-    for (int i = 0; i < n; i++) {
-      size_t e = i + (size_t) k * n;
-      double complex s = Y[e] - mu[k] * X[e];
-      r2 += creal (s * conj (s));
-    }
-    r[k] = sqrt (r2);
-  }
-}
 
 /* The block size of a solve, the same on every rank: opts->block, or when 0 the
    default: KS_DEFAULT_BLOCK for real (real = 1)

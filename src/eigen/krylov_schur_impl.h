@@ -4,10 +4,10 @@
    Vectors are distributed by rows (ks_dist); H, its Schur form and every decision are
    computed on rank 0 and broadcast. */
 
-#define KS_BLOCK KS_SUFFIX (block)
-#define KS_MU KS_SUFFIX (diag_mu)
-#define KS_SCHUR KS_SUFFIX (schur_sorted)
-#define KS_EIGVECS KS_SUFFIX (eigvecs)
+#define KS_BLOCK KS_SUFFIX (ds_block)
+#define KS_MU KS_SUFFIX (ds_diag_mu)
+#define KS_SCHUR KS_SUFFIX (ds_schur_sorted)
+#define KS_EIGVECS KS_SUFFIX (ds_eigvecs)
 #define KS_GS_PASS KS_SUFFIX (bv_gs_pass)
 #define KS_NRM2 KS_SUFFIX (bv_nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
@@ -19,7 +19,7 @@
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
 #define KS_MPI_TYPE KS_SUFFIX (KS_MPI_TYPE)
 #define KS_DENSE KS_SUFFIX (dense)
-#define KS_DENSE_EIG KS_SUFFIX (dense_eig)
+#define KS_DENSE_EIG KS_SUFFIX (ds_dense_eig)
 #define KS_MAX_ORDER KS_SUFFIX (KS_MAX_ORDER)
 
 /* Where new basis directions come from (owned by the solve): the random sequence (state),
@@ -495,7 +495,7 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
       res->mu[k] = mu[order[k]];
     }
     double *r = rw + (size_t) 4 * n * p;
-    KS_SUFFIX (dense_resid) (n, p, A0, res->x, res->mu, r, rw);
+    KS_SUFFIX (ds_dense_resid) (n, p, A0, res->x, res->mu, r, rw);
     for (int k = 0; k < p; k++) {
       res->resid[k] = r[k] / fmax (cabs (res->mu[k]), DBL_EPSILON * mu_max);
       res->worst = fmax (res->worst, res->resid[k]);
@@ -822,30 +822,6 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
   return dirs->rc;
 }
 
-/* Relative Ritz residuals of the sorted active Schur block T (mm x mm, ld) with the nb x mm
-   residual block Bm (ld nb; nb = 1 on the single-vector path):
-   rel[i] = |Bm y_i| / (|y_i| max(|mu_i|, 1e-12 mu_max)), y_i the eigenvectors of T (Y,
-   mm x mm workspace). Rank 0. Returns 0 or the LAPACK info. */
-static int KS_SUFFIX (residuals_block) (int mm, const KS_SCALAR *T, int ld, int nb,
-                                        const KS_SCALAR *Bm, double mu_max, double complex *Y,
-                                        double *rel)
-{
-  int info = KS_EIGVECS (mm, T, ld, Y);
-  if (info != 0) return info;
-  for (int i = 0; i < mm; i++) {
-    double ny = 0.0, r2 = 0.0;
-    for (int q = 0; q < mm; q++) ny += creal (Y[q + (size_t) i * mm] * conj (Y[q + (size_t) i * mm]));
-    for (int t = 0; t < nb; t++) {
-      double complex r = 0.0;
-      for (int q = 0; q < mm; q++) r += Bm[t + (size_t) q * nb] * Y[q + (size_t) i * mm];
-      r2 += creal (r * conj (r));
-    }
-    double mu = cabs (KS_MU (mm, T, ld, i));
-    rel[i] = sqrt (r2) / (sqrt (ny) * fmax (mu, 1e-12 * mu_max));
-  }
-  return 0;
-}
-
 /* Collective. The Schur step of restart: with l locked leading columns and mm = m - l,
    rank 0 brings H's active part to sorted Schur form T = Z^H H(l:m-1, l:m-1) Z; every rank
    gets T (in S) and Z, H's active part becomes T, the locked rows follow
@@ -977,7 +953,7 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
 
   double mu_max = 0.0;
   for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
-  info = root ? KS_SUFFIX (residuals_block) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
+  info = root ? KS_SUFFIX (ds_ritz_residuals) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
   infod = info;
   share (d, &infod, 1);
   if (infod != 0.0) {
