@@ -140,6 +140,72 @@ static void KS_FINISH (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H, int 
   }
 }
 
+/* Collective. OP applied to the column u of V at ld (rows local) into w; applies and the
+   time counted into res. Returns OP's status. */
+static int KS_SUFFIX (apply_one) (KS_APPLY op, void *ctx, int ld, const KS_SCALAR *u,
+                                  KS_SCALAR *w, ks_result *res)
+{
+  double t0 = MPI_Wtime ();
+  int rc = op (ctx, 1, u, ld, w, ld);
+  res->applies++;
+  res->time_apply += MPI_Wtime () - t0;
+  return rc;
+}
+
+/* Collective. Step j >= 1 of KS_EXPAND with the pending u = V(:, j) and w = OP u in
+   V(:, j+1): X = V(:, 0:j)^H [u w] in one reduction (c = X(0:j-1, 0), |u|^2 = X(j, 0),
+   a = X(0:j-1, 1), u^H w = X(j, 1)); when r^2 = |u|^2 - |c|^2 passes the DGKS test and is
+   no breakdown (r^2 > 1e-24 (*gg + |u|^2)), u is finished: H(0:j-1, j-1) += c,
+   H(j, j-1) = r, Hc = H(0:j, 0:j-1) c, g = H(0:j, j) = ([a; v_j^H w] - Hc) / r with
+   v_j^H w = (u^H w - c^H a) / r, and [u w] = ([u w] - V(:, 0:j-1) [c, y' - c y_j / r]
+   - [0, (y_j / r) u]) / r with y = Hc + r g (one read of V for both); *gg = |g|^2 and it
+   returns 1. Else nothing changes (only X) and it returns 0. */
+static int KS_SUFFIX (dcgs2_step) (const ks_dist *d, int j, KS_SCALAR *V, KS_SCALAR *H,
+                                   int ldh, KS_SCALAR *X, KS_SCALAR *Hc, KS_SCALAR *Y,
+                                   double *red, double *gg)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
+  KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
+  KS_SCALAR *h = H + (size_t) j * ldh, *hp = H + (size_t) (j - 1) * ldh;
+  KS_SUFFIX (bv_gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
+  const KS_SCALAR *c = X, *a = X + (j + 1);
+  double uu = creal (c[j]), cc = 0.0;
+  for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
+  double r2 = uu - cc;
+  if (!(r2 >= 0.5 * uu && r2 > 1e-24 * (*gg + uu))) return 0;
+  double r = sqrt (r2);
+  for (int i = 0; i < j; i++) hp[i] += c[i];
+  hp[j] = r;
+  for (int i = 0; i <= j; i++) {  /* Hc = H(0:j, 0:j-1) c */
+    KS_SCALAR t = 0.0;
+    for (int q = 0; q < j; q++) t += H[i + (size_t) q * ldh] * c[q];
+    Hc[i] = t;
+  }
+  KS_SCALAR ca = 0.0;
+  for (int i = 0; i < j; i++) ca += KS_CONJ (c[i]) * a[i];
+  KS_SCALAR vw = (a[j] - ca) / r;  /* v_j^H w */
+  double g2 = 0.0;
+  for (int i = 0; i <= j; i++) {
+    h[i] = ((i < j ? a[i] : vw) - Hc[i]) / r;
+    g2 += creal (h[i] * KS_CONJ (h[i]));
+  }
+  /* w - V(:, 0:j-1) y' - v_j y_j with v_j = (u - V c) / r, y = H c + r g:
+     w -= (y_j / r) u, then [u w] -= V(:, 0:j-1) [c, y' - c y_j / r] */
+  KS_SCALAR yr = (Hc[j] + r * h[j]) / r;
+  for (int i = 0; i < nl; i++) w[i] -= yr * u[i];
+  for (int i = 0; i < j; i++) {
+    Y[i] = c[i];
+    Y[j + i] = Hc[i] + r * h[i] - c[i] * yr;
+  }
+  KS_SUFFIX (bv_update2) (nl, j, V, Y);
+  for (int i = 0; i < nl; i++) {
+    u[i] /= r;
+    w[i] /= r;
+  }
+  *gg = g2;
+  return 1;
+}
+
 /* Collective. Arnoldi steps j = k .. m-1 (Algorithm 2) with classical Gram-Schmidt twice,
    the second pass lagged by one step (DCGS2: Swirydowicz et al. 2020, Bielich et al. 2022),
    so that each step reads the basis twice instead of four times and makes one collective:
@@ -167,67 +233,24 @@ static int KS_EXPAND (const ks_dist *d, int k, int m, KS_APPLY op, void *ctx, KS
                       KS_SCALAR *H, int ldh, KS_SCALAR *h2, KS_SCALAR *X, KS_SCALAR *Hc,
                       KS_SCALAR *Y, double *red, KS_DIRS *dirs, ks_result *res)
 {
-  int nl = d->nloc, ld = nl > 0 ? nl : 1, pending = 0;
+  int ld = d->nloc > 0 ? d->nloc : 1, pending = 0;
   double gg = 0.0;  /* |g|^2 of the pending vector: |OP v_{j-1}|^2 = |g|^2 + |u|^2 */
   for (int j = k; j < m; j++) {
     KS_SCALAR *u = V + (size_t) j * ld, *w = V + (size_t) (j + 1) * ld;
     KS_SCALAR *h = H + (size_t) j * ldh;
-    double t0 = MPI_Wtime ();
-    int rc = op (ctx, 1, u, ld, w, ld);
+    int rc = KS_SUFFIX (apply_one) (op, ctx, ld, u, w, res);
     double t1 = MPI_Wtime ();
-    res->applies++;
-    res->time_apply += t1 - t0;
     if (rc < 0) return rc;
-    if (pending) {
-      KS_SUFFIX (bv_gram2) (d, j, V, X, red);  /* X(:, 0) = V(:, 0:j)^H u, X(:, 1) = V(:, 0:j)^H w */
-      const KS_SCALAR *c = X, *a = X + (j + 1);
-      double uu = creal (c[j]), cc = 0.0;
-      for (int i = 0; i < j; i++) cc += creal (c[i] * KS_CONJ (c[i]));
-      double r2 = uu - cc;
-      if (r2 >= 0.5 * uu && r2 > 1e-24 * (gg + uu)) {
-        KS_SCALAR *hp = H + (size_t) (j - 1) * ldh;  /* pending: j >= 1 */
-        double r = sqrt (r2);
-        for (int i = 0; i < j; i++) hp[i] += c[i];
-        hp[j] = r;
-        for (int i = 0; i <= j; i++) {  /* Hc = H(0:j, 0:j-1) c */
-          KS_SCALAR t = 0.0;
-          for (int q = 0; q < j; q++) t += H[i + (size_t) q * ldh] * c[q];
-          Hc[i] = t;
-        }
-        KS_SCALAR ca = 0.0;
-        for (int i = 0; i < j; i++) ca += KS_CONJ (c[i]) * a[i];
-        KS_SCALAR vw = (a[j] - ca) / r;  /* v_j^H w */
-        double g2 = 0.0;
-        for (int i = 0; i <= j; i++) {
-          h[i] = ((i < j ? a[i] : vw) - Hc[i]) / r;
-          g2 += creal (h[i] * KS_CONJ (h[i]));
-        }
-        /* w - V(:, 0:j-1) y' - v_j y_j with v_j = (u - V c) / r, y = H c + r g:
-           w -= (y_j / r) u, then [u w] -= V(:, 0:j-1) [c, y' - c y_j / r] */
-        KS_SCALAR yr = (Hc[j] + r * h[j]) / r;
-        for (int i = 0; i < nl; i++) w[i] -= yr * u[i];
-        for (int i = 0; i < j; i++) {
-          Y[i] = c[i];
-          Y[j + i] = Hc[i] + r * h[i] - c[i] * yr;
-        }
-        KS_SUFFIX (bv_update2) (nl, j, V, Y);
-        for (int i = 0; i < nl; i++) {
-          u[i] /= r;
-          w[i] /= r;
-        }
-        res->reorths++;
-        gg = g2;
-        res->time_orth += MPI_Wtime () - t1;
-        continue;
-      }
-      /* the rare case: finish u explicitly, apply OP to v_j again */
+    if (pending && KS_SUFFIX (dcgs2_step) (d, j, V, H, ldh, X, Hc, Y, red, &gg)) {
+      res->reorths++;
+      res->time_orth += MPI_Wtime () - t1;
+      continue;
+    }
+    if (pending) {  /* the rare case: finish u explicitly, apply OP to v_j again */
       KS_FINISH (d, j, V, H, ldh, h2, red, gg, dirs, res);
       if (dirs->rc < 0) return dirs->rc;
       if (dirs->exhausted) return 1;
-      t0 = MPI_Wtime ();
-      rc = op (ctx, 1, u, ld, w, ld);
-      res->applies++;
-      res->time_apply += MPI_Wtime () - t0;
+      rc = KS_SUFFIX (apply_one) (op, ctx, ld, u, w, res);
       if (rc < 0) return rc;
       t1 = MPI_Wtime ();
     }
@@ -585,35 +608,17 @@ static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, 
    8): kappa_2 of R from 1.3 to 15, median 1.8. */
 #define KS_LAG_KAPPA 32.0
 
-/* Collective. The lagged block Gram-Schmidt step (block DCGS2, the single-vector path's
-   lagged scheme written for blocks): the block U = V(:, j:j+p-1) is pending (one pass,
-   U = OP X - V(:, 0:j-1) C1 with C1 in H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been
-   applied to U itself: W = OP U in V(:, q:q+p-1), q = j + p. One reduction
-       X2 = V(:, 0:q-1)^H [U W]   (q x 2p: C2 = V_j^H U, U^H U, A = V_j^H W, U^H W)
-   gives the second pass of U and the first of the next block: with G = U^H U - C2^H C2 =
-   R^H R (Cholesky), the finished block is Q = (U - V_j C2) R^-1, so OP X = V_j (C1 + C2) +
-   Q R (H gets C2 and R), and since OP V_j = V_q H(0:q-1, 0:j-1) and W = OP U,
-       G1 = V_q^H W = [A; R^-H (U^H W - C2^H A)],
-       OP Q = (W - V_q H C2) R^-1,  first-pass coefficients (G1 - H C2) R^-1 -> H(:, j:j+p-1),
-       the next pending block (W - V_q G1) R^-1 = (W - U M - V_j (A - C2 M)) R^-1,
-   with M = R^-1 G1(j:q-1, :). Both blocks are updated by one product with V_j, so the
-   basis is read twice per block instead of three times. Returns 1, or 0 (nothing changed)
-   when the step is not trusted: the second pass removed more than half a column (DGKS),
-   G is not positive definite (a rank-deficient block) or R's condition number exceeds
-   KS_LAG_KAPPA; then the caller finishes U explicitly and applies OP again. L is workspace
-   of 6 ldh p + 3 p^2 entries, red of KS_DOUBLES 2 ldh p doubles; gg gets the squared norms
-   of the new first-pass coefficients. */
-static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, KS_SCALAR *H,
-                                 int ldh, KS_SCALAR *L, double *red, double *gg)
+/* Rank-local. The lagged step's factor from X2 (q x 2p, q = j + p): G = U^H U - C2^H C2
+   (into Gm), refused (0) when a column's second pass removed more than half of it (DGKS);
+   the Cholesky factor G = R^H R (R upper triangular), refused when G is not positive
+   definite; M = R^-1 (upper triangular, by columns) and the bound
+   kappa_2 (R) <= sqrt (|R|_1 |R|_inf |R^-1|_1 |R^-1|_inf) (|A|_2^2 <= |A|_1 |A|_inf),
+   refused above KS_LAG_KAPPA. Returns 1 when the step is trusted. */
+static int KS_SUFFIX (lag_factor) (int j, int p, const KS_SCALAR *X2, KS_SCALAR *Gm,
+                                   KS_SCALAR *R, KS_SCALAR *M)
 {
-  int ld = d->nloc > 0 ? d->nloc : 1, q = j + p;
-  KS_SCALAR *U = V + (size_t) j * ld, *W = U + (size_t) p * ld;
-  KS_SCALAR *X2 = L, *Hc = X2 + (size_t) 2 * ldh * p, *G1 = Hc + (size_t) ldh * p;
-  KS_SCALAR *Cm = G1 + (size_t) ldh * p, *R = Cm + (size_t) 2 * ldh * p, *Gm = R + p * p;
-  KS_SCALAR *M = Gm + p * p;
+  int q = j + p;
 #define X2E(r, c) X2[(r) + (size_t) (c) * q]
-  KS_SUFFIX (bv_block_pass) (d, q, 2 * p, V, U, X2, NULL, red);
-  /* G = U^H U - C2^H C2; the DGKS test per column on the lagged pass */
   for (int b = 0; b < p; b++)
     for (int a = 0; a < p; a++) {
       KS_SCALAR s = X2E (j + a, b);
@@ -622,7 +627,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
     }
   for (int c = 0; c < p; c++)
     if (!(creal (Gm[c + c * p]) >= 0.5 * creal (X2E (j + c, c)))) return 0;
-  /* Cholesky G = R^H R, R upper triangular */
+#undef X2E
   memset (R, 0, (size_t) p * p * sizeof *R);
   for (int c = 0; c < p; c++) {
     double d2 = creal (Gm[c + c * p]);
@@ -635,8 +640,6 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
       R[c + r * p] = s / R[c + c * p];
     }
   }
-  /* R^-1 into M (upper triangular, by columns); kappa_2 (R) <= sqrt (|R|_1 |R|_inf
-     |R^-1|_1 |R^-1|_inf), since |A|_2^2 <= |A|_1 |A|_inf */
   memset (M, 0, (size_t) p * p * sizeof *M);
   for (int c = 0; c < p; c++) {
     M[c + c * p] = 1.0 / R[c + c * p];
@@ -658,22 +661,31 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
     n1 = fmax (n1, rc); ni = fmax (ni, rr); m1 = fmax (m1, mc); mi = fmax (mi, mr);
   }
   double kappa = sqrt (n1 * ni * m1 * mi);
-  if (!(kappa <= KS_LAG_KAPPA)) return 0;
+  return kappa <= KS_LAG_KAPPA;
+}
 
-  /* U finished: H(0:j-1, j-p:j-1) += C2, H(j:q-1, j-p:j-1) = R */
+/* Rank-local. The trusted lagged step's coefficients: U finished in H (H(0:j-1, j-p:j-1)
+   += C2, H(j:q-1, j-p:j-1) = R), Hc = H(0:q-1, 0:j-1) C2, G1 = [A; R^-H (U^H W - C2^H A)]
+   (q x p), and the next block's first-pass coefficients H(0:q-1, j:q-1) = (G1 - Hc) R^-1
+   (M = R^-1; rows q.. zero until that block is finished), gg their squared column norms. */
+static void KS_SUFFIX (lag_coefficients) (int j, int p, const KS_SCALAR *X2,
+                                          const KS_SCALAR *R, const KS_SCALAR *M,
+                                          KS_SCALAR *H, int ldh, KS_SCALAR *Hc,
+                                          KS_SCALAR *G1, double *gg)
+{
+  int q = j + p;
+#define X2E(r, c) X2[(r) + (size_t) (c) * q]
   for (int i = 0; i < p; i++) {
     KS_SCALAR *h = H + (size_t) (j - p + i) * ldh;
     for (int t = 0; t < j; t++) h[t] += X2E (t, i);
     for (int t = 0; t < p; t++) h[j + t] = t <= i ? R[t + i * p] : 0.0;
   }
-  /* Hc = H(0:q-1, 0:j-1) C2 */
   for (int i = 0; i < p; i++)
     for (int r = 0; r < q; r++) {
       KS_SCALAR s = 0.0;
       for (int t = 0; t < j; t++) s += H[r + (size_t) t * ldh] * X2E (t, i);
       Hc[r + (size_t) i * q] = s;
     }
-  /* G1 = [A; R^-H (U^H W - C2^H A)] (q x p) */
   for (int b = 0; b < p; b++) {
     for (int t = 0; t < j; t++) G1[t + (size_t) b * q] = X2E (t, p + b);
     for (int a = 0; a < p; a++) {
@@ -683,7 +695,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
       G1[j + a + (size_t) b * q] = s / KS_CONJ (R[a + a * p]);
     }
   }
-  /* H(0:q-1, j:q-1) = (G1 - Hc) R^-1 (rows q.. stay zero until the block is finished) */
+#undef X2E
   for (int c = 0; c < p; c++) {
     KS_SCALAR *h = H + (size_t) (j + c) * ldh;
     double g2 = 0.0;
@@ -696,7 +708,19 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
     for (int r = q; r < q + p && r < ldh; r++) h[r] = 0.0;
     gg[c] = g2;
   }
-  /* Mx = R^-1 G1(j:q-1, :) into Gm; Cm = [C2, A - C2 Mx] (j x 2p) */
+}
+
+/* Rank-local rows. The trusted lagged step's vector updates: Mx = R^-1 G1(j:q-1, :) (into
+   Gm), Cm = [C2, A - C2 Mx] (j x 2p), W -= U Mx, [U W] -= V_j Cm (one read of V_j), and
+   both blocks scaled by R^-1: U becomes Q, W the next pending block. */
+static void KS_SUFFIX (lag_update) (const ks_dist *d, int j, int p, KS_SCALAR *V,
+                                    const KS_SCALAR *X2, const KS_SCALAR *R,
+                                    const KS_SCALAR *M, const KS_SCALAR *G1, KS_SCALAR *Gm,
+                                    KS_SCALAR *Cm)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1, q = j + p;
+  KS_SCALAR *U = V + (size_t) j * ld, *W = U + (size_t) p * ld;
+#define X2E(r, c) X2[(r) + (size_t) (c) * q]
   for (int b = 0; b < p; b++)
     for (int a = 0; a < p; a++) {
       KS_SCALAR s = 0.0;
@@ -711,11 +735,98 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
       Cm[t + (size_t) (p + b) * j] = s;
     }
 #undef X2E
-  KS_SUFFIX (bv_block_update) (d->nloc, p, p, U, W, Gm);   /* W -= U Mx */
+  KS_SUFFIX (bv_block_update) (d->nloc, p, p, U, W, Gm);    /* W -= U Mx */
   KS_SUFFIX (bv_block_update) (d->nloc, j, 2 * p, V, U, Cm); /* [U W] -= V_j Cm */
-  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, U);             /* Q = U R^-1 */
-  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, W);             /* next pending block */
+  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, U);              /* Q = U R^-1 */
+  KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, W);              /* next pending block */
+}
+
+/* Collective. The lagged block Gram-Schmidt step (block DCGS2, the single-vector path's
+   lagged scheme written for blocks): the block U = V(:, j:j+p-1) is pending (one pass,
+   U = OP X - V(:, 0:j-1) C1 with C1 in H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been
+   applied to U itself: W = OP U in V(:, q:q+p-1), q = j + p. One reduction
+       X2 = V(:, 0:q-1)^H [U W]   (q x 2p: C2 = V_j^H U, U^H U, A = V_j^H W, U^H W)
+   gives the second pass of U and the first of the next block: with G = U^H U - C2^H C2 =
+   R^H R (Cholesky), the finished block is Q = (U - V_j C2) R^-1, so OP X = V_j (C1 + C2) +
+   Q R (H gets C2 and R), and since OP V_j = V_q H(0:q-1, 0:j-1) and W = OP U,
+       G1 = V_q^H W = [A; R^-H (U^H W - C2^H A)],
+       OP Q = (W - V_q H C2) R^-1,  first-pass coefficients (G1 - H C2) R^-1 -> H(:, j:j+p-1),
+       the next pending block (W - V_q G1) R^-1 = (W - U M - V_j (A - C2 M)) R^-1,
+   with M = R^-1 G1(j:q-1, :). Both blocks are updated by one product with V_j, so the
+   basis is read twice per block instead of three times. Returns 1, or 0 (nothing changed)
+   when the step is not trusted: the second pass removed more than half a column (DGKS),
+   G is not positive definite (a rank-deficient block) or R's condition number exceeds
+   KS_LAG_KAPPA; then the caller finishes U explicitly and applies OP again. L is workspace
+   of 6 ldh p + 3 p^2 entries, red of KS_DOUBLES 2 ldh p doubles; gg gets the squared norms
+   of the new first-pass coefficients. */
+static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, KS_SCALAR *H,
+                                 int ldh, KS_SCALAR *L, double *red, double *gg)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *X2 = L, *Hc = X2 + (size_t) 2 * ldh * p, *G1 = Hc + (size_t) ldh * p;
+  KS_SCALAR *Cm = G1 + (size_t) ldh * p, *R = Cm + (size_t) 2 * ldh * p, *Gm = R + p * p;
+  KS_SCALAR *M = Gm + p * p;
+  KS_SUFFIX (bv_block_pass) (d, j + p, 2 * p, V, V + (size_t) j * ld, X2, NULL, red);
+  if (!KS_SUFFIX (lag_factor) (j, p, X2, Gm, R, M)) return 0;
+  KS_SUFFIX (lag_coefficients) (j, p, X2, R, M, H, ldh, Hc, G1, gg);
+  KS_SUFFIX (lag_update) (d, j, p, V, X2, R, M, G1, Gm, Cm);
   return 1;
+}
+
+/* Collective. OP applied to the nb columns X (rows local, ld) into W by one block apply;
+   the block apply, its nb applies and the time counted into res. Returns OP's status. */
+static int KS_SUFFIX (apply_block) (KS_APPLY op, void *ctx, int nb, int ld, const KS_SCALAR *X,
+                                    KS_SCALAR *W, ks_result *res)
+{
+  double t0 = MPI_Wtime ();
+  int rc = op (ctx, nb, X, ld, W, ld);
+  res->block_applies++;
+  res->applies += nb;
+  res->time_apply += MPI_Wtime () - t0;
+  return rc;
+}
+
+/* Collective. The new block W = V(:, q:q+nb-1) = OP V(:, j:j+nb-1), q = j + p, against the
+   basis V(:, 0:q-1): the first pass C1 = V^H W (with W's column norms in the same
+   reduction) into H(0:q-1, j:j+nb-1). With lag_next, W -= V C1 and W stays pending for
+   lag_step (gg: the squared norms of C1's columns); returns 1. Otherwise BCGS2: W -= V C1
+   fused with C2 = V^H W (bv_block_fused), H += C2, W -= V C2, then column by column
+   against itself (block_finish, which deflates a rank-deficient block; H's rows q.. of
+   the block's columns set there); returns 0. */
+static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SCALAR *V,
+                                   KS_SCALAR *H, int ldh, KS_SCALAR *C, double *nrm,
+                                   KS_SCALAR *h2, double *red, double *gg, int lag_next,
+                                   KS_DIRS *dirs, ks_result *res)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1, q = j + p;
+  KS_SCALAR *W = V + (size_t) q * ld;
+  KS_SUFFIX (bv_block_pass) (d, q, nb, V, W, C, nrm, red);
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+    for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
+  }
+  if (lag_next) {
+    for (int i = 0; i < nb; i++) {
+      double g2 = 0.0;
+      for (int t = 0; t < q; t++) g2 += creal (C[t + (size_t) i * q] * KS_CONJ (C[t + (size_t) i * q]));
+      gg[i] = g2;
+    }
+    KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
+    return 1;
+  }
+  KS_SUFFIX (bv_block_fused) (d, q, nb, V, W, C, red);
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+    for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
+  }
+  KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
+  res->reorths += nb;
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (j + i) * ldh;
+    for (int t = q; t <= q + i; t++) h[t] = 0.0;
+    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, dirs, res);
+  }
+  return 0;
 }
 
 /* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
@@ -754,12 +865,8 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     KS_SCALAR *X = V + (size_t) j * ld, *W = V + (size_t) q * ld;
     int lagged = 0;
     for (;;) {
-      double t0 = MPI_Wtime ();
-      rc = op (ctx, nb, X, ld, W, ld);
-      res->block_applies++;
+      rc = KS_SUFFIX (apply_block) (op, ctx, nb, ld, X, W, res);
       double t1 = MPI_Wtime ();
-      res->applies += nb;
-      res->time_apply += t1 - t0;
       if (rc < 0) return rc;
       if (!pending) break;
       /* X is the pending block (nb == p): its second pass with W's first */
@@ -786,38 +893,10 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     }
     if (lagged) continue;  /* W pending for the next block, or finished */
     double t1 = MPI_Wtime ();
-    /* the first pass (C1, and the column norms) */
-    KS_SUFFIX (bv_block_pass) (d, q, nb, V, W, C, nrm, red);
-    for (int i = 0; i < nb; i++) {
-      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-      for (int t = 0; t < q; t++) h[t] = C[t + (size_t) i * q];
-    }
-    if (lag_next) {  /* W -= V C1 and W stays pending */
-      for (int i = 0; i < nb; i++) {
-        double g2 = 0.0;
-        for (int t = 0; t < q; t++) g2 += creal (C[t + (size_t) i * q] * KS_CONJ (C[t + (size_t) i * q]));
-        gg[i] = g2;
-      }
-      KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
-      pending = 1;
-      res->time_orth += MPI_Wtime () - t1;
-      continue;
-    }
-    /* BCGS2: W -= V C fused with the second C = V^H W, then W -= V C */
-    KS_SUFFIX (bv_block_fused) (d, q, nb, V, W, C, red);
-    for (int i = 0; i < nb; i++) {
-      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-      for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
-    }
-    KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
-    res->reorths += nb;
-    for (int i = 0; i < nb; i++) {
-      KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-      for (int t = q; t <= q + i; t++) h[t] = 0.0;
-      KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, dirs, res);
-    }
+    pending = KS_SUFFIX (orth_block) (d, j, nb, p, V, H, ldh, C, nrm, h2, red, gg, lag_next,
+                                      dirs, res);
     res->time_orth += MPI_Wtime () - t1;
-    if (dirs->rc < 0) return dirs->rc;
+    if (!pending && dirs->rc < 0) return dirs->rc;
   }
   return dirs->rc;
 }
@@ -1092,19 +1171,14 @@ static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H,
    (block_finish, with Z(:, 0) as scratch for the coefficients; Z is zeroed after). The
    applies count in res. Returns 0 or the first failing apply's status. */
 static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, void *ctx, int p,
-                                    KS_SCALAR *V, KS_SCALAR *Z, int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2, double *red,
-                                    KS_DIRS *dirs, ks_result *res)
+                                    KS_SCALAR *V, KS_SCALAR *Z, int ldh, KS_SCALAR *C,
+                                    double *nrm, KS_SCALAR *h2, double *red, KS_DIRS *dirs,
+                                    ks_result *res)
 {
-  int nl = d->nloc, ldv = nl > 0 ? nl : 1, rc = 0;
+  int ldv = d->nloc > 0 ? d->nloc : 1;
   for (int i = 0; i < p; i++)
     KS_SUFFIX (bv_random) (d, &dirs->state, V + (size_t) (p + i) * ldv);
-  {
-    double t0 = MPI_Wtime ();
-    rc = op (ctx, p, V + (size_t) p * ldv, ldv, V, ldv);
-    res->block_applies++;
-    res->applies += p;
-    res->time_apply += MPI_Wtime () - t0;
-  }
+  int rc = KS_SUFFIX (apply_block) (op, ctx, p, ldv, V + (size_t) p * ldv, V, res);
   if (rc < 0) return rc;
   KS_SUFFIX (bv_block_pass) (d, 0, p, V, V, C, nrm, red);  /* the norms only */
   for (int i = 0; i < p; i++)  /* Z(:, 0) as scratch for the coefficients */
