@@ -1,8 +1,14 @@
-/* krylov_schur_impl.h: the Krylov-Schur algorithm body, included by krylov_schur.c once per
-   arithmetic with KS_SCALAR (double or double complex), KS_SUFFIX (helper names),
-   KS_APPLY (operator type) and KS_ENTRY (the public function) defined.
-   Vectors are distributed by rows (ks_dist); H, its Schur form and every decision are
-   computed on rank 0 and broadcast. */
+/* krylov_schur_impl.h: the Krylov-Schur restart loop, included by krylov_schur.c once per
+   arithmetic with KS_SCALAR (double or double complex), KS_SUFFIX (helper names: _r, _c,
+   which also picks bv's and ds's kernels), KS_APPLY (operator type) and KS_ENTRY (the
+   public function) defined.
+   Vectors are distributed by rows (ks_dist, bv.h); H, its Schur form (ds.h) and every
+   decision are computed on rank 0 and broadcast. Reading order, seed 001's Algorithms:
+   KS_ENTRY -> solve_single (Algorithm 1: start_vector, KS_EXPAND = Algorithm 2 with its
+   dcgs2_step, restart = the Schur step, the convergence test and locking, then truncate)
+   or solve_block (the same with start_block, expand_block and its lag_step, and the
+   probes); take_result and gather_vectors return the Ritz pairs; KS_DENSE is the
+   whole-space path. OP (Algorithm 3 for shift-invert) is the caller's KS_APPLY. */
 
 #define KS_BLOCK KS_SUFFIX (ds_block)
 #define KS_MU KS_SUFFIX (ds_diag_mu)
@@ -14,6 +20,7 @@
 #define KS_EXPAND KS_SUFFIX (expand)
 #define KS_FINISH KS_SUFFIX (finish)
 #define KS_DIRS KS_SUFFIX (dirs)
+#define KS_BASIS KS_SUFFIX (basis)
 #define KS_CONJ KS_SUFFIX (KS_CONJ)
 #define KS_ROTATE KS_SUFFIX (bv_rotate)
 #define KS_DOUBLES KS_SUFFIX (KS_DOUBLES)
@@ -43,6 +50,19 @@ typedef struct KS_DIRS {
   int rc, exhausted;
   ks_result *res;
 } KS_DIRS;
+
+/* The arrays of one solve, for a basis of m + p columns of ldv = max (nloc, 1) rows
+   (p = 1: the single-vector path), all zeroed and owned by the solve (alloc_basis,
+   free_basis): the basis V (ldv x ldh, ldh = m + p), a row vector rvec, H, its Schur form
+   S and vectors Z (ldh x ldh), h2 (ldh), tmp (BV_ROW_BLOCK x m), the residual rows
+   Bm = E Z (p x ldh; b^T = beta e_m^T Z for p = 1), the projected eigenvectors Y (ldh x
+   ldh, complex), the Ritz residuals rel and the locked pairs' locked_rel (ldh). */
+typedef struct KS_BASIS {
+  int ldv, ldh;
+  KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp, *Bm;
+  double complex *Y;
+  double *rel, *locked_rel;
+} KS_BASIS;
 
 /* How KS_RANDOM_UNIT makes a direction: plain random (the start vectors, to which the
    caller applies OP itself); OP r, or a plain random one when the basis already spans
@@ -316,37 +336,19 @@ static void KS_SUFFIX (purify_normalize) (const ks_dist *d, int p, int l, int nb
   }
 }
 
-/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
-   which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
-   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With real_out
-   and by_rows (real arithmetic) the basis, shrunk to p columns, becomes res->xr on every
-   rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
-   allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
-   real, the columns as they stand: half the memory), so that the basis and the gathered
-   vectors are never held whole together. Each x is purified and of unit norm. In real
-   arithmetic a conjugate pair (j, j+1) is held as the real and imaginary parts of x_j in
-   columns j and j+1 (so in res->xr; res->x gets x_j and its conjugate). *Vp may move
-   (realloc). Returns 0 or MB_ENOMEM. */
-static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
+/* Collective. The Ritz vectors in the basis: Yk = Y in this arithmetic (real: a pair's
+   vector as its real and imaginary columns; p x p workspace), V(:, 0:p-1) = V(:, 0:p-1) Yk
+   (bv_rotate through tmp), the nb residual vectors moved behind them and the basis shrunk
+   to p + nb columns (*Vp may move), then purified and normalized (purify_normalize; sq:
+   p doubles). */
+static void KS_SUFFIX (ritz_in_basis) (const ks_dist *d, int p, int l, int m, int nb,
                                        KS_SCALAR **Vp, const double complex *Y,
                                        const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
-                                       KS_SCALAR *tmp, int real_out, int by_rows,
+                                       KS_SCALAR *tmp, KS_SCALAR *Yk, double *sq,
                                        ks_result *res)
 {
-  int nl = d->nloc, ld = nl > 0 ? nl : 1, size, rank;
-  MPI_Comm_size (d->comm, &size);
-  MPI_Comm_rank (d->comm, &rank);
+  int nl = d->nloc, ld = nl > 0 ? nl : 1;
   KS_SCALAR *V = *Vp;
-  real_out = real_out && KS_DOUBLES == 1;
-  KS_SCALAR *Yk = mb_calloc ((size_t) p * p, sizeof *Yk);
-  double *sq = mb_calloc ((size_t) p, sizeof *sq);
-  int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
-  KS_SCALAR *col = rank == 0 && !real_out ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
-  int ok = Yk && sq && counts && displs && (rank != 0 || real_out || col), all;
-  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all) goto done;
-
-  /* Yk: Y in this arithmetic (real: a pair's vector as its real and imaginary columns) */
   for (int j = 0; j < p; j++) {
     int second = j > 0 && KS_BLOCK (p, H, ldh, j - 1) == 2;  /* j is the second of a pair */
     for (int q = 0; q < p; q++) {
@@ -359,26 +361,27 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
   KS_SCALAR *shrunk = realloc (V, (size_t) ld * (p + nb) * sizeof *V);  /* residuals at p */
   if (shrunk) *Vp = V = shrunk;
   const KS_SCALAR *v = V + (size_t) (p < m ? p : m) * ld;
-
   KS_SUFFIX (purify_normalize) (d, p, l, nb, V, v, Y, b, H, ldh, sq, res);
+}
 
-  if (real_out && by_rows) {  /* each rank keeps its rows: the basis becomes res->xr */
-    KS_SCALAR *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
-    if (kept) *Vp = V = kept;
-    res->xr = (double *) V;
-    *Vp = NULL;  /* res owns it now */
-    res->rows = 1;
-    goto done;
-  }
-
-  /* gather on rank 0: real columns as they stand (real_out, real arithmetic only), else
-     complex vectors. With real_out, rank 0 (rows 0 .. nl-1) turns its own basis into
-     res->xr: grown to n x p, then column i's nl rows moved from i ld to i n, the last
-     column first (i n >= i ld, so no column is overwritten before it moves; the residual
-     vectors behind them are no longer needed), and the other ranks' rows received in
-     place: the gathered vectors never sit beside a copy of rank 0's basis (on 1 rank
-     res->xr is the basis itself). When growing fails, a new array as before. */
-  int in_place = 0;
+/* Collective. The p Ritz vectors of the basis *Vp (p + nb columns) gathered on rank 0:
+   real columns as they stand into res->xr (real_out, real arithmetic only), else complex
+   vectors into res->x (a real pair's x_j from its two columns, x_{j+1} its conjugate; col:
+   rank 0's n-vector workspace). With real_out, rank 0 (rows 0 .. nl-1) turns its own basis
+   into res->xr: grown to n x p, then column i's nl rows moved from i ld to i n, the last
+   column first (i n >= i ld, so no column is overwritten before it moves; the residual
+   vectors behind them are no longer needed), and the other ranks' rows received in
+   place: the gathered vectors never sit beside a copy of rank 0's basis (on 1 rank
+   res->xr is the basis itself; *Vp = NULL, res owns it). When growing fails, a new array
+   as before. counts, displs: workspace of one int per rank. Returns 0 or MB_ENOMEM (the
+   same on every rank). */
+static int KS_SUFFIX (gather_root) (const ks_dist *d, int p, int nb, KS_SCALAR **Vp,
+                                    const KS_SCALAR *H, int ldh, int real_out, int *counts,
+                                    int *displs, KS_SCALAR *col, ks_result *res)
+{
+  int nl = d->nloc, ld = nl > 0 ? nl : 1, rank, in_place = 0, ok, all;
+  MPI_Comm_rank (d->comm, &rank);
+  KS_SCALAR *V = *Vp;
   if (real_out && rank == 0 && d->row0 == 0) {
     size_t need = (size_t) d->n * p, have = (size_t) ld * (p + nb);
     KS_SCALAR *grown = need > have ? realloc (V, need * sizeof *V) : V;
@@ -396,7 +399,7 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
   else if (!real_out) res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
   ok = rank != 0 || res->x || res->xr;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all) goto done;
+  if (!all) return MB_ENOMEM;
   MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
   MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
   for (int i = 0; i < p && real_out; i++)
@@ -418,122 +421,181 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
       for (int r = 0; r < d->n; r++) x[r] = col[r];
     }
   }
-done:
-  free (Yk); free (sq); free (counts); free (displs); free (col);
-  return all ? 0 : MB_ENOMEM;
+  return 0;
 }
 
-/* Collective. When the Krylov subspace would span the whole space (n <= ncv), the
-   Krylov-Schur iteration ends in the dense eigenproblem of OP anyway: form OP column by
-   column (OP e_j, n applications, distributed like any other), and solve it with LAPACK
-   on rank 0. Returns the min(nev, n) eigenvalues of largest |mu| (a conjugate pair kept
-   whole) with unit eigenvectors gathered on rank 0, and their true relative residuals
-   ||OP x - mu x|| / max(|mu|, eps max|mu|). Small decks (a single body, a few joints)
-   thereby get all their modes, which Krylov-Schur proper cannot (nev <= n - 1). */
-static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts,
-                     ks_result *res, mb_err *err)
+/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
+   which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
+   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With real_out
+   and by_rows (real arithmetic) the basis, shrunk to p columns, becomes res->xr on every
+   rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
+   allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
+   real, the columns as they stand: half the memory), so that the basis and the gathered
+   vectors are never held whole together. Each x is purified and of unit norm. In real
+   arithmetic a conjugate pair (j, j+1) is held as the real and imaginary parts of x_j in
+   columns j and j+1 (so in res->xr; res->x gets x_j and its conjugate). *Vp may move
+   (realloc). Returns 0 or MB_ENOMEM. */
+static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
+                                       KS_SCALAR **Vp, const double complex *Y,
+                                       const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
+                                       KS_SCALAR *tmp, int real_out, int by_rows,
+                                       ks_result *res)
 {
-  int n = d->n, nl = d->nloc, root = is_root (d), rc = 0, info = 0;
-  KS_SCALAR *A = mb_calloc ((size_t) n * n, sizeof *A);
-  KS_SCALAR *e = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *e);
-  KS_SCALAR *y = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *y);
-  double complex *mu = mb_calloc ((size_t) n, sizeof *mu);
-  double complex *X = mb_calloc ((size_t) n * n, sizeof *X);
-  int *order = mb_calloc ((size_t) n, sizeof *order);
-  int ok = A && e && y && mu && X && order, all_ok;
-  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all_ok) {
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for the dense operator (order %d)", n);
+  int ld = d->nloc > 0 ? d->nloc : 1, size, rank, rc = 0;
+  MPI_Comm_size (d->comm, &size);
+  MPI_Comm_rank (d->comm, &rank);
+  real_out = real_out && KS_DOUBLES == 1;
+  KS_SCALAR *Yk = mb_calloc ((size_t) p * p, sizeof *Yk);
+  double *sq = mb_calloc ((size_t) p, sizeof *sq);
+  int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
+  KS_SCALAR *col = rank == 0 && !real_out ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
+  int ok = Yk && sq && counts && displs && (rank != 0 || real_out || col), all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all) {
+    rc = MB_ENOMEM;
     goto done;
   }
-  KS_SCALAR *A0 = mb_calloc ((size_t) n * n, sizeof *A0);  /* OP kept for the residuals */
-  ok = A0 != NULL;
-  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all_ok) {
-    free (A0);
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for the dense operator (order %d)", n);
+  KS_SUFFIX (ritz_in_basis) (d, p, l, m, nb, Vp, Y, b, H, ldh, tmp, Yk, sq, res);
+  if (real_out && by_rows) {  /* each rank keeps its rows: the basis becomes res->xr */
+    KS_SCALAR *V = *Vp, *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
+    res->xr = (double *) (kept ? kept : V);
+    *Vp = NULL;  /* res owns it now */
+    res->rows = 1;
     goto done;
   }
+  rc = KS_SUFFIX (gather_root) (d, p, nb, Vp, H, ldh, real_out, counts, displs, col, res);
+done:
+  free (Yk); free (sq); free (counts); free (displs); free (col);
+  return rc;
+}
+
+/* Collective. A (n x n, every rank) = OP column by column: OP e_j (n applications, the
+   vectors distributed like any other), each rank filling its own rows, then summed over
+   the ranks. e and y are workspace of max (nloc, 1) entries. Returns 0 or OP's status. */
+static int KS_SUFFIX (dense_operator) (const ks_dist *d, KS_APPLY op, void *ctx,
+                                       KS_SCALAR *A, KS_SCALAR *e, KS_SCALAR *y,
+                                       ks_result *res)
+{
+  int n = d->n, nl = d->nloc, rc = 0;
   for (int j = 0; j < n && rc == 0; j++) {
     for (int i = 0; i < nl; i++) e[i] = (d->row0 + i == j) ? 1.0 : 0.0;
     rc = op (ctx, 1, e, nl > 0 ? nl : 1, y, nl > 0 ? nl : 1);
     res->applies++;
     for (int i = 0; i < nl; i++) A[(d->row0 + i) + (size_t) j * n] = y[i];
   }
-  if (rc < 0) { free (A0); goto done; }
+  if (rc < 0) return rc;
   bv_allsum (d, (double *) A, KS_DOUBLES * n * n);  /* each rank filled its own rows */
+  return 0;
+}
+
+/* Rank 0. order = the n eigenvalues mu by descending |mu| (selection sort: n is small),
+   *mu_max the largest |mu|. Returns how many to keep: min (nev, n), one more to keep a
+   conjugate pair whole. */
+static int KS_SUFFIX (dense_order) (int n, int nev, const double complex *mu, int *order,
+                                    double *mu_max)
+{
+  int p = nev < n ? nev : n;
+  for (int i = 0; i < n; i++) order[i] = i, *mu_max = fmax (*mu_max, cabs (mu[i]));
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (cabs (mu[order[j]]) > cabs (mu[order[i]])) { int t = order[i]; order[i] = order[j]; order[j] = t; }
+  if (p < n && cimag (mu[order[p - 1]]) != 0.0
+      && cabs (mu[order[p]] - conj (mu[order[p - 1]])) <= 1e-12 * cabs (mu[order[p - 1]]))
+    p++;
+  return p;
+}
+
+/* Rank 0. The p kept pairs into res: x_k = X(:, order[k]) / |X(:, order[k])|, mu_k, and
+   their true relative residuals ||A0 x_k - mu_k x_k|| / max (|mu_k|, eps mu_max) by matrix
+   products (ds_dense_resid; rw: 4 n p + p doubles), res->worst the largest. */
+static void KS_SUFFIX (dense_take) (int n, int p, const double complex *mu,
+                                    const double complex *X, const int *order,
+                                    const KS_SCALAR *A0, double mu_max, double *rw,
+                                    ks_result *res)
+{
+  for (int k = 0; k < p; k++) {
+    const double complex *x = X + (size_t) order[k] * n;
+    double complex *xk = res->x + (size_t) k * n;
+    double nrm = 0.0;
+    for (int i = 0; i < n; i++) nrm += creal (x[i] * conj (x[i]));
+    nrm = sqrt (nrm);
+    for (int i = 0; i < n; i++) xk[i] = x[i] / nrm;
+    res->mu[k] = mu[order[k]];
+  }
+  double *r = rw + (size_t) 4 * n * p;
+  KS_SUFFIX (ds_dense_resid) (n, p, A0, res->x, res->mu, r, rw);
+  for (int k = 0; k < p; k++) {
+    res->resid[k] = r[k] / fmax (cabs (res->mu[k]), DBL_EPSILON * mu_max);
+    res->worst = fmax (res->worst, res->resid[k]);
+  }
+}
+
+/* Collective. When the Krylov subspace would span the whole space (n <= ncv), the
+   Krylov-Schur iteration ends in the dense eigenproblem of OP anyway: form OP column by
+   column (dense_operator), and solve it with LAPACK on rank 0 (ds_dense_eig, OP kept in
+   A0 for the residuals). Returns the min(nev, n) eigenvalues of largest |mu| (a conjugate
+   pair kept whole: dense_order) with unit eigenvectors gathered on rank 0, and their true
+   relative residuals ||OP x - mu x|| / max(|mu|, eps max|mu|) (dense_take). Small decks
+   (a single body, a few joints) thereby get all their modes, which Krylov-Schur proper
+   cannot (nev <= n - 1). */
+static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts,
+                     ks_result *res, mb_err *err)
+{
+  int n = d->n, nl = d->nloc, root = is_root (d), rc = 0, info = 0;
+  KS_SCALAR *A = mb_calloc ((size_t) n * n, sizeof *A);
+  KS_SCALAR *A0 = mb_calloc ((size_t) n * n, sizeof *A0);  /* OP kept for the residuals */
+  KS_SCALAR *e = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *e);
+  KS_SCALAR *y = mb_calloc ((size_t) (nl > 0 ? nl : 1), sizeof *y);
+  double complex *mu = mb_calloc ((size_t) n, sizeof *mu);
+  double complex *X = mb_calloc ((size_t) n * n, sizeof *X);
+  int *order = mb_calloc ((size_t) n, sizeof *order);
+  double *rw = NULL;
+  int ok = A && A0 && e && y && mu && X && order, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the dense operator (order %d)", n);
+    goto done;
+  }
+  rc = KS_SUFFIX (dense_operator) (d, op, ctx, A, e, y, res);
+  if (rc < 0) goto done;
   if (root) {
     memcpy (A0, A, (size_t) n * n * sizeof *A);
     info = KS_DENSE_EIG (n, A, mu, X);
   }
-  double infod = info;
+  double infod = info, mu_max = 0.0;
   share (d, &infod, 1);
   if (infod != 0.0) {
-    free (A0);
     rc = lapack_fail (err, infod, "dense eigenproblem of the operator");
     goto done;
   }
-  int p = opts->nev < n ? opts->nev : n;
-  double mu_max = 0.0;
-  if (root) {  /* order by descending |mu| (selection sort: n is small) */
-    for (int i = 0; i < n; i++) order[i] = i, mu_max = fmax (mu_max, cabs (mu[i]));
-    for (int i = 0; i < n; i++)
-      for (int j = i + 1; j < n; j++)
-        if (cabs (mu[order[j]]) > cabs (mu[order[i]])) { int t = order[i]; order[i] = order[j]; order[j] = t; }
-    /* keep a conjugate pair whole */
-    if (p < n && cimag (mu[order[p - 1]]) != 0.0
-        && cabs (mu[order[p]] - conj (mu[order[p - 1]])) <= 1e-12 * cabs (mu[order[p - 1]]))
-      p++;
-  }
-  double pd = p;
+  double pd = root ? KS_SUFFIX (dense_order) (n, opts->nev, mu, order, &mu_max) : 0.0;
   share (d, &pd, 1);
-  p = (int) pd;
+  int p = (int) pd;
   res->mu = mb_calloc ((size_t) p, sizeof *res->mu);
   res->resid = mb_calloc ((size_t) p, sizeof *res->resid);
   if (root) res->x = mb_calloc ((size_t) n * p, sizeof *res->x);
   ok = res->mu && res->resid && (!root || res->x);
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
-    free (A0);
     rc = mb_fail (err, MB_ENOMEM, "out of memory for %d eigenvectors of order %d", p, n);
     goto done;
   }
-  double *rw = root ? mb_calloc ((size_t) 4 * n * p + (size_t) p, sizeof *rw) : NULL;
+  rw = root ? mb_calloc ((size_t) 4 * n * p + (size_t) p, sizeof *rw) : NULL;
   ok = !root || rw;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
-    free (A0);
-    free (rw);
     rc = mb_fail (err, MB_ENOMEM, "out of memory for the residuals of %d eigenvectors", p);
     goto done;
   }
-  if (root) {  /* unit vectors, then every residual from matrix products (dense_resid) */
-    for (int k = 0; k < p; k++) {
-      const double complex *x = X + (size_t) order[k] * n;
-      double complex *xk = res->x + (size_t) k * n;
-      double nrm = 0.0;
-      for (int i = 0; i < n; i++) nrm += creal (x[i] * conj (x[i]));
-      nrm = sqrt (nrm);
-      for (int i = 0; i < n; i++) xk[i] = x[i] / nrm;
-      res->mu[k] = mu[order[k]];
-    }
-    double *r = rw + (size_t) 4 * n * p;
-    KS_SUFFIX (ds_dense_resid) (n, p, A0, res->x, res->mu, r, rw);
-    for (int k = 0; k < p; k++) {
-      res->resid[k] = r[k] / fmax (cabs (res->mu[k]), DBL_EPSILON * mu_max);
-      res->worst = fmax (res->worst, res->resid[k]);
-    }
-  }
-  free (rw);
+  if (root) KS_SUFFIX (dense_take) (n, p, mu, X, order, A0, mu_max, rw, res);
   share (d, (double *) res->mu, 2 * p);
   share (d, res->resid, p);
   share (d, &res->worst, 1);
-  free (A0);
   res->nconv = p;
   res->converged = 1;
   res->ncv = n;
 done:
-  free (A); free (e); free (y); free (mu); free (X); free (order);
+  free (A); free (A0); free (e); free (y); free (mu); free (X); free (order); free (rw);
   if (rc < 0) ks_result_clear (res);
   return rc;
 }
@@ -991,6 +1053,34 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
   return 1;
 }
 
+/* Collective. The restart proper (Algorithm 1's truncation) after the Schur step of
+   restart (T in H's active part, its Schur vectors Z, Bm = E Z, l locked and nconv
+   converged leading columns): keep k = nconv + half of the rest Schur vectors (at least
+   nev, at most m - 1, never splitting a 2x2 block), V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1),
+   the p residual vectors moved to V(:, k:k+p-1), and H = [T_k; Bm(:, 0:k-1)] with the
+   locked columns of Bm zero (deflation). Returns k. */
+static int KS_SUFFIX (truncate) (const ks_dist *d, int nev, int m, int p, int l, int nconv,
+                                 KS_BASIS *w, ks_result *res)
+{
+  int nl = d->nloc, ldv = w->ldv, ldh = w->ldh, mm = m - l;
+  KS_SCALAR *V = w->V, *H = w->H, *Bm = w->Bm;
+  int k = nconv + (m - nconv) / 2;
+  if (k < nev) k = nev;
+  if (k > m - 1) k = m - 1;
+  if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
+    k = (k + 1 <= m - 1) ? k + 1 : k - 1;
+  double t_basis = MPI_Wtime ();
+  if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, w->Z, ldh, w->tmp);
+  res->time_basis += MPI_Wtime () - t_basis;
+  memmove (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) p * ldv * sizeof *V);
+  for (int j = 0; j < m + p; j++)   /* H = [T_k; Bm(:, 0:k-1)], locked columns deflated */
+    for (int i = (j < k ? k : 0); i < ldh; i++) H[i + (size_t) j * ldh] = 0.0;
+  for (int j = 0; j < k; j++)
+    for (int t = 0; t < p; t++)
+      H[(k + t) + (size_t) j * ldh] = (j < nconv) ? 0.0 : Bm[t + (size_t) (j - l) * p];
+  return k;
+}
+
 /* Collective. The step after each expansion, shared by the single-vector (p = 1) and the
    block path. With OP V(:, 0:m-1) = V(:, 0:m-1) H(0:m-1, 0:m-1) + V(:, m:m+p-1) E,
    E = H(m:m+p-1, 0:m-1), and l locked leading columns: rank 0 brings the active part to
@@ -999,12 +1089,11 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
    Ritz residuals |Bm y_i| relative to |mu_i|; the leading run of converged pairs (pairs
    whole) gets locked_rel (the Schur step: schur_step). Converged (nev) or out of restarts:
    the result goes to res (take_result: mu, resid, the Ritz vectors gathered by
-   gather_vectors, which may move *Vp) and it returns 1. Else the restart: k = nconv + half of the rest Schur vectors are kept,
-   V(:, l:k-1) = V(:, l:m-1) Z(:, 0:k-l-1), the p residual vectors move to V(:, k:k+p-1),
-   H = [T_k; Bm(:, 0:k-1)] with the locked columns of Bm zero, *kp = k, *lp = nconv, and
-   it returns 0. Negative MB_E* (the same on every rank) on failure. Workspace: S, Z of
-   ldh^2, Bm of p ldh, h2 of ldh, tmp of BV_ROW_BLOCK m, Y of ldh^2, rel and locked_rel of
-   ldh (locked_rel keeps the locked pairs' residuals across restarts).
+   gather_vectors, which may move w->V) and it returns 1. Else the restart (truncate: k
+   Schur vectors and the p residual vectors kept, H = [T_k; Bm(:, 0:k-1)]), *kp = k,
+   *lp = nconv, and it returns 0. Negative MB_E* (the same on every rank) on failure. The
+   arrays are w's (KS_BASIS; locked_rel keeps the locked pairs' residuals across
+   restarts).
    With Hs != NULL (a copy of ldh^2 entries) the call is a probe in the middle of an
    expansion, at a block boundary m < ncv where the decomposition above holds exactly with
    m columns: the same test; when fewer than nev pairs are converged H is restored from Hs
@@ -1012,15 +1101,15 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
    and it returns 2 so that the expansion goes on; when nev are, it ends as above from the
    current m columns and returns 1. */
 static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, int m, int p,
-                                int restart, int *kp, int *lp, KS_SCALAR **Vp, KS_SCALAR *H,
-                                int ldh, KS_SCALAR *S, KS_SCALAR *Z, KS_SCALAR *Bm,
-                                KS_SCALAR *h2, KS_SCALAR *tmp, double complex *Y, double *rel,
-                                double *locked_rel, KS_SCALAR *Hs, int *nconvp, ks_result *res,
-                                mb_err *err)
+                                int restart, int *kp, int *lp, KS_BASIS *w, KS_SCALAR *Hs,
+                                int *nconvp, ks_result *res, mb_err *err)
 {
-  int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), l = *lp, k, nconv, info;
+  int ldh = w->ldh, root = is_root (d), l = *lp, nconv, info;
   double infod;
-  KS_SCALAR *V = *Vp;
+  KS_SCALAR **Vp = &w->V, *H = w->H, *S = w->S, *Z = w->Z, *Bm = w->Bm;
+  KS_SCALAR *h2 = w->h2, *tmp = w->tmp;
+  double complex *Y = w->Y;
+  double *rel = w->rel, *locked_rel = w->locked_rel;
   double t_schur = MPI_Wtime ();
   int mm = m - l;
   if (Hs) {
@@ -1065,36 +1154,11 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
     return KS_SUFFIX (take_result) (d, opts, nev, m, p, l, nconv, Vp, H, ldh, Z, Bm, tmp, Y,
                                     locked_rel, res, err);
 
-  /* restart: keep k = nconv + half of the rest, never splitting a 2x2 block */
-  k = nconv + (m - nconv) / 2;
-  if (k < nev) k = nev;
-  if (k > m - 1) k = m - 1;
-  if (k > 0 && KS_BLOCK (m, H, ldh, k - 1) == 2 && (k - 1 == 0 || KS_BLOCK (m, H, ldh, k - 2) == 1))
-    k = (k + 1 <= m - 1) ? k + 1 : k - 1;
-  double t_basis = MPI_Wtime ();
-  if (k > l) KS_ROTATE (nl, ldv, k - l, mm, V + (size_t) l * ldv, Z, ldh, tmp);
-  res->time_basis += MPI_Wtime () - t_basis;
-  memmove (V + (size_t) k * ldv, V + (size_t) m * ldv, (size_t) p * ldv * sizeof *V);
-  for (int j = 0; j < m + p; j++)   /* H = [T_k; Bm(:, 0:k-1)], locked columns deflated */
-    for (int i = (j < k ? k : 0); i < ldh; i++) H[i + (size_t) j * ldh] = 0.0;
-  for (int j = 0; j < k; j++)
-    for (int t = 0; t < p; t++)
-      H[(k + t) + (size_t) j * ldh] = (j < nconv) ? 0.0 : Bm[t + (size_t) (j - l) * p];
-  *kp = k;
+  *kp = KS_SUFFIX (truncate) (d, nev, m, p, l, nconv, w, res);
   *lp = nconv;
   return 0;
 }
 
-/* Collective. Block Krylov-Schur with block size p (2 <= p, m + p <= n): the decomposition
-       OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
-   is expanded by band Arnoldi (KS_SUFFIX (expand_block)); then KS_SUFFIX (restart), the
-   step shared with the single-vector path (p = 1 there), brings the active part of H to
-   sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
-   (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
-   vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
-   test is probed at block boundaries j < m (the decomposition holds there with m = j), so
-   that the solve ends as soon as nev pairs have converged (res->early). Same
-   arguments and result as KS_ENTRY, with nev and m already checked. */
 /* Collective. res->orth_loss = max(res->orth_loss, max |V^H V - I|) over the first q columns
    of V, with a q x q Gram matrix of its own (freed here); skipped on every rank when one
    rank lacks the memory. */
@@ -1132,37 +1196,34 @@ static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p,
   fprintf (opts->stats, "\n");
 }
 
-/* The arrays that both solves hold, for a basis of m + p columns of ldv rows (p = 1: the
-   single-vector path): V, a row vector rvec, H, its Schur form S and vectors Z (ldh x ldh,
-   ldh = m + p), h2 (ldh), tmp (BV_ROW_BLOCK x m), the projected eigenvectors Y (ldh x ldh,
-   complex), rel and locked_rel (ldh). All zeroed and owned by the caller
-   (KS_SUFFIX (free_basis)); fault site "krylov" (V then NULL). 1 when all were allocated. */
-static int KS_SUFFIX (alloc_basis) (int ldv, int m, int p, KS_SCALAR **V, KS_SCALAR **rvec,
-                                    KS_SCALAR **H, KS_SCALAR **S, KS_SCALAR **Z,
-                                    KS_SCALAR **h2, KS_SCALAR **tmp, double complex **Y,
-                                    double **rel, double **locked_rel)
+/* w's arrays for a basis of m + p columns of ldv rows (KS_BASIS), zeroed; fault site
+   "krylov" (V then NULL). Returns 1 when all were allocated; free_basis frees them in
+   both cases. */
+static int KS_SUFFIX (alloc_basis) (KS_BASIS *w, int ldv, int m, int p)
 {
   size_t ldh = (size_t) m + p;
-  *V = mb_calloc ((size_t) ldv * ldh, sizeof **V);
-  *rvec = mb_calloc ((size_t) ldv, sizeof **rvec);
-  *H = mb_calloc (ldh * ldh, sizeof **H);
-  *S = mb_calloc (ldh * ldh, sizeof **S);
-  *Z = mb_calloc (ldh * ldh, sizeof **Z);
-  *h2 = mb_calloc (ldh, sizeof **h2);
-  *tmp = mb_calloc ((size_t) BV_ROW_BLOCK * m, sizeof **tmp);
-  *Y = mb_calloc (ldh * ldh, sizeof **Y);
-  *rel = mb_calloc (ldh, sizeof **rel);
-  *locked_rel = mb_calloc (ldh, sizeof **locked_rel);
-  if (mb_fault ("krylov")) { free (*V); *V = NULL; }
-  return *V && *rvec && *H && *S && *Z && *h2 && *tmp && *Y && *rel && *locked_rel;
+  w->ldv = ldv;
+  w->ldh = (int) ldh;
+  w->V = mb_calloc ((size_t) ldv * ldh, sizeof *w->V);
+  w->rvec = mb_calloc ((size_t) ldv, sizeof *w->rvec);
+  w->H = mb_calloc (ldh * ldh, sizeof *w->H);
+  w->S = mb_calloc (ldh * ldh, sizeof *w->S);
+  w->Z = mb_calloc (ldh * ldh, sizeof *w->Z);
+  w->h2 = mb_calloc (ldh, sizeof *w->h2);
+  w->tmp = mb_calloc ((size_t) BV_ROW_BLOCK * m, sizeof *w->tmp);
+  w->Bm = mb_calloc ((size_t) p * ldh, sizeof *w->Bm);
+  w->Y = mb_calloc (ldh * ldh, sizeof *w->Y);
+  w->rel = mb_calloc (ldh, sizeof *w->rel);
+  w->locked_rel = mb_calloc (ldh, sizeof *w->locked_rel);
+  if (mb_fault ("krylov")) { free (w->V); w->V = NULL; }
+  return w->V && w->rvec && w->H && w->S && w->Z && w->h2 && w->tmp && w->Bm && w->Y && w->rel
+         && w->locked_rel;
 }
 
-static void KS_SUFFIX (free_basis) (KS_SCALAR *V, KS_SCALAR *rvec, KS_SCALAR *H, KS_SCALAR *S,
-                                    KS_SCALAR *Z, KS_SCALAR *h2, KS_SCALAR *tmp,
-                                    double complex *Y, double *rel, double *locked_rel)
+static void KS_SUFFIX (free_basis) (KS_BASIS *w)
 {
-  free (V); free (rvec); free (H); free (S); free (Z); free (h2); free (tmp); free (Y);
-  free (rel); free (locked_rel);
+  free (w->V); free (w->rvec); free (w->H); free (w->S); free (w->Z); free (w->h2);
+  free (w->tmp); free (w->Bm); free (w->Y); free (w->rel); free (w->locked_rel);
 }
 
 /* Collective. The start block: OP R for p random columns R (uniform in [-1, 1), the same
@@ -1187,6 +1248,16 @@ static int KS_SUFFIX (start_block) (const ks_dist *d, KS_APPLY op, void *ctx, in
   return dirs->rc;
 }
 
+/* The end of the next stretch of the block expansion from column j: the block boundary at
+   or after the next probe's column next (at least one block on), when probing and it
+   falls before m; else m. */
+static int KS_SUFFIX (probe_column) (int probing, int next, int j, int m, int p)
+{
+  if (!probing || next >= m) return m;
+  int t = next > j ? (next - j + p - 1) / p : 1;
+  return j + (long long) t * p < m ? j + t * p : m;
+}
+
 /* The next probe's column after a probe at column j that found c pairs converged, the
    previous one (or the restart) at j0 with c0: at the rate seen since then, nev would be
    reached after (nev - c) / rate columns; wait half of that, at least (nev - c) / 2, and
@@ -1198,41 +1269,43 @@ static int KS_SUFFIX (next_probe) (int nev, int m, int j, int j0, int c, int c0)
   return gap > m ? m : j + (int) gap;
 }
 
+/* Collective. Block Krylov-Schur with block size p (2 <= p, m + p <= n): the decomposition
+       OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
+   is expanded by band Arnoldi (KS_SUFFIX (expand_block)); then KS_SUFFIX (restart), the
+   step shared with the single-vector path (p = 1 there), brings the active part of H to
+   sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
+   (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
+   vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
+   test is probed at block boundaries j < m (the decomposition holds there with m = j), so
+   that the solve ends as soon as nev pairs have converged (res->early). Same
+   arguments and result as KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
 {
-  int nl = d->nloc, ldv = nl > 0 ? nl : 1;
+  int ldv = d->nloc > 0 ? d->nloc : 1, ldh = m + p, rc = 0, lag = !opts->no_lag;
   res->ncv = m;
   res->block = p;
   double t_start = MPI_Wtime ();
-  int ldh = m + p, rc = 0;
-  KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp;
-  double complex *Y;
-  double *rel, *locked_rel;
-  int basis_ok = KS_SUFFIX (alloc_basis) (ldv, m, p, &V, &rvec, &H, &S, &Z, &h2, &tmp, &Y, &rel,
-                                          &locked_rel);
-  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
+  KS_BASIS w;
+  int basis_ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, p);
+  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, w.rvec,
                    0.0, 0, 0, res };
-  KS_SCALAR *Bm = mb_calloc ((size_t) p * ldh, sizeof *Bm);
   KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
   KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
-  double *gg = mb_calloc ((size_t) p, sizeof *gg);
-  int lag = !opts->no_lag;
-  double *nrm = mb_calloc ((size_t) p, sizeof *nrm);
+  double *gg = mb_calloc ((size_t) p, sizeof *gg), *nrm = mb_calloc ((size_t) p, sizeof *nrm);
   double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
   /* H's copy for the probes (all ranks take the same branch: opts are the same on all) */
   int probing = !opts->no_early_exit;
   KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
-  int ok = basis_ok && Bm && C && L && gg && nrm && red && (Hs || !probing), all_ok;
+  int ok = basis_ok && C && L && gg && nrm && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
-                  "on this rank)", d->n, m + p, (double) ldv * (m + p) * sizeof *V / 1e6);
+                  "on this rank)", d->n, m + p, (double) ldv * (m + p) * sizeof *w.V / 1e6);
     goto done;
   }
-
-  rc = KS_SUFFIX (start_block) (d, op, ctx, p, V, Z, ldh, C, nrm, h2, red, &dirs, res);
+  rc = KS_SUFFIX (start_block) (d, op, ctx, p, w.V, w.Z, ldh, C, nrm, w.h2, red, &dirs, res);
   if (rc < 0) goto done;
 
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
@@ -1252,64 +1325,138 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
     int j0 = k, c0 = l;  /* the last probe (or the restart) of this expansion */
     rc = 0;
     while (rc == 0 && j < m) {
-      int jj = m;  /* up to the next probe's block boundary */
-      if (Hs && next < m) {
-        int t = next > j ? (next - j + p - 1) / p : 1;
-        if (j + (long long) t * p < m) jj = j + t * p;
-      }
-      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, ctx, V, H, ldh, C, nrm, h2, red, L, gg,
-                                     &lag, &dirs, res);
+      int jj = KS_SUFFIX (probe_column) (Hs != NULL, next, j, m, p);
+      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, ctx, w.V, w.H, ldh, C, nrm, w.h2, red, L,
+                                     gg, &lag, &dirs, res);
       if (rc < 0) goto done;
       j = jj;
-      int probe = Hs && j < m && j >= next;
+      int probe = Hs && j < m && j >= next, c = l;
       if (opts->check_orthogonality && (j == m || probe))
-        KS_SUFFIX (measure_orth) (d, j + p, V, res);
-      if (probe) {
-        int c = l;
-        rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2,
-                                  tmp, Y, rel, locked_rel, Hs, &c, res, err);
-        if (rc < 0) goto done;
-        if (rc == 2) {
-          rc = 0;
-          next = KS_SUFFIX (next_probe) (nev, m, j, j0, c, c0);
-          j0 = j;
-          c0 = c;
-        }
+        KS_SUFFIX (measure_orth) (d, j + p, w.V, res);
+      if (!probe) continue;
+      rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &w, Hs, &c, res, err);
+      if (rc < 0) goto done;
+      if (rc == 2) {
+        rc = 0;
+        next = KS_SUFFIX (next_probe) (nev, m, j, j0, c, c0);
+        j0 = j;
+        c0 = c;
       }
     }
     if (rc == 1) break;  /* converged at a probe: the result is in res */
-    rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &V, H, ldh, S, Z, Bm, h2, tmp,
-                              Y, rel, locked_rel, NULL, NULL, res, err);
+    rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &w, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
   }
 
 done:
   KS_SUFFIX (end_solve) (d, opts, p, rc, t_start, res);
-  KS_SUFFIX (free_basis) (V, rvec, H, S, Z, h2, tmp, Y, rel, locked_rel);
-  free (Bm); free (C); free (nrm); free (red); free (Hs); free (L); free (gg);
+  KS_SUFFIX (free_basis) (&w);
+  free (C); free (nrm); free (red); free (Hs); free (L); free (gg);
   return rc < 0 ? rc : 0;
+}
+
+/* Collective. The start vector of the single-vector path: OP r for a random r, so that it
+   lies in the range of OP (this purges components along the infinite eigenvalues of a
+   singular B), normalized into V(:, 0) (a plain random unit vector when OP r = 0); h2 and
+   red are workspace. Returns 0 or OP's status. */
+static int KS_SUFFIX (start_vector) (const ks_dist *d, KS_APPLY op, void *ctx, KS_SCALAR *V,
+                                     KS_SCALAR *h2, double *red, KS_DIRS *dirs,
+                                     ks_result *res)
+{
+  int nl = d->nloc, ldv = nl > 0 ? nl : 1;
+  KS_RANDOM_UNIT (d, 1, V, h2, red, dirs, KS_PLAIN);
+  int rc = op (ctx, 1, V + ldv, ldv, V, ldv);
+  res->applies++;
+  if (rc < 0) return rc;
+  double v0 = KS_NRM2 (d, V);
+  if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
+  else KS_RANDOM_UNIT (d, 0, V, h2, red, dirs, KS_PLAIN);
+  return 0;
+}
+
+/* Collective. Krylov-Schur with single vectors (Algorithm 1): the start vector, then
+   expansions to m columns by KS_EXPAND (Algorithm 2) and KS_SUFFIX (restart) (the Schur
+   form, the convergence test, locking, the truncation to k columns) until nev
+   pairs have converged or the restarts run out; when the basis spans OP's range after j
+   columns the decomposition is exact and its pairs are the result. Same arguments and
+   result as KS_ENTRY, with nev and m already checked. */
+static int KS_SUFFIX (solve_single) (const ks_dist *d, KS_APPLY op, void *ctx,
+                                     const ks_opts *opts, int nev, int m, ks_result *res,
+                                     mb_err *err)
+{
+  int ldv = d->nloc > 0 ? d->nloc : 1, ldh = m + 1, rc = 0;
+  res->ncv = m;
+  res->block = 1;
+  double t_start = MPI_Wtime ();
+  KS_BASIS w;
+  int basis_ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, 1);
+  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, w.rvec,
+                   0.0, 0, 0, res };
+  double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
+  KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
+  int ok = basis_ok && red && xwork, all_ok;
+  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
+  if (!all_ok) {
+    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
+                  "on this rank)", d->n, m + 1, (double) ldv * (m + 1) * sizeof *w.V / 1e6);
+    goto done;
+  }
+  rc = KS_SUFFIX (start_vector) (d, op, ctx, w.V, w.h2, red, &dirs, res);
+  if (rc < 0) goto done;
+  int k = 0, l = 0;  /* kept columns, locked columns */
+  for (int restart = 0;; restart++) {
+    rc = KS_EXPAND (d, k, m, op, ctx, w.V, w.H, ldh, w.h2, xwork, xwork + 2 * ldh,
+                    xwork + 3 * ldh, red, &dirs, res);
+    if (rc < 0) goto done;
+    if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
+      int j = dirs.exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
+      if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, w.V, res);
+      rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, 1, restart, &k, &l, &w, NULL,
+                                NULL, res, err);
+      if (rc < 0) goto done;
+      res->converged = 1;
+      break;
+    }
+    if (opts->check_orthogonality)  /* the last column is zero when the basis is the space */
+      KS_SUFFIX (measure_orth) (d, w.H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m, w.V, res);
+    rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &w, NULL, NULL, res, err);
+    if (rc < 0) goto done;
+    if (rc == 1) break;  /* the result is in res */
+  }
+
+done:
+  KS_SUFFIX (end_solve) (d, opts, 0, rc, t_start, res);
+  KS_SUFFIX (free_basis) (&w);
+  free (red); free (xwork);
+  return rc < 0 ? rc : 0;
+}
+
+/* The subspace size m for nev wanted pairs of an operator of order n, in 64 bits (2 nev
+   overflows int for nev > INT_MAX / 2): opts->ncv, or max (2 nev, nev + 15); an automatic
+   subspace grows to nev + 4 p for a block size p chosen from outside (a restart then
+   expands by at least 4 blocks; the default p already allows that): with nev + 2 p the
+   block path stalls (the damped grounded chain of test_gep, nev 12, p 8). */
+static long long KS_SUFFIX (subspace) (const ks_opts *opts, int n, int nev)
+{
+  long long mll = opts->ncv > 0 ? opts->ncv : (2LL * nev > nev + 15LL ? 2LL * nev : nev + 15LL);
+  if (opts->ncv <= 0 && mll < n) {
+    int pb = block_size (opts, n, (int) mll, nev, KS_DOUBLES == 1);
+    if (pb > 1 && mll < nev + 4LL * pb) mll = nev + 4LL * pb;
+  }
+  return mll;
 }
 
 int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_result *res,
               mb_err *err)
 {
   memset (res, 0, sizeof *res);
-  int n = d->n, nl = d->nloc, ldv = nl > 0 ? nl : 1;
+  int n = d->n, nev = opts->nev;
   res->n = n;
-  int nev = opts->nev;
   if (nev < 1 || n < 1)
     return mb_fail (err, MB_ESOLVE, "Krylov-Schur: %d eigenvalues of an operator of order %d "
                     "asked; need at least 1 of order at least 1", opts->nev, n);
-  /* the subspace size in 64 bits: 2 nev overflows int for nev > INT_MAX / 2 */
-  long long mll = opts->ncv > 0 ? opts->ncv : (2LL * nev > nev + 15LL ? 2LL * nev : nev + 15LL);
-  /* an automatic subspace grows to nev + 4 p for a block size p chosen from outside (a
-     restart then expands by at least 4 blocks; the default p already allows that): with
-     nev + 2 p the block path stalls (the damped grounded chain of test_gep, nev 12, p 8) */
-  if (opts->ncv <= 0 && mll < n) {
-    int pb = block_size (opts, n, (int) mll, nev, KS_DOUBLES == 1);
-    if (pb > 1 && mll < nev + 4LL * pb) mll = nev + 4LL * pb;
-  }
+  long long mll = KS_SUFFIX (subspace) (opts, n, nev);
   if (mll >= n || opts->whole) {  /* the whole space: dense n x n operator, KS_DOUBLES n^2 */
     if ((long long) n > KS_MAX_ORDER)
       return mb_fail (err, MB_ENOMEM, "Krylov-Schur: %d eigenvalues with a subspace of %lld "
@@ -1331,65 +1478,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
   int pblk = block_size (opts, n, m, nev, KS_DOUBLES == 1);
   if (pblk > 1) return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
-  res->ncv = m;
-  res->block = 1;
-  double t_start = MPI_Wtime ();
-  int ldh = m + 1, rc = 0;
-  KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp;
-  double complex *Y;
-  double *rel, *locked_rel;
-  int basis_ok = KS_SUFFIX (alloc_basis) (ldv, m, 1, &V, &rvec, &H, &S, &Z, &h2, &tmp, &Y, &rel,
-                                          &locked_rel);
-  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, rvec,
-                   0.0, 0, 0, res };
-  KS_SCALAR *b = mb_calloc ((size_t) ldh, sizeof *b);  /* the residual row b^T = beta e_m^T Z */
-  double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
-  KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
-  int ok = basis_ok && b && red && xwork, all_ok;
-  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all_ok) {
-    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
-                  "on this rank)", n, m + 1, (double) ldv * (m + 1) * sizeof *V / 1e6);
-    goto done;
-  }
-
-  /* start vector: OP r for a random r, so that it lies in the range of OP (this purges
-     components along the infinite eigenvalues of a singular B) */
-  KS_RANDOM_UNIT (d, 1, V, h2, red, &dirs, KS_PLAIN);
-  rc = op (ctx, 1, V + ldv, ldv, V, ldv);
-  res->applies++;
-  if (rc < 0) goto done;
-  double v0 = KS_NRM2 (d, V);
-  if (v0 > 0.0) for (int i = 0; i < nl; i++) V[i] /= v0;
-  else KS_RANDOM_UNIT (d, 0, V, h2, red, &dirs, KS_PLAIN);
-
-  int k = 0, l = 0;  /* kept columns, locked columns */
-  for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (d, k, m, op, ctx, V, H, ldh, h2, xwork, xwork + 2 * ldh, xwork + 3 * ldh, red,
-                    &dirs, res);
-    if (rc < 0) goto done;
-    if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
-      int j = dirs.exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
-      if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, V, res);
-      rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, 1, restart, &k, &l, &V, H, ldh,
-                                S, Z, b, h2, tmp, Y, rel, locked_rel, NULL, NULL, res, err);
-      if (rc < 0) goto done;
-      res->converged = 1;
-      break;
-    }
-    if (opts->check_orthogonality)  /* the last column is zero when the basis is the space */
-      KS_SUFFIX (measure_orth) (d, H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m, V, res);
-    rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &V, H, ldh, S, Z, b, h2, tmp,
-                              Y, rel, locked_rel, NULL, NULL, res, err);
-    if (rc < 0) goto done;
-    if (rc == 1) break;  /* the result is in res */
-  }
-
-done:
-  KS_SUFFIX (end_solve) (d, opts, 0, rc, t_start, res);
-  KS_SUFFIX (free_basis) (V, rvec, H, S, Z, h2, tmp, Y, rel, locked_rel);
-  free (b); free (red); free (xwork);
-  return rc < 0 ? rc : 0;
+  return KS_SUFFIX (solve_single) (d, op, ctx, opts, nev, m, res, err);
 }
 
 #undef KS_BLOCK
@@ -1402,6 +1491,7 @@ done:
 #undef KS_EXPAND
 #undef KS_FINISH
 #undef KS_DIRS
+#undef KS_BASIS
 #undef KS_CONJ
 #undef KS_ROTATE
 #undef KS_DOUBLES
