@@ -103,20 +103,6 @@ static const double complex one_c = 1.0, zero_c = 0.0, mone_c = -1.0;
 #define BV_SELF_DOT(n, w) cblas_ddot (n, w, 1, w, 1)
 #define BV_SQ_NORM(n, w) cblas_ddot (n, w, 1, w, 1)
 #include "bv_impl.h"
-#undef BV_SCALAR
-#undef BV_NAME
-#undef BV_DOUBLES
-#undef BV_ABS
-#undef BV_CT
-#undef BV_ONE
-#undef BV_ZERO
-#undef BV_MONE
-#undef BV_GEMV
-#undef BV_GEMM
-#undef BV_TRSM
-#undef BV_NRM2
-#undef BV_SELF_DOT
-#undef BV_SQ_NORM
 
 /* ---- double complex -------------------------------------------------------------------- */
 #define BV_SCALAR double complex
@@ -138,17 +124,3 @@ static const double complex one_c = 1.0, zero_c = 0.0, mone_c = -1.0;
 #define BV_SELF_DOT(n, w) zdotc_self (n, w)
 #define BV_SQ_NORM(n, w) square (cblas_dznrm2 (n, w, 1))
 #include "bv_impl.h"
-#undef BV_SCALAR
-#undef BV_NAME
-#undef BV_DOUBLES
-#undef BV_ABS
-#undef BV_CT
-#undef BV_ONE
-#undef BV_ZERO
-#undef BV_MONE
-#undef BV_GEMV
-#undef BV_GEMM
-#undef BV_TRSM
-#undef BV_NRM2
-#undef BV_SELF_DOT
-#undef BV_SQ_NORM

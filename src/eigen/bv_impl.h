@@ -4,7 +4,8 @@
    BV_CT (CblasTrans or CblasConjTrans: V^H) and the BLAS calls BV_GEMV, BV_GEMM, BV_TRSM,
    BV_NRM2, BV_SELF_DOT (w^H w by the dot product), BV_SQ_NORM (|w|^2 by the 2-norm)
    defined; the constants BV_ONE, BV_ZERO, BV_MONE are the scalars 1, 0, -1 of the
-   arithmetic, by address. Ownership: every array is the caller's. */
+   arithmetic, by address; all of them are undefined at the end, for the next instantiation.
+   Ownership: every array is the caller's. */
 
 /* v = this rank's rows of the next n uniform numbers (every rank draws all n). */
 void BV_NAME (bv_random) (const ks_dist *d, unsigned long long *state, BV_SCALAR *v)
@@ -160,3 +161,18 @@ void BV_NAME (bv_rotate) (int nloc, int ld, int q, int mm, BV_SCALAR *W, const B
       memcpy (W + r0 + (size_t) j * ld, tmp + (size_t) j * rows, (size_t) rows * sizeof *W);
   }
 }
+
+#undef BV_SCALAR
+#undef BV_NAME
+#undef BV_DOUBLES
+#undef BV_ABS
+#undef BV_CT
+#undef BV_ONE
+#undef BV_ZERO
+#undef BV_MONE
+#undef BV_GEMV
+#undef BV_GEMM
+#undef BV_TRSM
+#undef BV_NRM2
+#undef BV_SELF_DOT
+#undef BV_SQ_NORM
