@@ -693,30 +693,18 @@ static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, dou
   return kept;
 }
 
-/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): multipliers scaled
-   back, each eigenvalue refined by damped_rayleigh (kept when it lowers the true residual;
-   the velocity part then set to lambda u), one mode per conjugate pair (Im >= 0), nearest
-   the shift first, unit largest position entry, residual, kind (damped_is_rigid). */
-int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
-                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err)
+/* Rank 0. Each candidate of the damped stage with its multipliers scaled back (xi = s xi~)
+   and its eigenvalue refined by damped_rayleigh: the refined lr is kept, with the
+   velocity part set to lr u, when it lowers the true residual (or the first residual is
+   not finite), or, with the conjugated quotient (conj_u: R not symmetric, gyroscopic),
+   when its residual stays within GYRO_ACCEPT tol; else the vector is left as it was.
+   work: 2 N + n complex (the last n hold the saved velocity part). */
+static void damped_refine_all (const gep_system *sys, double s, candidate *cand, int ncand,
+                               int conj_u, double tol, double anorm, double bnorm,
+                               double complex *work)
 {
-  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
-  double floor_round = modes_rigid_threshold (sys, 1);
-  double anorm, bnorm;
-  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
-  if (rc < 0) return rc;
-  int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
-  double complex *work = mb_calloc ((size_t) 2 * N + n, sizeof *work);
-  if (!keep || !work) {
-    free (keep);
-    free (work);
-    return mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  }
+  int n = sys->n, m = sys->m, N = 2 * n + m;
   double complex *vsave = work + 2 * N;
-  /* R not symmetric (gyroscopic): the conjugated quotient, kept also when the true
-     residual stays far below the tolerance (GYRO_ACCEPT) */
-  int conj_u = sys->R && !spm_is_symmetric (sys->R, 1e-12);
-  /* multipliers scaled back; eigenvalues refined from the vectors */
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
     double complex *u = c->x, *v = c->x + n, *xi = c->x + 2 * n;
@@ -727,11 +715,22 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
     memcpy (vsave, v, (size_t) n * sizeof *v);
     for (int k = 0; k < n; k++) v[k] = lr * u[k];
     double rho_r = pencil_residual_damped (sys, lr, u, xi, anorm, bnorm, work);
-    if (rho_r <= rho || !isfinite (rho) || (conj_u && rho_r <= GYRO_ACCEPT * out->tolerance))
+    if (rho_r <= rho || !isfinite (rho) || (conj_u && rho_r <= GYRO_ACCEPT * tol))
       c->lambda = lr;
     else memcpy (v, vsave, (size_t) n * sizeof *v);
   }
-  /* fold each pair onto Im >= 0; drop the second member of a pair */
+}
+
+/* Rank 0. Each conjugate pair of the ncand candidates folded onto Im lambda >= 0: a
+   candidate with Im lambda < -1e-8 max (|lambda|, floor_round) is dropped when its
+   partner conj (lambda) is among the kept ones (to 1e-6 |lambda|; the partner's mult = 2,
+   it stands for the pair, for fold_rigid_pairs), else replaced by the partner (conj
+   lambda, conj x: N entries); an eigenvalue real to that tolerance made real. dist =
+   |lambda - sigma|. keep: ncand ints of scratch (caller's). Returns the count kept, packed
+   at the front of cand in their order. */
+static int fold_conjugates (candidate *cand, int ncand, int N, double complex sigma,
+                            double floor_round, int *keep)
+{
   for (int i = 0; i < ncand; i++) keep[i] = 1, cand[i].mult = 0;
   for (int i = 0; i < ncand; i++) {
     candidate *c = &cand[i];
@@ -755,36 +754,81 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
   int kept = 0;
   for (int i = 0; i < ncand; i++)
     if (keep[i]) cand[kept++] = cand[i];
+  return kept;
+}
+
+/* Rank 0. Candidate c as the next damped mode of out (out->modes[out->nmodes], allocated
+   by the caller): x scaled to a unit largest position entry; frequency |lambda| / 2 pi,
+   damped frequency |Im lambda| / 2 pi, zeta = -Re lambda / |lambda| (0 when rigid);
+   residual (pencil_residual_damped, infinite when not finite) and kind (damped_is_rigid,
+   then unstable, overdamped, oscillatory); out's max_residual and n_above_tol count it;
+   the vector copied into the mode when keep_vectors. work: 2 N complex. Returns 0 or
+   MB_ENOMEM (keep_vector). */
+static int damped_store (const gep_system *sys, candidate *c, double floor_round,
+                         double anorm, double bnorm, int keep_vectors, double complex *work,
+                         eigen_result *out, mb_err *err)
+{
+  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
+  mode *md = &out->modes[out->nmodes];
+  double complex *x = c->x, *xi = c->x + 2 * n;
+  int big = canonical_index (n, x);  /* largest position entry = 1 */
+  double complex scale = x[big] != 0.0 ? x[big] : 1.0;
+  for (int k = 0; k < N; k++) x[k] /= scale;
+  double complex l = c->lambda;
+  md->lambda = l;
+  md->multiplicity = c->mult > 1 ? c->mult : 0;
+  md->freq_hz = cabs (l) / TWO_PI;
+  md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
+  md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
+  md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
+  if (!isfinite (md->residual)) md->residual = INFINITY;
+  md->kind = damped_is_rigid (l, md->residual, floor_round, anorm, bnorm) ? MODE_RIGID
+           : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
+           : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
+  if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
+  out->max_residual = fmax (out->max_residual, md->residual);
+  if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+  if (keep_vectors) rc = keep_vector (md, n, m, x, xi, err);
+  out->nmodes++;
+  return rc;
+}
+
+/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): multipliers scaled
+   back, each eigenvalue refined by damped_rayleigh (kept when it lowers the true residual;
+   the velocity part then set to lambda u), one mode per conjugate pair (Im >= 0), nearest
+   the shift first, unit largest position entry, residual, kind (damped_is_rigid). Steps:
+   damped_refine_all, fold_conjugates, fold_rigid_pairs, the want nearest the shift stored
+   by damped_store, sorted by frequency. Owns keep and work. */
+int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
+                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err)
+{
+  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
+  double floor_round = modes_rigid_threshold (sys, 1);
+  double anorm, bnorm;
+  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
+  if (rc < 0) return rc;
+  int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
+  double complex *work = mb_calloc ((size_t) 2 * N + n, sizeof *work);
+  if (!keep || !work) {
+    free (keep);
+    free (work);
+    return mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
+  /* R not symmetric (gyroscopic): the conjugated quotient, kept also when the true
+     residual stays far below the tolerance (GYRO_ACCEPT) */
+  int conj_u = sys->R && !spm_is_symmetric (sys->R, 1e-12);
+  /* multipliers scaled back; eigenvalues refined from the vectors */
+  damped_refine_all (sys, s, cand, ncand, conj_u, out->tolerance, anorm, bnorm, work);
+  /* fold each pair onto Im >= 0; drop the second member of a pair */
+  int kept = fold_conjugates (cand, ncand, N, sigma, floor_round, keep);
   free (keep);
   kept = fold_rigid_pairs (sys, cand, kept, floor_round);  /* a double zero once */
   qsort (cand, (size_t) kept, sizeof *cand, by_dist);
   int nsel = kept < want ? kept : want;
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
   if (!out->modes) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  for (int i = 0; i < nsel && rc == 0; i++) {
-    candidate *c = &cand[i];
-    mode *md = &out->modes[out->nmodes];
-    double complex *x = c->x, *xi = c->x + 2 * n;
-    int big = canonical_index (n, x);  /* largest position entry = 1 */
-    double complex scale = x[big] != 0.0 ? x[big] : 1.0;
-    for (int k = 0; k < N; k++) x[k] /= scale;
-    double complex l = c->lambda;
-    md->lambda = l;
-    md->multiplicity = c->mult > 1 ? c->mult : 0;
-    md->freq_hz = cabs (l) / TWO_PI;
-    md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
-    md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
-    md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
-    if (!isfinite (md->residual)) md->residual = INFINITY;
-    md->kind = damped_is_rigid (l, md->residual, floor_round, anorm, bnorm) ? MODE_RIGID
-             : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
-             : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
-    if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
-    out->max_residual = fmax (out->max_residual, md->residual);
-    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (keep_vectors) rc = keep_vector (md, n, m, x, xi, err);
-    out->nmodes++;
-  }
+  for (int i = 0; i < nsel && rc == 0; i++)
+    rc = damped_store (sys, &cand[i], floor_round, anorm, bnorm, keep_vectors, work, out, err);
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   free (work);
   return rc;
