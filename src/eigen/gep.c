@@ -615,6 +615,74 @@ static double modal_retry_shift (const stage *st)
   return -0.1 * lowest < 10.0 * creal (st->sigma) ? -0.1 * lowest : 0.0;
 }
 
+/* Rank 0 of modal_dense. M = L L^T: M's one triangle (whichever the entries hold, the
+   diagonal once) into *L (n x n, column-major, new), Cholesky by dpotrf; *W (N x n, new,
+   zero) for the right-hand sides. Not tried for n^2 >= 4e8 or a non-symmetric pencil.
+   Returns 1 when M is positive definite (L, W the caller's to free, whatever the result). */
+static int mass_cholesky (const stage *st, double **L, double **W)
+{
+  const gep_system *sys = st->sys;
+  int n = sys->n, N = st->N;
+  if (!st->symmetric || (long) n * n >= 400000000L) return 0;
+  *L = mb_calloc ((size_t) n * n, sizeof **L);
+  *W = mb_calloc ((size_t) N * n, sizeof **W);
+  if (!*L || !*W) return 0;
+  const spm *M = sys->M;
+  int lower = 0;
+  for (long e = 0; e < M->nnz; e++) lower |= M->row[e] > M->col[e];
+  for (long e = 0; e < M->nnz; e++) {
+    int r = M->row[e], c = M->col[e];
+    if (r == c || (r > c) == (lower != 0))
+      (*L)[(r > c ? r : c) + (size_t) (r > c ? c : r) * n] += M->val[e];
+  }
+  return LAPACKE_dpotrf (LAPACK_COL_MAJOR, 'L', n, *L, n) == 0;
+}
+
+/* Rank 0 of modal_dense. C = L^T W(0:n, :) (dgemm, L's strict upper part zeroed first:
+   dpotrf left M's there), made symmetric (the mean of C and C^T: equal up to rounding),
+   and its eigen-decomposition by dsyevd: C's columns the eigenvectors, w (n) the
+   ascending eigenvalues. Returns 0, or 1 when LAPACK failed. */
+static int dense_symmetric_eigen (int n, int N, double *L, const double *W, double *C,
+                                  double *w)
+{
+  for (int j = 0; j < n; j++)  /* the strict upper part of L: zero (dpotrf left M's) */
+    for (int i = 0; i < j; i++) L[i + (size_t) j * n] = 0.0;
+  cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0, L, n, W, N, 0.0,
+               C, n);
+  for (int j = 0; j < n; j++)  /* symmetric up to rounding: its mean */
+    for (int i = j + 1; i < n; i++) {
+      double a = 0.5 * (C[i + (size_t) j * n] + C[j + (size_t) i * n]);
+      C[i + (size_t) j * n] = C[j + (size_t) i * n] = a;
+    }
+  return LAPACKE_dsyevd (LAPACK_COL_MAJOR, 'V', 'L', n, C, n, w) != 0;
+}
+
+/* Rank 0 of modal_dense. The p largest |mu| of the ascending w (taken from both ends)
+   into ks->mu (new), with the residual estimate eps max|mu| / |mu| (ks->resid, new;
+   ks->worst their largest) and the vectors X = W Y (N x p), Y's column k = C's column
+   / mu_k. Returns 0, or 1 when out of memory. */
+static int keep_largest (int n, int N, int p, const double *C, const double *w,
+                         const double *W, double *X, ks_result *ks)
+{
+  ks->mu = mb_calloc ((size_t) p, sizeof *ks->mu);
+  ks->resid = mb_calloc ((size_t) p, sizeof *ks->resid);
+  double *Y = mb_calloc ((size_t) n * p, sizeof *Y);
+  int fail = !ks->mu || !ks->resid || !Y;
+  double mu_max = n > 0 ? fmax (fabs (w[0]), fabs (w[n - 1])) : 0.0;
+  for (int k = 0, lo = 0, hi = n - 1; !fail && k < p && lo <= hi; k++) {
+    int j = fabs (w[lo]) > fabs (w[hi]) ? lo++ : hi--;
+    ks->mu[k] = w[j];
+    ks->resid[k] = DBL_EPSILON * mu_max / fmax (fabs (w[j]), DBL_MIN);
+    ks->worst = fmax (ks->worst, ks->resid[k]);
+    for (int i = 0; i < n; i++) Y[i + (size_t) k * n] = C[i + (size_t) j * n] / w[j];
+  }
+  if (!fail)
+    cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, N, p, n, 1.0, W, N, Y, n, 0.0,
+                 X, N);
+  free (Y);
+  return fail;
+}
+
 /* Collective (rank 0 computes). Every finite eigenvalue of a symmetric undamped pencil
    whose M is positive definite, from one symmetric LAPACK call instead of the dense path's
    nonsymmetric one: with M = L L^T (dpotrf) and W = (A - sigma B)^-1 [L; 0] (n right-hand
@@ -629,7 +697,8 @@ static double modal_retry_shift (const stage *st)
    rows, the right-hand sides are rank 0's) and M positive definite; else returns 0
    and nothing is done (a failed Cholesky too: M semi-definite, the dense path then).
    Returns 1 with ks filled (rank 0: mu, resid, xr of N x p; other ranks: counts), 0, or
-   an error, the same on every rank. */
+   an error, the same on every rank.
+   Steps: mass_cholesky, the multi-RHS solve, dense_symmetric_eigen, keep_largest. */
 static int modal_dense (stage *st, factor *f, ks_result *ks, mb_err *err)
 {
   const gep_system *sys = st->sys;
@@ -637,21 +706,7 @@ static int modal_dense (stage *st, factor *f, ks_result *ks, mb_err *err)
   int root = st->rank == 0;
   if (!st->opts->whole || p <= 0 || sys->parts) return 0;  /* M whole on rank 0 */
   double *L = NULL, *W = NULL;
-  if (root && st->symmetric && (long) n * n < 400000000L) {
-    L = mb_calloc ((size_t) n * n, sizeof *L);
-    W = mb_calloc ((size_t) N * n, sizeof *W);
-    if (L && W) {
-      const spm *M = sys->M;
-      int lower = 0;
-      for (long e = 0; e < M->nnz; e++) lower |= M->row[e] > M->col[e];
-      for (long e = 0; e < M->nnz; e++) {
-        int r = M->row[e], c = M->col[e];
-        if (r == c || (r > c) == (lower != 0))
-          L[(r > c ? r : c) + (size_t) (r > c ? c : r) * n] += M->val[e];
-      }
-      go = LAPACKE_dpotrf (LAPACK_COL_MAJOR, 'L', n, L, n) == 0;
-    }
-  }
+  if (root) go = mass_cholesky (st, &L, &W);
   MPI_Bcast (&go, 1, MPI_INT, 0, st->comm);
   if (!go) { free (L); free (W); return 0; }
   double t0 = MPI_Wtime ();
@@ -662,40 +717,12 @@ static int modal_dense (stage *st, factor *f, ks_result *ks, mb_err *err)
   double *C = NULL, *w = NULL, *X = NULL;
   int fail = 0;
   if (rc == 0 && root) {
-    for (int j = 0; j < n; j++)  /* the strict upper part of L: zero (dpotrf left M's) */
-      for (int i = 0; i < j; i++) L[i + (size_t) j * n] = 0.0;
     C = mb_calloc ((size_t) n * n, sizeof *C);
     w = mb_calloc ((size_t) n, sizeof *w);
     X = mb_calloc ((size_t) N * p, sizeof *X);
     fail = !C || !w || !X;
-    if (!fail) {
-      cblas_dgemm (CblasColMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0, L, n, W, N, 0.0,
-                   C, n);
-      for (int j = 0; j < n; j++)  /* symmetric up to rounding: its mean */
-        for (int i = j + 1; i < n; i++) {
-          double a = 0.5 * (C[i + (size_t) j * n] + C[j + (size_t) i * n]);
-          C[i + (size_t) j * n] = C[j + (size_t) i * n] = a;
-        }
-      fail = LAPACKE_dsyevd (LAPACK_COL_MAJOR, 'V', 'L', n, C, n, w) != 0;
-    }
-    if (!fail) {  /* the p largest |mu|: from both ends of the ascending w */
-      ks->mu = mb_calloc ((size_t) p, sizeof *ks->mu);
-      ks->resid = mb_calloc ((size_t) p, sizeof *ks->resid);
-      double *Y = mb_calloc ((size_t) n * p, sizeof *Y);
-      fail = !ks->mu || !ks->resid || !Y;
-      double mu_max = n > 0 ? fmax (fabs (w[0]), fabs (w[n - 1])) : 0.0;
-      for (int k = 0, lo = 0, hi = n - 1; !fail && k < p && lo <= hi; k++) {
-        int j = fabs (w[lo]) > fabs (w[hi]) ? lo++ : hi--;
-        ks->mu[k] = w[j];
-        ks->resid[k] = DBL_EPSILON * mu_max / fmax (fabs (w[j]), DBL_MIN);
-        ks->worst = fmax (ks->worst, ks->resid[k]);
-        for (int i = 0; i < n; i++) Y[i + (size_t) k * n] = C[i + (size_t) j * n] / w[j];
-      }
-      if (!fail)
-        cblas_dgemm (CblasColMajor, CblasNoTrans, CblasNoTrans, N, p, n, 1.0, W, N, Y, n, 0.0,
-                     X, N);
-      free (Y);
-    }
+    if (!fail) fail = dense_symmetric_eigen (n, N, L, W, C, w);
+    if (!fail) fail = keep_largest (n, N, p, C, w, W, X, ks);
     if (!fail) {
       ks->xr = X;
       X = NULL;
