@@ -70,30 +70,18 @@ typedef struct sweep {
                                  kept between steps (run_hook.factor_cache) */
 } sweep;
 
-/* Resolves one path "GROUP.NAME.KEY" (spin: "GROUP.NAME.spin.speed" or ".rpm") against the
-   parsed deck into *t, and checks every sweep value against the key's range. MB_EDECK at
-   the path's position with what is wrong. */
-static int resolve (const deck *d, const deck_sweep *s, int p, target *t, mb_err *err)
+/* The target of a path's group ("bodies", "beams", "forces", "materials", "masses": glen
+   characters of path), object name (nlen characters) and key, spin: the key follows
+   ".spin". t->kind is set from the key and *found to the index of the deck's object
+   of that name (-1: none). Returns the object's word ("body", ...), "" for a key the
+   group does not sweep, or NULL for a group a sweep does not set. */
+static const char *match_path (const deck_model *m, const char *path, size_t glen,
+                               const char *name, size_t nlen, const char *key, int spin,
+                               target *t, int *found)
 {
-  const char *path = s->path[p];
-  deck_pos pos = s->pos_path[p];
-  const deck_model *m = &d->model;
-  const char *dot1 = strchr (path, '.');
-  const char *last = strrchr (path, '.');
-  if (!dot1 || last == dot1)
-    return mb_fail_at (err, MB_EDECK, d->path, pos.line, pos.col, "sweep: parameter '%s' "
-                       "must be GROUP.NAME.KEY, such as forces.mount.k or bodies.tip.mass",
-                       path);
-  const char *key = last + 1;
-  size_t glen = (size_t) (dot1 - path);
-  const char *name = dot1 + 1;
-  size_t nlen = (size_t) (last - name);
-  int spin = 0;
-  if (nlen > 5 && !strncmp (last - 5, ".spin", 5)) spin = 1, nlen -= 5;
-  int found = -1;
 #define FIND(arr, count) \
   for (int i = 0; i < (count); i++) \
-    if (strlen ((arr)[i].name) == nlen && !strncmp ((arr)[i].name, name, nlen)) found = i;
+    if (strlen ((arr)[i].name) == nlen && !strncmp ((arr)[i].name, name, nlen)) *found = i;
   const char *what = NULL;
   if (glen == 6 && !strncmp (path, "bodies", 6)) {
     FIND (m->bodies, m->nbodies);
@@ -129,6 +117,74 @@ static int resolve (const deck *d, const deck_sweep *s, int p, target *t, mb_err
     else what = "";
   }
 #undef FIND
+  return what;
+}
+
+/* The range, in words, that value x at the resolved target t (object t->index of m) is
+   outside, or NULL when x may be set there: masses and stiffnesses not negative, a mass
+   of 0 only without inertia, E and a point mass > 0, a spin only where the deck gives
+   one, k, c, preload on springs, scale on loads. */
+static const char *value_need (const deck_model *m, const target *t, double x)
+{
+  const char *need = NULL;
+  int found = t->index;
+  switch (t->kind) {
+  case SET_BODY_MASS:
+    if (x < 0) need = ">= 0";
+    else if (x == 0) {
+      for (int k = 0; k < 9; k++)
+        if (m->bodies[found].J[k] != 0) need = "> 0 (the body has inertia)";
+    }
+    break;
+  case SET_BODY_SPEED: case SET_BODY_RPM:
+    if (!m->bodies[found].spin.given) need = "given a spin key in the body";
+    break;
+  case SET_BEAM_SPEED: case SET_BEAM_RPM:
+    if (!m->beams[found].spin.given) need = "given a spin key in the beam";
+    break;
+  case SET_FORCE_K: case SET_FORCE_C: case SET_FORCE_PRELOAD: {
+    force_type ft = m->forces[found].type;
+    if (ft != FORCE_SPRING && ft != FORCE_ROTATIONAL_SPRING)
+      need = "set on a spring or rotational spring";
+    else if (t->kind != SET_FORCE_PRELOAD && x < 0) need = ">= 0";
+    break;
+  }
+  case SET_FORCE_SCALE: {
+    force_type ft = m->forces[found].type;
+    if (ft != FORCE_POINT && ft != FORCE_TORQUE) need = "set on a force or torque load";
+    break;
+  }
+  case SET_MATERIAL_E: if (x <= 0) need = "> 0"; break;
+  case SET_MATERIAL_RHO: case SET_MASS_MASS:
+    if (x < 0 || (t->kind == SET_MASS_MASS && x == 0)) need = t->kind == SET_MASS_MASS
+                                                           ? "> 0" : ">= 0";
+    break;
+  }
+  return need;
+}
+
+/* Resolves one path "GROUP.NAME.KEY" (spin: "GROUP.NAME.spin.speed" or ".rpm") against the
+   parsed deck into *t (match_path), and checks every sweep value against the key's range
+   (value_need). MB_EDECK at the path's position with what is wrong. */
+static int resolve (const deck *d, const deck_sweep *s, int p, target *t, mb_err *err)
+{
+  const char *path = s->path[p];
+  deck_pos pos = s->pos_path[p];
+  const deck_model *m = &d->model;
+  const char *dot1 = strchr (path, '.');
+  const char *last = strrchr (path, '.');
+  if (!dot1 || last == dot1)
+    return mb_fail_at (err, MB_EDECK, d->path, pos.line, pos.col, "sweep: parameter '%s' "
+                       "must be GROUP.NAME.KEY, such as forces.mount.k or bodies.tip.mass",
+                       path);
+  const char *key = last + 1;
+  size_t glen = (size_t) (dot1 - path);
+  const char *name = dot1 + 1;
+  size_t nlen = (size_t) (last - name);
+  int spin = 0;
+  if (nlen > 5 && !strncmp (last - 5, ".spin", 5)) spin = 1, nlen -= 5;
+  int found = -1;
+  const char *what = match_path (m, path, glen, name, nlen, key, spin, t, &found);
   if (!what || !what[0])
     return mb_fail_at (err, MB_EDECK, d->path, pos.line, pos.col, "sweep: parameter '%s' "
                        "names no value a sweep sets: bodies.NAME.mass, bodies.NAME.spin.speed "
@@ -138,41 +194,9 @@ static int resolve (const deck *d, const deck_sweep *s, int p, target *t, mb_err
     return mb_fail_at (err, MB_EDECK, d->path, pos.line, pos.col, "sweep: parameter '%s': "
                        "the deck has no %s named '%.*s'", path, what, (int) nlen, name);
   t->index = found;
-  const char *need = NULL;  /* the range every value must be in, in words */
-  for (int v = 0; v < s->nvalues && !need; v++) {
+  for (int v = 0; v < s->nvalues; v++) {
     double x = s->values[v];
-    switch (t->kind) {
-    case SET_BODY_MASS:
-      if (x < 0) need = ">= 0";
-      else if (x == 0) {
-        for (int k = 0; k < 9; k++)
-          if (m->bodies[found].J[k] != 0) need = "> 0 (the body has inertia)";
-      }
-      break;
-    case SET_BODY_SPEED: case SET_BODY_RPM:
-      if (!m->bodies[found].spin.given) need = "given a spin key in the body";
-      break;
-    case SET_BEAM_SPEED: case SET_BEAM_RPM:
-      if (!m->beams[found].spin.given) need = "given a spin key in the beam";
-      break;
-    case SET_FORCE_K: case SET_FORCE_C: case SET_FORCE_PRELOAD: {
-      force_type ft = m->forces[found].type;
-      if (ft != FORCE_SPRING && ft != FORCE_ROTATIONAL_SPRING)
-        need = "set on a spring or rotational spring";
-      else if (t->kind != SET_FORCE_PRELOAD && x < 0) need = ">= 0";
-      break;
-    }
-    case SET_FORCE_SCALE: {
-      force_type ft = m->forces[found].type;
-      if (ft != FORCE_POINT && ft != FORCE_TORQUE) need = "set on a force or torque load";
-      break;
-    }
-    case SET_MATERIAL_E: if (x <= 0) need = "> 0"; break;
-    case SET_MATERIAL_RHO: case SET_MASS_MASS:
-      if (x < 0 || (t->kind == SET_MASS_MASS && x == 0)) need = t->kind == SET_MASS_MASS
-                                                             ? "> 0" : ">= 0";
-      break;
-    }
+    const char *need = value_need (m, t, x);  /* the range every value must be in */
     if (need)
       return mb_fail_at (err, MB_EDECK, d->path, s->pos_values.line, s->pos_values.col,
                          "sweep: value %g of '%s' must be %s", x, path, need);
@@ -346,14 +370,9 @@ static int critical_speeds (const sweep *w, critical **out)
   return nc;
 }
 
-/* Rank 0: the sweep report (YAML) at path: the settings, the status, every step done
-   with its tracked modes, and a spin sweep's critical speeds. */
-static int write_report (const sweep *w, const deck *d, const char *path, int total,
-                         int step_rc, mb_err *err)
+/* Rank 0, write_report: the sweep's settings and status (the sweep: mapping) to f. */
+static void put_settings (FILE *f, const sweep *w, const deck *d, int total, int step_rc)
 {
-  writer wr;
-  MB_TRY (writer_open (&wr, path, "the sweep report", err));
-  FILE *f = wr.f;
   fprintf (f, "# mbmodal sweep report: the modes tracked by MAC over the sweep's values\n");
   fprintf (f, "format: mbmodal-report\nsweep:\n  deck: ");
   writer_put_quoted (f, d->path, NULL);
@@ -386,63 +405,86 @@ static int write_report (const sweep *w, const deck *d, const char *path, int to
     }
     fprintf (f, "]\n");
   }
-  fprintf (f, "steps:\n");
-  for (int st = 0; st < w->ndone; st++) {
-    const step_rec *s = &w->steps[st];
-    fprintf (f, "  - step: %d\n    value: ", st + 1);
-    writer_put_real (f, s->value, WRITER_YAML);
-    fprintf (f, "\n    modes:\n");
-    for (int i = 0; i < s->nentries; i++) {
-      const entry *e = &s->entries[i];
-      fprintf (f, "      - {track: %d, frequency_hz: ", e->track);
-      writer_put_real (f, e->freq_hz, WRITER_YAML);
-      fprintf (f, ", damping_ratio: ");
-      writer_put_real (f, e->zeta, WRITER_YAML);
-      fprintf (f, ", mac: ");
-      if (e->mac < 0) fprintf (f, "null");
-      else writer_put_real (f, e->mac, WRITER_YAML);
-      if (st > 0 && e->mac < 0) fprintf (f, ", new: true");
-      if (whirl_word (e->whirl)) fprintf (f, ", whirl: %s", whirl_word (e->whirl));
-      fprintf (f, "}\n");
-    }
-    if (s->analysis[0] || s->analysis[1]) {  /* the stages that factored */
-      fprintf (f, "    analysis_reused: {");
-      const char *sep = "";
-      for (int c = 0; c < 2; c++)
-        if (s->analysis[c]) {
-          fprintf (f, "%s%s: %s", sep, c ? "complex" : "modal",
-                   s->analysis[c] == 2 ? "true" : "false");
-          sep = ", ";
-        }
-      fprintf (f, "}\n");
-    }
-    if (s->nlost > 0) {
-      fprintf (f, "    lost: [");
-      for (int k = 0; k < s->nlost; k++) fprintf (f, "%s%d", k ? ", " : "", s->lost[k]);
-      fprintf (f, "]\n");
-    }
+}
+
+/* Rank 0, write_report: step st (s) to f: its value, each tracked mode (track,
+   frequency, damping ratio, MAC to the previous step or null, new, whirl), the stages
+   that factored (analysis_reused) and the tracks lost at this step. */
+static void put_step (FILE *f, int st, const step_rec *s)
+{
+  fprintf (f, "  - step: %d\n    value: ", st + 1);
+  writer_put_real (f, s->value, WRITER_YAML);
+  fprintf (f, "\n    modes:\n");
+  for (int i = 0; i < s->nentries; i++) {
+    const entry *e = &s->entries[i];
+    fprintf (f, "      - {track: %d, frequency_hz: ", e->track);
+    writer_put_real (f, e->freq_hz, WRITER_YAML);
+    fprintf (f, ", damping_ratio: ");
+    writer_put_real (f, e->zeta, WRITER_YAML);
+    fprintf (f, ", mac: ");
+    if (e->mac < 0) fprintf (f, "null");
+    else writer_put_real (f, e->mac, WRITER_YAML);
+    if (st > 0 && e->mac < 0) fprintf (f, ", new: true");
+    if (whirl_word (e->whirl)) fprintf (f, ", whirl: %s", whirl_word (e->whirl));
+    fprintf (f, "}\n");
   }
-  if (w->spin) {
-    critical *c = NULL;
-    int nc = critical_speeds (w, &c);
-    if (nc < 0) {
-      writer_abort (&wr);
-      return mb_fail (err, MB_ENOMEM, "out of memory for the critical speeds");
-    }
-    fprintf (f, "critical_speeds:%s\n", nc ? "" : " []");
-    for (int i = 0; i < nc; i++) {
-      fprintf (f, "  - {order: ");
-      writer_put_real (f, c[i].order, WRITER_YAML);
-      fprintf (f, ", track: %d, speed_rad_s: ", c[i].track);
-      writer_put_real (f, c[i].speed, WRITER_YAML);
-      fprintf (f, ", rpm: ");
-      writer_put_real (f, c[i].speed * 60 / (2 * PI), WRITER_YAML);
-      fprintf (f, ", frequency_hz: ");
-      writer_put_real (f, c[i].freq_hz, WRITER_YAML);
-      if (whirl_word (c[i].whirl)) fprintf (f, ", whirl: %s", whirl_word (c[i].whirl));
-      fprintf (f, "}\n");
-    }
-    free (c);
+  if (s->analysis[0] || s->analysis[1]) {  /* the stages that factored */
+    fprintf (f, "    analysis_reused: {");
+    const char *sep = "";
+    for (int c = 0; c < 2; c++)
+      if (s->analysis[c]) {
+        fprintf (f, "%s%s: %s", sep, c ? "complex" : "modal",
+                 s->analysis[c] == 2 ? "true" : "false");
+        sep = ", ";
+      }
+    fprintf (f, "}\n");
+  }
+  if (s->nlost > 0) {
+    fprintf (f, "    lost: [");
+    for (int k = 0; k < s->nlost; k++) fprintf (f, "%s%d", k ? ", " : "", s->lost[k]);
+    fprintf (f, "]\n");
+  }
+}
+
+/* Rank 0, write_report, spin sweep: the critical speeds (critical_speeds) to f: order,
+   track, speed in rad/s and rpm, frequency, whirl. Returns 0, or -1 when out of memory
+   (nothing written). */
+static int put_critical (FILE *f, const sweep *w)
+{
+  critical *c = NULL;
+  int nc = critical_speeds (w, &c);
+  if (nc < 0) return -1;
+  fprintf (f, "critical_speeds:%s\n", nc ? "" : " []");
+  for (int i = 0; i < nc; i++) {
+    fprintf (f, "  - {order: ");
+    writer_put_real (f, c[i].order, WRITER_YAML);
+    fprintf (f, ", track: %d, speed_rad_s: ", c[i].track);
+    writer_put_real (f, c[i].speed, WRITER_YAML);
+    fprintf (f, ", rpm: ");
+    writer_put_real (f, c[i].speed * 60 / (2 * PI), WRITER_YAML);
+    fprintf (f, ", frequency_hz: ");
+    writer_put_real (f, c[i].freq_hz, WRITER_YAML);
+    if (whirl_word (c[i].whirl)) fprintf (f, ", whirl: %s", whirl_word (c[i].whirl));
+    fprintf (f, "}\n");
+  }
+  free (c);
+  return 0;
+}
+
+/* Rank 0: the sweep report (YAML) at path: the settings, the status, every step done
+   with its tracked modes, and a spin sweep's critical speeds. */
+static int write_report (const sweep *w, const deck *d, const char *path, int total,
+                         int step_rc, mb_err *err)
+{
+  writer wr;
+  MB_TRY (writer_open (&wr, path, "the sweep report", err));
+  FILE *f = wr.f;
+  put_settings (f, w, d, total, step_rc);
+  fprintf (f, "steps:\n");
+  for (int st = 0; st < w->ndone; st++) put_step (f, st, &w->steps[st]);
+  if (w->spin && put_critical (f, w) < 0) {
+    writer_abort (&wr);
+    return mb_fail (err, MB_ENOMEM, "out of memory for the critical speeds");
   }
   return writer_commit (&wr, err);
 }
@@ -468,7 +510,6 @@ static int write_csv (const sweep *w, const char *path, mb_err *err)
   return writer_commit (&wr, err);
 }
 
-/* Collective: the deck read and parsed on every rank (as run.c does) */
 /* Rank 0 records (and with log, the -v log, says) how step st's eigen stages factored
    A - sigma B the first time: on the last step's MUMPS analysis (the pattern unchanged:
    only the numerical factorization ran) or analysed anew; fell back: a refactorization
@@ -490,6 +531,7 @@ static void analysis_note (sweep *w, int st, FILE *log)
   if (log) fflush (log);
 }
 
+/* Collective: the deck read and parsed on every rank (as run.c does) */
 static int parse_deck (MPI_Comm comm, const char *path, deck *d, mb_err *err)
 {
   char *text = NULL;
@@ -500,6 +542,147 @@ static int parse_deck (MPI_Comm comm, const char *path, deck *d, mb_err *err)
   return mb_agree (comm, rc, err);
 }
 
+/* Collective. The sweep w of the deck at o->deck_path (parsed into d): every path resolved,
+   the tracked stage (complex when enabled), a spin sweep's rad/s per value (rpm: 2 pi /
+   60), MAC threshold; a spin sweep needs the complex stage and some eigen stage must be on
+   (MB_EDECK at the sweep's position); rank 0's steps allocated. Returns 0 or an error,
+   the same on every rank. */
+static int sweep_setup (MPI_Comm comm, const run_opts *o, deck *d, sweep *w, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  int rc = parse_deck (comm, o->deck_path, d, err);
+  w->s = &d->sweep;
+  for (int p = 0; rc == 0 && p < d->sweep.npaths; p++)
+    rc = resolve (d, &d->sweep, p, &w->tg[p], err);
+  if (rc == 0) {
+    w->complex_stage = d->damped.enabled;
+    set_kind k0 = w->tg[0].kind;
+    w->spin = k0 == SET_BODY_SPEED || k0 == SET_BODY_RPM || k0 == SET_BEAM_SPEED
+              || k0 == SET_BEAM_RPM;
+    w->to_rad_s = k0 == SET_BODY_RPM || k0 == SET_BEAM_RPM ? 2 * PI / 60 : 1;
+    w->tr.mac_min = d->sweep.mac_min;
+    if (w->spin && !d->damped.enabled)
+      rc = mb_fail_at (err, MB_EDECK, d->path, d->sweep.pos_path[0].line,
+                       d->sweep.pos_path[0].col, "sweep: a spin speed sweep tracks the "
+                       "complex stage (the gyroscopic matrix is in its damping part); "
+                       "the deck leaves it off: give 'complex: {enabled: true}'");
+    else if (!d->modal.enabled && !d->damped.enabled)
+      rc = mb_fail_at (err, MB_EDECK, d->path, d->sweep.pos.line, d->sweep.pos.col,
+                       "sweep: no eigen stage is enabled, so there are no modes to track");
+  }
+  if (rc == 0 && rank == 0 && !(w->steps = calloc ((size_t) d->sweep.nvalues, sizeof *w->steps)))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for the sweep's steps");
+  return mb_agree (comm, rc, err);
+}
+
+/* Collective. The folder of the steps' own outputs, OUTDIR/NAME.sweep, into *stepsdir
+   (new; the caller frees). Returns 0 or MB_ENOMEM, the same on every rank. */
+static int steps_dir (MPI_Comm comm, const deck *d, const char *outdir, char **stepsdir,
+                      mb_err *err)
+{
+  int rc = 0;
+  size_t len = strlen (d->output.name) + 8;
+  char *base = malloc (len);
+  if (base) snprintf (base, len, "%s.sweep", d->output.name);
+  *stepsdir = base ? writer_join (outdir, base) : NULL;
+  free (base);
+  if (!*stepsdir) rc = mb_fail (err, MB_ENOMEM, "out of memory for a file name");
+  return mb_agree (comm, rc, err);
+}
+
+/* Collective. Step st of the sweep: run.c's pipeline (run_deck) on the deck with the
+   step's value at every path (edit_hook), outputs in STEPSDIR/step-NNN (made by rank 0),
+   no vectors, no export, quiet but for the step's heading; the factor caches stepped;
+   the tracker's failure (rank 0's) fails the step. Rank 0 records the step's value and
+   analysis; w->ndone counts it when it succeeds. Returns 0 or the step's error, the same
+   on every rank. */
+static int sweep_step (MPI_Comm comm, const run_opts *o, const deck *d, sweep *w, int st,
+                       const char *stepsdir, run_hook *hook, FILE *log, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  char dir[4096];
+  w->value = d->sweep.values[st];
+  snprintf (dir, sizeof dir, "%s/step-%03d", stepsdir, st + 1);
+  run_opts so = *o;
+  so.output_dir = dir;
+  so.export_dir = NULL;
+  so.quiet = 1;
+  so.no_vectors = 1;
+  so.hook = hook;
+  if (rank == 0) {  /* also with -q: the heading of the step's tables */
+    printf ("\nsweep: step %d of %d: %s = %g\n", st + 1, d->sweep.nvalues,
+            d->sweep.path[0], w->value);
+    fflush (stdout);
+  }
+  int r = rank == 0 ? writer_make_dirs (dir, err) : 0;
+  int step_rc = mb_agree (comm, r, err);
+  factor_cache_step (&w->fc[0]);
+  factor_cache_step (&w->fc[1]);
+  if (step_rc == 0) step_rc = run_deck (comm, &so, err);
+  analysis_note (w, st, o->verbose ? log : NULL);
+  int failed = rank == 0 ? w->failed : 0;
+  MPI_Bcast (&failed, 1, MPI_INT, 0, comm);
+  if (step_rc == 0 && failed) {
+    step_rc = MB_ENOMEM;
+    mb_fail (err, MB_ENOMEM, "sweep: step %d: the modes could not be tracked (out of "
+             "memory, or a mode without its vector)", st + 1);
+    if (rank == 0) mb_err_print (err);
+  }
+  if (rank == 0 && w->steps) w->steps[st].value = w->value;
+  if (step_rc == 0) w->ndone++;
+  else if (rank == 0)
+    fprintf (stderr, "mbmodal: sweep: step %d of %d (%s = %g) failed; the sweep report "
+             "holds the %d step%s done\n", st + 1, d->sweep.nvalues, d->sweep.path[0],
+             w->value, w->ndone, w->ndone == 1 ? "" : "s");
+  return step_rc;
+}
+
+/* Collective. The sweep report and table, also after a failed step (step_rc: the steps
+   done), written by rank 0 into outdir (write_report, write_csv; the plot when the deck
+   asks), with a line to log. Returns 0 or the write's error (in *werr), the same on every
+   rank. */
+static int sweep_write (MPI_Comm comm, const deck *d, const sweep *w, const char *outdir,
+                        const char *stepsdir, int step_rc, FILE *log, mb_err *werr)
+{
+  int rank, wrc = 0;
+  MPI_Comm_rank (comm, &rank);
+  if (rank == 0) {
+    char *yaml = outputs_path (outdir, d->output.name, "sweep", "yaml");
+    char *csv = outputs_path (outdir, d->output.name, "sweep", "csv");
+    wrc = yaml && csv ? write_report (w, d, yaml, d->sweep.nvalues, step_rc, werr)
+                      : mb_fail (werr, MB_ENOMEM, "out of memory for a file name");
+    if (wrc == 0) wrc = write_csv (w, csv, werr);
+    if (wrc == 0 && log)
+      fprintf (log, "\nsweep: %d of %d steps done; report written to %s, table to %s "
+               "(steps' own reports in %s/)\n", w->ndone, d->sweep.nvalues, yaml, csv, stepsdir);
+    if (wrc == 0 && d->output.plots) run_plot (outdir, d->output.name, "sweep", log);
+    if (wrc < 0) mb_err_print (werr);
+    free (yaml);
+    free (csv);
+  }
+  return mb_agree (comm, wrc, werr);
+}
+
+/* Collective. Frees the steps (rank 0's), the tracker, the last equilibrium and the factor
+   caches (collective) of w, of nvalues steps. */
+static void sweep_clear (sweep *w, int nvalues)
+{
+  for (int st = 0; w->steps && st < nvalues; st++) {
+    free (w->steps[st].entries);
+    free (w->steps[st].lost);
+  }
+  free (w->steps);
+  tracker_clear (&w->tr);
+  model_state_clear (&w->eq);
+  factor_cache_clear (&w->fc[0]);  /* collective */
+  factor_cache_clear (&w->fc[1]);
+}
+
+/* Collective; see sweep.h. Set up (sweep_setup, steps_dir), each value's step in turn
+   until one fails (sweep_step), then the report of the steps done (sweep_write). Owns
+   the parsed deck, the sweep's state and the steps' folder name. */
 int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
 {
   int rank;
@@ -509,40 +692,10 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
   memset (&d, 0, sizeof d);
   sweep w;
   memset (&w, 0, sizeof w);
-  int rc = parse_deck (comm, o->deck_path, &d, err);
-  w.s = &d.sweep;
-  for (int p = 0; rc == 0 && p < d.sweep.npaths; p++)
-    rc = resolve (&d, &d.sweep, p, &w.tg[p], err);
-  if (rc == 0) {
-    w.complex_stage = d.damped.enabled;
-    set_kind k0 = w.tg[0].kind;
-    w.spin = k0 == SET_BODY_SPEED || k0 == SET_BODY_RPM || k0 == SET_BEAM_SPEED
-             || k0 == SET_BEAM_RPM;
-    w.to_rad_s = k0 == SET_BODY_RPM || k0 == SET_BEAM_RPM ? 2 * PI / 60 : 1;
-    w.tr.mac_min = d.sweep.mac_min;
-    if (w.spin && !d.damped.enabled)
-      rc = mb_fail_at (err, MB_EDECK, d.path, d.sweep.pos_path[0].line,
-                       d.sweep.pos_path[0].col, "sweep: a spin speed sweep tracks the "
-                       "complex stage (the gyroscopic matrix is in its damping part); "
-                       "the deck leaves it off: give 'complex: {enabled: true}'");
-    else if (!d.modal.enabled && !d.damped.enabled)
-      rc = mb_fail_at (err, MB_EDECK, d.path, d.sweep.pos.line, d.sweep.pos.col,
-                       "sweep: no eigen stage is enabled, so there are no modes to track");
-  }
-  if (rc == 0 && rank == 0 && !(w.steps = calloc ((size_t) d.sweep.nvalues, sizeof *w.steps)))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for the sweep's steps");
-  rc = mb_agree (comm, rc, err);
+  int rc = sweep_setup (comm, o, &d, &w, err);
   const char *outdir = o->output_dir ? o->output_dir : d.output.directory;
   char *stepsdir = NULL;
-  if (rc == 0) {
-    size_t len = strlen (d.output.name) + 8;
-    char *base = malloc (len);
-    if (base) snprintf (base, len, "%s.sweep", d.output.name);
-    stepsdir = base ? writer_join (outdir, base) : NULL;
-    free (base);
-    if (!stepsdir) rc = mb_fail (err, MB_ENOMEM, "out of memory for a file name");
-    rc = mb_agree (comm, rc, err);
-  }
+  if (rc == 0) rc = steps_dir (comm, &d, outdir, &stepsdir, err);
   if (rc < 0) {
     if (rank == 0) mb_err_print (err);
     free (stepsdir);
@@ -561,71 +714,14 @@ int sweep_run (MPI_Comm comm, const run_opts *o, mb_err *err)
                     .statics_start = statics_start_hook, .statics_done = statics_done_hook,
                     .factor_cache = { &w.fc[0], &w.fc[1] } };
   int step_rc = 0;
-  char dir[4096];
-  for (int st = 0; st < d.sweep.nvalues && step_rc == 0; st++) {
-    w.value = d.sweep.values[st];
-    snprintf (dir, sizeof dir, "%s/step-%03d", stepsdir, st + 1);
-    run_opts so = *o;
-    so.output_dir = dir;
-    so.export_dir = NULL;
-    so.quiet = 1;
-    so.no_vectors = 1;
-    so.hook = &hook;
-    if (rank == 0) {  /* also with -q: the heading of the step's tables */
-      printf ("\nsweep: step %d of %d: %s = %g\n", st + 1, d.sweep.nvalues,
-              d.sweep.path[0], w.value);
-      fflush (stdout);
-    }
-    int r = rank == 0 ? writer_make_dirs (dir, err) : 0;
-    step_rc = mb_agree (comm, r, err);
-    factor_cache_step (&w.fc[0]);
-    factor_cache_step (&w.fc[1]);
-    if (step_rc == 0) step_rc = run_deck (comm, &so, err);
-    analysis_note (&w, st, o->verbose ? log : NULL);
-    int failed = rank == 0 ? w.failed : 0;
-    MPI_Bcast (&failed, 1, MPI_INT, 0, comm);
-    if (step_rc == 0 && failed) {
-      step_rc = MB_ENOMEM;
-      mb_fail (err, MB_ENOMEM, "sweep: step %d: the modes could not be tracked (out of "
-               "memory, or a mode without its vector)", st + 1);
-      if (rank == 0) mb_err_print (err);
-    }
-    if (rank == 0 && w.steps) w.steps[st].value = w.value;
-    if (step_rc == 0) w.ndone++;
-    else if (rank == 0)
-      fprintf (stderr, "mbmodal: sweep: step %d of %d (%s = %g) failed; the sweep report "
-               "holds the %d step%s done\n", st + 1, d.sweep.nvalues, d.sweep.path[0],
-               w.value, w.ndone, w.ndone == 1 ? "" : "s");
-  }
+  for (int st = 0; st < d.sweep.nvalues && step_rc == 0; st++)
+    step_rc = sweep_step (comm, o, &d, &w, st, stepsdir, &hook, log, err);
   /* the report, also after a failed step: the steps done */
   mb_err werr;
   mb_err_init (&werr);
-  int wrc = 0;
-  if (rank == 0) {
-    char *yaml = outputs_path (outdir, d.output.name, "sweep", "yaml");
-    char *csv = outputs_path (outdir, d.output.name, "sweep", "csv");
-    wrc = yaml && csv ? write_report (&w, &d, yaml, d.sweep.nvalues, step_rc, &werr)
-                      : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
-    if (wrc == 0) wrc = write_csv (&w, csv, &werr);
-    if (wrc == 0 && log)
-      fprintf (log, "\nsweep: %d of %d steps done; report written to %s, table to %s "
-               "(steps' own reports in %s/)\n", w.ndone, d.sweep.nvalues, yaml, csv, stepsdir);
-    if (wrc == 0 && d.output.plots) run_plot (outdir, d.output.name, "sweep", log);
-    if (wrc < 0) mb_err_print (&werr);
-    free (yaml);
-    free (csv);
-  }
-  wrc = mb_agree (comm, wrc, &werr);
+  int wrc = sweep_write (comm, &d, &w, outdir, stepsdir, step_rc, log, &werr);
   if (step_rc == 0 && wrc < 0) *err = werr, step_rc = wrc;
-  for (int st = 0; w.steps && st < d.sweep.nvalues; st++) {
-    free (w.steps[st].entries);
-    free (w.steps[st].lost);
-  }
-  free (w.steps);
-  tracker_clear (&w.tr);
-  model_state_clear (&w.eq);
-  factor_cache_clear (&w.fc[0]);  /* collective */
-  factor_cache_clear (&w.fc[1]);
+  sweep_clear (&w, d.sweep.nvalues);
   free (stepsdir);
   deck_clear (&d);
   return step_rc;
