@@ -90,6 +90,121 @@ static void cluster_bases (int n, int nm, const double complex *X, const spm *M,
   }
 }
 
+/* The scratch of one tracker_step (views into three allocations the step owns): Mx = M x
+   of the nm modes, Mr = M r of the na references, Q, MQ the modes' cluster bases, P, MP
+   the references' (the last step's clusters), tmp one vector; S, T the na x nm scores
+   (S[j nm + i]: the MAC or subspace MAC, T the plain MAC); cl, size the modes' clusters,
+   nq, q0 their bases' columns (pnq, pq0, psize the references'); mode_of[j] the mode
+   matched to reference j (-1 none), taken[i] mode i matched. */
+typedef struct step_work {
+  double complex *Mx, *Mr, *Q, *MQ, *tmp, *P, *MP;
+  double *S, *T;
+  int *cl, *size, *nq, *q0, *mode_of, *taken, *pnq, *pq0, *psize;
+} step_work;
+
+/* The part of v (vv = v^H M v) in the M-orthonormal basis Q of nq columns from q0 (MQ =
+   M Q): sum_k |(M q_k)^H v|^2 / vv, 0 when vv <= 0: the subspace MAC of v on the
+   cluster's space. */
+static double subspace_mac (int n, const double complex *MQ, int q0, int nq,
+                            const double complex *v, double vv)
+{
+  double s = 0;
+  for (int k = q0; k < q0 + nq; k++) {
+    double complex h = dot (n, MQ + (size_t) k * n, v);
+    s += creal (h * conj (h));
+  }
+  return vv > 0 ? s / vv : 0;
+}
+
+/* The scores of every (reference j, mode i), each at most 1: T = the MAC |r^H M x|^2 /
+   (r^H M r x^H M x) (0 for a null vector), S = the MAC or, for a mode in a cluster, the
+   subspace MAC of r on the cluster's space, raised to the subspace MAC of x on the
+   reference's cluster of the last step when that is larger. */
+static void score_pairs (const tracker *t, const track_modes *md, int na, step_work *w)
+{
+  int n = md->n, nm = md->nmodes;
+  for (int j = 0; j < na; j++) {
+    const double complex *r = t->ref + (size_t) j * n;
+    double rr = creal (dot (n, r, w->Mr + (size_t) j * n));
+    for (int i = 0; i < nm; i++) {
+      const double complex *x = md->x + (size_t) i * n;
+      double xx = creal (dot (n, x, w->Mx + (size_t) i * n));
+      double complex rx = dot (n, r, w->Mx + (size_t) i * n);
+      double mac = rr > 0 && xx > 0 ? creal (rx * conj (rx)) / (rr * xx) : 0;
+      double s = mac;
+      if (w->nq[i] > 0) s = subspace_mac (n, w->MQ, w->q0[i], w->nq[i], r, rr);
+      if (w->pnq[j] > 0) {  /* the mode on the track's cluster of the last step */
+        double sp = subspace_mac (n, w->MP, w->pq0[j], w->pnq[j], x, xx);
+        if (sp > s) s = sp;
+      }
+      w->S[j * nm + i] = s > 1 ? 1 : s;
+      w->T[j * nm + i] = mac > 1 ? 1 : mac;
+    }
+  }
+}
+
+/* The best pairs first (highest S, T breaking ties) while the score reaches t->mac_min,
+   each reference and mode once: out->track and out->mac of the matched modes (0 and -1
+   for the others, newt 0), w->mode_of; out->lost the active tracks left unmatched (all
+   of them beyond na). */
+static void match_best (const tracker *t, int na, int nm, step_work *w, track_step *out)
+{
+  const double *S = w->S, *T = w->T;
+  for (int j = 0; j < na; j++) w->mode_of[j] = -1;
+  for (int i = 0; i < nm; i++) w->taken[i] = 0, out->track[i] = 0, out->mac[i] = -1,
+                               out->newt[i] = 0;
+  for (;;) {
+    int bj = -1, bi = -1;
+    for (int j = 0; j < na; j++)
+      for (int i = 0; j >= 0 && w->mode_of[j] < 0 && i < nm; i++) {
+        if (w->taken[i]) continue;
+        double s = S[j * nm + i], tt = T[j * nm + i];
+        if (bj < 0 || s > S[bj * nm + bi] || (s == S[bj * nm + bi] && tt > T[bj * nm + bi]))
+          bj = j, bi = i;
+      }
+    if (bj < 0 || S[bj * nm + bi] < t->mac_min) break;
+    w->mode_of[bj] = bi;
+    w->taken[bi] = 1;
+    out->track[bi] = t->active[bj];
+    out->mac[bi] = S[bj * nm + bi];
+  }
+  out->nlost = 0;
+  for (int j = 0; j < t->nactive; j++)
+    if (j >= na || w->mode_of[j] < 0) out->lost[out->nlost++] = t->active[j];
+}
+
+/* The new references ref (nm vectors, the caller's) and active ids: a single mode's
+   vector, or for a matched mode in a cluster its track's reference projected on the
+   cluster's space, sum_k q_k (M q_k)^H r; an unmatched mode starts a new track
+   (++t->ntracks, out->newt). */
+static void new_references (tracker *t, const track_modes *md, int na, const step_work *w,
+                            double complex *ref, int *active, track_step *out)
+{
+  int n = md->n, nm = md->nmodes;
+  for (int i = 0; i < nm; i++) {
+    double complex *r = ref + (size_t) i * n;
+    int j = -1;
+    for (int k = 0; k < na; k++)
+      if (w->mode_of[k] == i) j = k;
+    if (j >= 0 && w->nq[i] > 0) {
+      memset (r, 0, (size_t) n * sizeof (double complex));
+      for (int k = w->q0[i]; k < w->q0[i] + w->nq[i]; k++) {
+        double complex h = dot (n, w->MQ + (size_t) k * n, t->ref + (size_t) j * n);
+        for (int e = 0; e < n; e++) r[e] += h * w->Q[(size_t) k * n + e];
+      }
+    } else memcpy (r, md->x + (size_t) i * n, (size_t) n * sizeof (double complex));
+    if (j < 0) {
+      out->track[i] = ++t->ntracks;
+      out->newt[i] = 1;
+    }
+    active[i] = out->track[i];
+  }
+}
+
+/* See sweep_track.h. Steps: M x and M r, the clusters of the modes and of the last
+   step's references with their bases (cluster_bases), the scores (score_pairs), the
+   matching (match_best), the new references (new_references), which replace the
+   tracker's. Owns the scratch; the tracker takes ref, active and pcl. */
 int tracker_step (tracker *t, const track_modes *md, const spm *M, track_step *out)
 {
   int n = md->n, nm = md->nmodes;
@@ -105,93 +220,26 @@ int tracker_step (tracker *t, const track_modes *md, const spm *M, track_step *o
     free (Mx), free (S), free (iw), free (ref), free (active), free (pcl);
     return MB_ENOMEM;
   }
-  double complex *Mr = Mx + (size_t) nm * n, *Q = Mr + (size_t) na * n;
-  double complex *MQ = Q + (size_t) nm * n, *tmp = MQ + (size_t) nm * n;
-  double complex *P = tmp + n, *MP = P + (size_t) na * n;  /* the last step's clusters */
-  double *T = S + na * nm;
-  int *cl = iw, *size = cl + nm, *nq = size + nm, *q0 = nq + nm, *mode_of = q0 + nm;
-  int *taken = mode_of + na, *pnq = taken + nm, *pq0 = pnq + na, *psize = pq0 + na;
-  for (int i = 0; i < nm; i++) apply_m (M, n, md->x + (size_t) i * n, Mx + (size_t) i * n);
-  for (int j = 0; j < na; j++) apply_m (M, n, t->ref + (size_t) j * n, Mr + (size_t) j * n);
-  clusters (md, cl, size);
-  cluster_bases (n, nm, md->x, M, cl, size, Q, MQ, tmp, nq, q0);
-  for (int j = 0; j < na; j++) psize[j] = 0;  /* the last step's clusters of references */
-  for (int j = 0; j < na; j++) psize[t->pcl[j]]++;
-  for (int j = 0; j < na; j++) psize[j] = psize[t->pcl[j]];
-  cluster_bases (n, na, t->ref, M, t->pcl, psize, P, MP, tmp, pnq, pq0);
-  /* scores: S the MAC or the subspace MAC on the mode's cluster, T the MAC */
-  for (int j = 0; j < na; j++) {
-    const double complex *r = t->ref + (size_t) j * n;
-    double rr = creal (dot (n, r, Mr + (size_t) j * n));
-    for (int i = 0; i < nm; i++) {
-      const double complex *x = md->x + (size_t) i * n;
-      double xx = creal (dot (n, x, Mx + (size_t) i * n));
-      double complex rx = dot (n, r, Mx + (size_t) i * n);
-      double mac = rr > 0 && xx > 0 ? creal (rx * conj (rx)) / (rr * xx) : 0;
-      double s = mac;
-      if (nq[i] > 0) {
-        s = 0;
-        for (int k = q0[i]; k < q0[i] + nq[i]; k++) {
-          double complex h = dot (n, MQ + (size_t) k * n, r);
-          s += creal (h * conj (h));
-        }
-        s = rr > 0 ? s / rr : 0;
-      }
-      if (pnq[j] > 0) {  /* the mode on the track's cluster of the last step */
-        double sp = 0;
-        for (int k = pq0[j]; k < pq0[j] + pnq[j]; k++) {
-          double complex h = dot (n, MP + (size_t) k * n, x);
-          sp += creal (h * conj (h));
-        }
-        sp = xx > 0 ? sp / xx : 0;
-        if (sp > s) s = sp;
-      }
-      S[j * nm + i] = s > 1 ? 1 : s;
-      T[j * nm + i] = mac > 1 ? 1 : mac;
-    }
-  }
-  /* the best pairs first, while the score reaches mac_min */
-  for (int j = 0; j < na; j++) mode_of[j] = -1;
-  for (int i = 0; i < nm; i++) taken[i] = 0, out->track[i] = 0, out->mac[i] = -1,
-                               out->newt[i] = 0;
-  for (;;) {
-    int bj = -1, bi = -1;
-    for (int j = 0; j < na; j++)
-      for (int i = 0; j >= 0 && mode_of[j] < 0 && i < nm; i++) {
-        if (taken[i]) continue;
-        double s = S[j * nm + i], tt = T[j * nm + i];
-        if (bj < 0 || s > S[bj * nm + bi] || (s == S[bj * nm + bi] && tt > T[bj * nm + bi]))
-          bj = j, bi = i;
-      }
-    if (bj < 0 || S[bj * nm + bi] < t->mac_min) break;
-    mode_of[bj] = bi;
-    taken[bi] = 1;
-    out->track[bi] = t->active[bj];
-    out->mac[bi] = S[bj * nm + bi];
-  }
-  out->nlost = 0;
-  for (int j = 0; j < t->nactive; j++)
-    if (j >= na || mode_of[j] < 0) out->lost[out->nlost++] = t->active[j];
-  /* the new references: a single mode's vector, or a track's projection on its cluster */
-  for (int i = 0; i < nm; i++) {
-    double complex *r = ref + (size_t) i * n;
-    int j = -1;
-    for (int k = 0; k < na; k++)
-      if (mode_of[k] == i) j = k;
-    if (j >= 0 && nq[i] > 0) {
-      memset (r, 0, vec);
-      for (int k = q0[i]; k < q0[i] + nq[i]; k++) {
-        double complex h = dot (n, MQ + (size_t) k * n, t->ref + (size_t) j * n);
-        for (int e = 0; e < n; e++) r[e] += h * Q[(size_t) k * n + e];
-      }
-    } else memcpy (r, md->x + (size_t) i * n, vec);
-    if (j < 0) {
-      out->track[i] = ++t->ntracks;
-      out->newt[i] = 1;
-    }
-    active[i] = out->track[i];
-  }
-  for (int i = 0; i < nm; i++) pcl[i] = cl[i];
+  step_work w;
+  w.Mx = Mx, w.Mr = Mx + (size_t) nm * n, w.Q = w.Mr + (size_t) na * n;
+  w.MQ = w.Q + (size_t) nm * n, w.tmp = w.MQ + (size_t) nm * n;
+  w.P = w.tmp + n, w.MP = w.P + (size_t) na * n;  /* the last step's clusters */
+  w.S = S, w.T = S + na * nm;
+  w.cl = iw, w.size = w.cl + nm, w.nq = w.size + nm, w.q0 = w.nq + nm;
+  w.mode_of = w.q0 + nm, w.taken = w.mode_of + na, w.pnq = w.taken + nm;
+  w.pq0 = w.pnq + na, w.psize = w.pq0 + na;
+  for (int i = 0; i < nm; i++) apply_m (M, n, md->x + (size_t) i * n, w.Mx + (size_t) i * n);
+  for (int j = 0; j < na; j++) apply_m (M, n, t->ref + (size_t) j * n, w.Mr + (size_t) j * n);
+  clusters (md, w.cl, w.size);
+  cluster_bases (n, nm, md->x, M, w.cl, w.size, w.Q, w.MQ, w.tmp, w.nq, w.q0);
+  for (int j = 0; j < na; j++) w.psize[j] = 0;  /* the last step's clusters of references */
+  for (int j = 0; j < na; j++) w.psize[t->pcl[j]]++;
+  for (int j = 0; j < na; j++) w.psize[j] = w.psize[t->pcl[j]];
+  cluster_bases (n, na, t->ref, M, t->pcl, w.psize, w.P, w.MP, w.tmp, w.pnq, w.pq0);
+  score_pairs (t, md, na, &w);
+  match_best (t, na, nm, &w, out);
+  new_references (t, md, na, &w, ref, active, out);
+  for (int i = 0; i < nm; i++) pcl[i] = w.cl[i];
   free (t->ref);
   free (t->active);
   free (t->pcl);
