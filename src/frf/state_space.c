@@ -126,6 +126,134 @@ static int modal_complex (const deck *d, const frf_data *f, ss *s, mb_err *err)
   return 0;
 }
 
+/* The full model's split of the n DOFs (full_model): cls[j] 0 (I: a non-zero in column j
+   of M), 1 (C: none in M, some in R) or 2 (K: neither); pos[j] its place among its class,
+   I first, then C, then K; nI, nC the counts; Z (n x nr, column-major) G^-1 times the
+   right-hand sides K_:I, K_:C, R_:I and b (nr = 2 nI + nC + ni columns). Arrays owned by
+   full_model. */
+typedef struct full_split {
+  int n, nI, nC, nr;
+  int *cls, *pos;
+  double *Z;
+} full_split;
+
+/* Each DOF's class (and its letter in kind: 'i', 'c', 'k') from the dense M and R, and
+   its place pos among its class, I first, then C, then K; nI and nC. */
+static void full_classes (full_split *x, const double *Md, const double *Rd, char *kind)
+{
+  int n = x->n, cnt[3] = { 0, 0, 0 };
+  for (int j = 0; j < n; j++) {
+    int inm = 0, inr = 0;
+    for (int i = 0; i < n; i++) {
+      if (Md[(size_t) j * n + i] != 0) inm = 1;
+      if (Rd[(size_t) j * n + i] != 0) inr = 1;
+    }
+    x->cls[j] = inm ? 0 : inr ? 1 : 2;
+    kind[j] = "ick"[x->cls[j]];
+  }
+  for (int j = 0; j < n; j++) cnt[x->cls[j]]++;
+  int ofs[3] = { 0, cnt[0], cnt[0] + cnt[1] };
+  {
+    int next[3] = { ofs[0], ofs[1], ofs[2] };
+    for (int j = 0; j < n; j++) x->pos[j] = next[x->cls[j]]++;
+  }
+  x->nI = cnt[0], x->nC = cnt[1];
+}
+
+/* G = [M_:I, R_:C, K_:K] (column pos[j] is column j of M, R or K; into G, n x n) and the
+   right-hand sides Z = [K_:I, K_:C, R_:I, b] (x->Z, n x nr, zero), then Z <- G^-1 Z by
+   LU (dgetrf, dgetrs; piv n). Returns the LAPACK info: 0, or non-zero when G is
+   singular. */
+static lapack_int full_solve (const full_split *x, const frf_data *f, const double *Kd,
+                              const double *Md, const double *Rd, double *G,
+                              lapack_int *piv)
+{
+  int n = x->n, nI = x->nI, nC = x->nC, ni = f->nin;
+  const int *cls = x->cls, *pos = x->pos;
+  double *Z = x->Z;
+  /* G: column pos[j] is column j of M (I), R (C) or K (K); column-major */
+  for (int j = 0; j < n; j++) {
+    const double *src = cls[j] == 0 ? Md : cls[j] == 1 ? Rd : Kd;
+    for (int i = 0; i < n; i++) AT (G, n, i, pos[j]) = src[(size_t) j * n + i];
+  }
+  for (int j = 0; j < n; j++) {
+    if (cls[j] == 0)
+      for (int i = 0; i < n; i++) {
+        AT (Z, n, i, pos[j]) = Kd[(size_t) j * n + i];
+        AT (Z, n, i, nI + nC + pos[j]) = Rd[(size_t) j * n + i];
+      }
+    else if (cls[j] == 1)
+      for (int i = 0; i < n; i++) AT (Z, n, i, pos[j]) = Kd[(size_t) j * n + i];
+  }
+  for (int k = 0; k < ni; k++)
+    for (int i = 0; i < n; i++) AT (Z, n, i, 2 * nI + nC + k) = f->b[i + (size_t) k * n];
+  lapack_int info = LAPACKE_dgetrf (LAPACK_COL_MAJOR, n, n, G, n, piv);
+  if (info == 0 && x->nr > 0)
+    info = LAPACKE_dgetrs (LAPACK_COL_MAJOR, 'N', n, x->nr, G, n, piv, Z, n);
+  return info;
+}
+
+/* The states' names (x<j>, x<j>_dot) and A, B of the full model from Z's rows: rows
+   [0, nI) are q_I'' (gamma), [nI, nI + nC) q_C' (alpha), the rest q_K:
+   A = [0 0 I; -alpha K_:I ...; -gamma K_:I ...], B = [0; alpha b; gamma b]. */
+static void full_states (const full_split *x, int ni, ss *s)
+{
+  int n = x->n, nI = x->nI, nC = x->nC, nr = x->nr, ns = s->ns;
+  const int *cls = x->cls, *pos = x->pos;
+  const double *Z = x->Z;
+  for (int j = 0; j < n; j++) {
+    if (cls[j] == 0) {
+      snprintf (s->names[pos[j]], 32, "x%d", j + 1);
+      snprintf (s->names[nI + nC + pos[j]], 32, "x%d_dot", j + 1);
+    } else if (cls[j] == 1) snprintf (s->names[pos[j]], 32, "x%d", j + 1);
+  }
+  /* Z rows pos in [0, nI): q_I'' (gamma), [nI, nI + nC): q_C' (alpha), rest: q_K */
+  for (int i = 0; i < nI; i++) AT (s->A, ns, i, nI + nC + i) = 1.0;
+  for (int row = 0; row < nI + nC; row++) {
+    int srow = row < nI ? nI + nC + row : row;  /* the state whose derivative this is */
+    for (int c = 0; c < nI + nC + nI; c++) AT (s->A, ns, srow, c) = -AT (Z, n, row, c);
+    for (int k = 0; k < ni; k++) AT (s->B, ns, srow, k) = AT (Z, n, row, nr - ni + k);
+  }
+}
+
+/* C and D of the full model from the frf outputs: a displacement reads q_I, q_C (the
+   state itself) or, for a K DOF, minus its Z row; a velocity q_I' or, for a C DOF, its A
+   row (minus its Z row, D from b); an acceleration of an I DOF its A row likewise. A
+   velocity of a K DOF or an acceleration of a C or K DOF is not proper: MB_EDECK at the
+   output's position. Returns 0 or that error. */
+static int full_outputs (const deck *d, const frf_data *f, const full_split *x, ss *s,
+                         mb_err *err)
+{
+  int n = x->n, nI = x->nI, nC = x->nC, nr = x->nr, no = f->nout, ni = f->nin;
+  const int *cls = x->cls, *pos = x->pos;
+  const double *Z = x->Z;
+  for (int o = 0; o < no; o++) {
+    const double *c = f->c + (size_t) o * n;
+    int q = f->quantity[o];
+    for (int j = 0; j < n; j++) {
+      if (c[j] == 0) continue;
+      if ((q == FRF_VELOCITY && cls[j] == 2) || (q == FRF_ACCELERATION && cls[j] != 0))
+        return mb_fail_at (err, MB_EDECK, d->path, d->frf.outputs[o].pos.line,
+                           d->frf.outputs[o].pos.col, "frf: output '%s': the %s of DOF %d, "
+                           "which has no %s, is not a state or a proper output of the full "
+                           "model (seed 003)", d->frf.outputs[o].name, q == FRF_VELOCITY
+                           ? "velocity" : "acceleration", j + 1, cls[j] == 2 ? "mass or "
+                           "damping" : "mass");
+      /* the state rows that y depends on: displacement of I, C: the state itself; of K:
+         minus its Z row; velocity of I: q_I'; of C: its A row; acceleration of I: A row */
+      if (q == FRF_DISPLACEMENT && cls[j] != 2) AT (s->C, no, o, pos[j]) += c[j];
+      else if (q == FRF_VELOCITY && cls[j] == 0) AT (s->C, no, o, nI + nC + pos[j]) += c[j];
+      else {
+        int zr = pos[j];  /* its row of Z */
+        for (int col = 0; col < nI + nC + nI; col++)
+          AT (s->C, no, o, col) -= c[j] * AT (Z, n, zr, col);
+        for (int k = 0; k < ni; k++) AT (s->D, no, o, k) += c[j] * AT (Z, n, zr, nr - ni + k);
+      }
+    }
+  }
+  return 0;
+}
+
 /* Full export (no constraints, n <= FULL_MAX_DOFS), seed 003 section 2.3. The DOFs split
    into I (a non-zero in their column of M), C (none in M, some in R: first order) and K
    (neither: algebraic). With G = [M_:I, R_:C, K_:K] (n x n, regular for a proper model),
@@ -136,7 +264,8 @@ static int modal_complex (const deck *d, const frf_data *f, ss *s, mb_err *err)
      B = [0; alpha b; gamma b].
    Outputs: a displacement reads q_I, q_C and, for K DOFs, their algebraic value (D part
    from F); a velocity q_I' and q_C' (its A row, D = alpha b); an acceleration q_I''. A
-   velocity of a K DOF or an acceleration of a C or K DOF is not proper: refused. */
+   velocity of a K DOF or an acceleration of a C or K DOF is not proper: refused.
+   Steps: full_classes, full_solve, full_states, full_outputs; owns the dense copies. */
 static int full_model (const deck *d, const frf_data *f, const spm *K, const spm *M,
                        const spm *R, const spm *Cq, ss *s, char **kinds, mb_err *err)
 {
@@ -152,61 +281,27 @@ static int full_model (const deck *d, const frf_data *f, const spm *K, const spm
                        "(this model has %d); use state_space_model: modal", FULL_MAX_DOFS, n);
   double *Kd = calloc ((size_t) n * n, sizeof *Kd), *Md = calloc ((size_t) n * n, sizeof *Md);
   double *Rd = calloc ((size_t) n * n, sizeof *Rd), *G = calloc ((size_t) n * n, sizeof *G);
-  int *cls = calloc ((size_t) n, sizeof *cls), *pos = calloc ((size_t) n, sizeof *pos);
+  full_split x = { .n = n };
+  x.cls = calloc ((size_t) n, sizeof *x.cls), x.pos = calloc ((size_t) n, sizeof *x.pos);
   lapack_int *piv = calloc ((size_t) n, sizeof *piv);
   char *kind = calloc ((size_t) n + 1, 1);
-  double *Z = NULL;
   int rc = 0;
-  if (!Kd || !Md || !Rd || !G || !cls || !pos || !piv || !kind) {
+  if (!Kd || !Md || !Rd || !G || !x.cls || !x.pos || !piv || !kind) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for the state-space model");
     goto done;
   }
   spm_to_dense (K, Kd);  /* column-major n x n: (i, j) at [j n + i] */
   spm_to_dense (M, Md);
   if (R) spm_to_dense (R, Rd);
-  int cnt[3] = { 0, 0, 0 };
-  for (int j = 0; j < n; j++) {
-    int inm = 0, inr = 0;
-    for (int i = 0; i < n; i++) {
-      if (Md[(size_t) j * n + i] != 0) inm = 1;
-      if (Rd[(size_t) j * n + i] != 0) inr = 1;
-    }
-    cls[j] = inm ? 0 : inr ? 1 : 2;
-    kind[j] = "ick"[cls[j]];
-  }
-  for (int j = 0; j < n; j++) cnt[cls[j]]++;
-  int ofs[3] = { 0, cnt[0], cnt[0] + cnt[1] };
-  {
-    int next[3] = { ofs[0], ofs[1], ofs[2] };
-    for (int j = 0; j < n; j++) pos[j] = next[cls[j]]++;
-  }
-  int nI = cnt[0], nC = cnt[1];
-  /* G: column pos[j] is column j of M (I), R (C) or K (K); column-major */
-  for (int j = 0; j < n; j++) {
-    const double *src = cls[j] == 0 ? Md : cls[j] == 1 ? Rd : Kd;
-    for (int i = 0; i < n; i++) AT (G, n, i, pos[j]) = src[(size_t) j * n + i];
-  }
+  full_classes (&x, Md, Rd, kind);
   /* right-hand sides: K_:I, K_:C, R_:I, then b: nr = nI + nC + nI + ni columns */
-  int nr = nI + nC + nI + ni;
-  Z = calloc ((size_t) n * (nr ? nr : 1), sizeof *Z);
-  if (!Z) {
+  x.nr = x.nI + x.nC + x.nI + ni;
+  x.Z = calloc ((size_t) n * (x.nr ? x.nr : 1), sizeof *x.Z);
+  if (!x.Z) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for the state-space model");
     goto done;
   }
-  for (int j = 0; j < n; j++) {
-    if (cls[j] == 0)
-      for (int i = 0; i < n; i++) {
-        AT (Z, n, i, pos[j]) = Kd[(size_t) j * n + i];
-        AT (Z, n, i, nI + nC + pos[j]) = Rd[(size_t) j * n + i];
-      }
-    else if (cls[j] == 1)
-      for (int i = 0; i < n; i++) AT (Z, n, i, pos[j]) = Kd[(size_t) j * n + i];
-  }
-  for (int k = 0; k < ni; k++)
-    for (int i = 0; i < n; i++) AT (Z, n, i, 2 * nI + nC + k) = f->b[i + (size_t) k * n];
-  lapack_int info = LAPACKE_dgetrf (LAPACK_COL_MAJOR, n, n, G, n, piv);
-  if (info == 0 && nr > 0)
-    info = LAPACKE_dgetrs (LAPACK_COL_MAJOR, 'N', n, nr, G, n, piv, Z, n);
+  lapack_int info = full_solve (&x, f, Kd, Md, Rd, G, piv);
   if (info != 0) {
     rc = mb_fail_at (err, MB_ESOLVE, d->path, (size_t) d->frf.line, (size_t) d->frf.col,
                      "frf: the full state-space model needs [M_:I, R_:C, K_:K] regular "
@@ -214,53 +309,16 @@ static int full_model (const deck *d, const frf_data *f, const spm *K, const spm
                      "nothing holds", (int) info);
     goto done;
   }
-  int ns = 2 * nI + nC;
-  rc = ss_alloc (s, ns, ni, no, err);
+  rc = ss_alloc (s, 2 * x.nI + x.nC, ni, no, err);
   if (rc < 0) goto done;
-  for (int j = 0; j < n; j++) {
-    if (cls[j] == 0) {
-      snprintf (s->names[pos[j]], 32, "x%d", j + 1);
-      snprintf (s->names[nI + nC + pos[j]], 32, "x%d_dot", j + 1);
-    } else if (cls[j] == 1) snprintf (s->names[pos[j]], 32, "x%d", j + 1);
-  }
-  /* Z rows pos in [0, nI): q_I'' (gamma), [nI, nI + nC): q_C' (alpha), rest: q_K */
-  for (int i = 0; i < nI; i++) AT (s->A, ns, i, nI + nC + i) = 1.0;
-  for (int row = 0; row < nI + nC; row++) {
-    int srow = row < nI ? nI + nC + row : row;  /* the state whose derivative this is */
-    for (int c = 0; c < nI + nC + nI; c++) AT (s->A, ns, srow, c) = -AT (Z, n, row, c);
-    for (int k = 0; k < ni; k++) AT (s->B, ns, srow, k) = AT (Z, n, row, nr - ni + k);
-  }
-  for (int o = 0; o < no; o++) {
-    const double *c = f->c + (size_t) o * n;
-    int q = f->quantity[o];
-    for (int j = 0; j < n; j++) {
-      if (c[j] == 0) continue;
-      if ((q == FRF_VELOCITY && cls[j] == 2) || (q == FRF_ACCELERATION && cls[j] != 0)) {
-        rc = mb_fail_at (err, MB_EDECK, d->path, d->frf.outputs[o].pos.line,
-                         d->frf.outputs[o].pos.col, "frf: output '%s': the %s of DOF %d, "
-                         "which has no %s, is not a state or a proper output of the full "
-                         "model (seed 003)", d->frf.outputs[o].name, q == FRF_VELOCITY
-                         ? "velocity" : "acceleration", j + 1, cls[j] == 2 ? "mass or "
-                         "damping" : "mass");
-        goto done;
-      }
-      /* the state rows that y depends on: displacement of I, C: the state itself; of K:
-         minus its Z row; velocity of I: q_I'; of C: its A row; acceleration of I: A row */
-      if (q == FRF_DISPLACEMENT && cls[j] != 2) AT (s->C, no, o, pos[j]) += c[j];
-      else if (q == FRF_VELOCITY && cls[j] == 0) AT (s->C, no, o, nI + nC + pos[j]) += c[j];
-      else {
-        int zr = pos[j];  /* its row of Z */
-        for (int col = 0; col < nI + nC + nI; col++)
-          AT (s->C, no, o, col) -= c[j] * AT (Z, n, zr, col);
-        for (int k = 0; k < ni; k++) AT (s->D, no, o, k) += c[j] * AT (Z, n, zr, nr - ni + k);
-      }
-    }
-  }
+  full_states (&x, ni, s);
+  rc = full_outputs (d, f, &x, s, err);
+  if (rc < 0) goto done;
   *kinds = kind;
   kind = NULL;
 done:
-  free (Kd); free (Md); free (Rd); free (G); free (cls); free (pos); free (piv);
-  free (kind); free (Z);
+  free (Kd); free (Md); free (Rd); free (G); free (x.cls); free (x.pos); free (piv);
+  free (kind); free (x.Z);
   return rc;
 }
 
