@@ -145,21 +145,12 @@ done:
   return rc;
 }
 
-/* Collective. The halo plan from R->L's global columns: the ghosts (columns outside this
-   rank's rows) sorted and without repeats, which groups them by owner; L's columns become
-   local (own c - row0, ghost nloc + g); the counts per owner go to the owners (MPI_Alltoall)
-   and the ghosts' global indices to them (point-to-point with the neighbours only), which
-   become their send lists. Returns 0 or MB_ENOMEM, agreed. */
-static int build_halo (spm_rows *R, const int *lay, mb_err *err)
+/* The ghosts of R->L (columns outside this rank's rows lo .. hi - 1) into ghost (room for
+   all of them), sorted and without repeats, which groups them by owner; L's columns made
+   local (own c - lo, ghost nloc + its place in ghost). Returns the count of ghosts. */
+static int local_columns (spm_rows *R, int *ghost)
 {
-  int size = R->size, rc = 0, nnz = (int) R->L.nnz, lo = R->row0, hi = R->row0 + R->nloc;
-  int nout = 0;
-  for (int k = 0; k < nnz; k++) nout += R->L.col[k] < lo || R->L.col[k] >= hi;
-  int *ghost = mb_calloc (nout > 0 ? (size_t) nout : 1, sizeof *ghost);
-  int *rcnt = mb_calloc (2 * (size_t) size, sizeof *rcnt), *scnt = rcnt ? rcnt + size : NULL;
-  if (!ghost || !rcnt || mb_fault ("rowdist"))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's halo (%d entries)", R->rank, nout);
-  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  int nnz = (int) R->L.nnz, lo = R->row0, hi = R->row0 + R->nloc;
   int ng = 0;
   for (int k = 0; k < nnz; k++)
     if (R->L.col[k] < lo || R->L.col[k] >= hi) ghost[ng++] = R->L.col[k];
@@ -167,7 +158,6 @@ static int build_halo (spm_rows *R, const int *lay, mb_err *err)
   int nu = 0;
   for (int t = 0; t < ng; t++)
     if (nu == 0 || ghost[t] != ghost[nu - 1]) ghost[nu++] = ghost[t];
-  R->nghost = nu;
   for (int k = 0; k < nnz; k++) {
     int c = R->L.col[k];
     if (c >= lo && c < hi) R->L.col[k] = c - lo;
@@ -176,13 +166,15 @@ static int build_halo (spm_rows *R, const int *lay, mb_err *err)
       R->L.col[k] = R->nloc + (int) (p - ghost);
     }
   }
-  R->L.ncols = R->nloc + nu;
-  /* ghosts per owner: ghost[] ascending, owners' rows ascending in rank order */
-  for (int g = 0, r = 0; g < nu; g++) {
-    while (ghost[g] >= lay[3 * r] + lay[3 * r + 1]) r++;
-    rcnt[r]++;
-  }
-  MPI_Alltoall (rcnt, 1, MPI_INT, scnt, 1, MPI_INT, R->comm);
+  return nu;
+}
+
+/* Collective. The halo's neighbours from the ghosts received per rank (rcnt) and sent
+   (scnt, from the owners by MPI_Alltoall): R's counts, its recv/send rank lists with their
+   starts, send_idx and req allocated (R owns them). Returns 0 or MB_ENOMEM, agreed. */
+static int halo_lists (spm_rows *R, const int *rcnt, const int *scnt, mb_err *err)
+{
+  int size = R->size, rc = 0;
   int nrecv = 0, nsendr = 0, nsend = 0, nneigh = 0;
   for (int r = 0; r < size; r++) {
     nrecv += rcnt[r] > 0;
@@ -204,7 +196,7 @@ static int build_halo (spm_rows *R, const int *lay, mb_err *err)
       || !R->req)
     rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's halo plan (%d neighbours)",
                   R->rank, nneigh);
-  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) return rc;
   for (int r = 0, q = 0, s = 0; r < size; r++) {
     if (rcnt[r] > 0) {
       R->recv_rank[q] = r;
@@ -217,16 +209,45 @@ static int build_halo (spm_rows *R, const int *lay, mb_err *err)
       s++;
     }
   }
+  return 0;
+}
+
+/* Collective. The halo plan from R->L's global columns: the ghosts (columns outside this
+   rank's rows) sorted and without repeats, which groups them by owner; L's columns become
+   local (own c - row0, ghost nloc + g); the counts per owner go to the owners (MPI_Alltoall)
+   and the ghosts' global indices to them (point-to-point with the neighbours only), which
+   become their send lists. Returns 0 or MB_ENOMEM, agreed.
+   Steps: local_columns, the counts per owner, halo_lists, the exchange. */
+static int build_halo (spm_rows *R, const int *lay, mb_err *err)
+{
+  int size = R->size, rc = 0, nnz = (int) R->L.nnz, lo = R->row0, hi = R->row0 + R->nloc;
+  int nout = 0;
+  for (int k = 0; k < nnz; k++) nout += R->L.col[k] < lo || R->L.col[k] >= hi;
+  int *ghost = mb_calloc (nout > 0 ? (size_t) nout : 1, sizeof *ghost);
+  int *rcnt = mb_calloc (2 * (size_t) size, sizeof *rcnt), *scnt = rcnt ? rcnt + size : NULL;
+  if (!ghost || !rcnt || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's halo (%d entries)", R->rank, nout);
+  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
+  int nu = local_columns (R, ghost);
+  R->nghost = nu;
+  R->L.ncols = R->nloc + nu;
+  /* ghosts per owner: ghost[] ascending, owners' rows ascending in rank order */
+  for (int g = 0, r = 0; g < nu; g++) {
+    while (ghost[g] >= lay[3 * r] + lay[3 * r + 1]) r++;
+    rcnt[r]++;
+  }
+  MPI_Alltoall (rcnt, 1, MPI_INT, scnt, 1, MPI_INT, R->comm);
+  if ((rc = halo_lists (R, rcnt, scnt, err)) < 0) goto done;
   /* the ghosts' global indices to their owners, who keep them as send lists */
   int nr = 0;
-  for (int q = 0; q < nsendr; q++)
+  for (int q = 0; q < R->nsendr; q++)
     MPI_Irecv (R->send_idx + R->send_start[q], R->send_start[q + 1] - R->send_start[q],
                MPI_INT, R->send_rank[q], ROWS_TAG, R->comm, &R->req[nr++]);
-  for (int q = 0; q < nrecv; q++)
+  for (int q = 0; q < R->nrecv; q++)
     MPI_Isend (ghost + R->recv_start[q], R->recv_start[q + 1] - R->recv_start[q], MPI_INT,
                R->recv_rank[q], ROWS_TAG, R->comm, &R->req[nr++]);
   MPI_Waitall (nr, R->req, MPI_STATUSES_IGNORE);
-  for (int t = 0; t < nsend; t++) R->send_idx[t] -= lo;
+  for (int t = 0; t < R->nsend; t++) R->send_idx[t] -= lo;
 done:
   free (ghost);
   free (rcnt);
@@ -466,85 +487,67 @@ static int owner_of (const int *lay, int size, int i)
   return lo;
 }
 
-/* Every rank: the ranges (MPI_Allgather, checked alike everywhere) and its triplets
-   (checked locally), agreed; counts per owner (MPI_Alltoall), then rows, columns and
-   values (MPI_Alltoallv); the received triplets sorted by row (counting), then by column
-   and arrival in each row, and summed. */
-int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *row,
-                    const int *col, const double *val, int first, int count, spm_part *P,
-                    mb_err *err)
+/* The ranges lay (size pairs first, count of every rank, from MPI_Allgather) of a matrix
+   of nrows rows: ranges that tile 0 .. nrows-1 in rank order. Every rank checks the same
+   data, so every rank gives the same verdict. Returns 0 or MB_EUSAGE. */
+static int check_parts (const int *lay, int size, int nrows, mb_err *err)
 {
-  int rank, size, rc = 0, me[2] = { first, count };
-  MPI_Comm_rank (comm, &rank);
-  MPI_Comm_size (comm, &size);
-  memset (P, 0, sizeof *P);
-  int *lay = mb_calloc (2 * (size_t) size, sizeof *lay);
-  int *sc = mb_calloc (4 * (size_t) size, sizeof *sc);  /* send counts, displs, recv ... */
-  int *dest = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *dest);
-  int *ri = NULL, *ci = NULL, *srow = NULL, *scol = NULL;
-  double *rv = NULL, *sval = NULL;
-  col_at *key = NULL;
-  if (!lay || !sc || !dest || mb_fault ("rowdist"))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory routing %ld entries to their rows' ranks",
-                  nnz);
-  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
-  MPI_Allgather (me, 2, MPI_INT, lay, 2, MPI_INT, comm);
-  for (int r = 0, next = 0; r < size && rc == 0; r++) {
+  for (int r = 0, next = 0; r < size; r++) {
     if (lay[2 * r] != next || lay[2 * r + 1] < 0 || lay[2 * r + 1] > nrows - next)
-      rc = mb_fail (err, MB_EUSAGE, "row parts: rank %d's rows %d + %d do not follow row %d "
-                    "(of %d)", r, lay[2 * r], lay[2 * r + 1], next, nrows);
+      return mb_fail (err, MB_EUSAGE, "row parts: rank %d's rows %d + %d do not follow row %d "
+                      "(of %d)", r, lay[2 * r], lay[2 * r + 1], next, nrows);
     next += lay[2 * r + 1];
-    if (rc == 0 && r == size - 1 && next != nrows)
-      rc = mb_fail (err, MB_EUSAGE, "row parts: the ranks' rows end at %d, not %d", next,
-                    nrows);
+    if (r == size - 1 && next != nrows)
+      return mb_fail (err, MB_EUSAGE, "row parts: the ranks' rows end at %d, not %d", next,
+                      nrows);
   }
-  for (long k = 0; k < nnz && rc == 0; k++) {
+  return 0;
+}
+
+/* This rank's nnz triplets (row, col) checked against nrows x ncols, each one's owner
+   (owner_of) into dest and counted per owner in cnt (size ints, zero). Returns 0 or
+   MB_EUSAGE naming the first entry outside. */
+static int route_owners (int rank, const int *lay, int size, int nrows, int ncols, long nnz,
+                         const int *row, const int *col, int *dest, int *cnt, mb_err *err)
+{
+  for (long k = 0; k < nnz; k++) {
     if (row[k] < 0 || row[k] >= nrows || col[k] < 0 || col[k] >= ncols)
-      rc = mb_fail (err, MB_EUSAGE, "row parts: rank %d's entry %ld at (%d, %d) is outside "
-                    "%d x %d", rank, k, row[k], col[k], nrows, ncols);
-    else {
-      dest[k] = owner_of (lay, size, row[k]);
-      sc[dest[k]]++;
-    }
+      return mb_fail (err, MB_EUSAGE, "row parts: rank %d's entry %ld at (%d, %d) is outside "
+                      "%d x %d", rank, k, row[k], col[k], nrows, ncols);
+    dest[k] = owner_of (lay, size, row[k]);
+    cnt[dest[k]]++;
   }
-  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
-  MPI_Alltoall (sc, 1, MPI_INT, sc + 2 * size, 1, MPI_INT, comm);
-  long nin = 0;
-  for (int r = 0; r < size; r++) {
-    sc[size + r] = r > 0 ? sc[size + r - 1] + sc[r - 1] : 0;
-    sc[3 * size + r] = (int) nin;
-    nin += sc[2 * size + r];
+  return 0;
+}
+
+/* Collective. This rank's triplets packed by destination (srow, scol, sval: nnz each)
+   and exchanged (MPI_Alltoallv) into the received ri, ci, rv. sc: send counts, send
+   offsets, receive counts, receive offsets (4 size ints); the send offsets are used as
+   positions while packing and restored. */
+static void route_exchange (MPI_Comm comm, int size, long nnz, const int *row, const int *col,
+                            const double *val, const int *dest, int *sc, int *srow,
+                            int *scol, double *sval, int *ri, int *ci, double *rv)
+{
+  int *at = sc + size;  /* send positions, by destination; restored below */
+  for (long k = 0; k < nnz; k++) {
+    int p = at[dest[k]]++;
+    srow[p] = row[k];
+    scol[p] = col[k];
+    sval[p] = val[k];
   }
-  int big = nin > INT_MAX || nnz > INT_MAX;
-  srow = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *srow);
-  scol = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *scol);
-  sval = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *sval);
-  ri = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ri);
-  ci = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ci);
-  rv = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *rv);
-  key = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *key);
-  P->L.rowptr = mb_calloc ((size_t) (count > 0 ? count : 0) + 2, sizeof *P->L.rowptr);
-  P->L.col = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.col);
-  P->L.val = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.val);
-  if (big || !srow || !scol || !sval || !ri || !ci || !rv || !key || !P->L.rowptr
-      || !P->L.col || !P->L.val)
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %ld routed entries", rank,
-                  nin);
-  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
-  {
-    int *at = sc + size;  /* send positions, by destination; restored below */
-    for (long k = 0; k < nnz; k++) {
-      int p = at[dest[k]]++;
-      srow[p] = row[k];
-      scol[p] = col[k];
-      sval[p] = val[k];
-    }
-    for (int r = size - 1; r >= 0; r--) at[r] = r > 0 ? at[r - 1] : 0;
-  }
+  for (int r = size - 1; r >= 0; r--) at[r] = r > 0 ? at[r - 1] : 0;
   MPI_Alltoallv (srow, sc, sc + size, MPI_INT, ri, sc + 2 * size, sc + 3 * size, MPI_INT, comm);
   MPI_Alltoallv (scol, sc, sc + size, MPI_INT, ci, sc + 2 * size, sc + 3 * size, MPI_INT, comm);
   MPI_Alltoallv (sval, sc, sc + size, MPI_DOUBLE, rv, sc + 2 * size, sc + 3 * size, MPI_DOUBLE,
                  comm);
+}
+
+/* The nin received triplets (ri, ci, rv; rows first .. first + count - 1) into P's rows
+   (P->L.rowptr zero, col, val allocated): sorted by row (counting sort, stable), then in
+   each row by (column, arrival) with duplicates summed in that order. key: nin places. */
+static void rows_from_triplets (spm_part *P, int first, int count, int ncols, long nin,
+                                const int *ri, const int *ci, const double *rv, col_at *key)
+{
   /* by row (counting sort, stable): rp[i + 2] counts row i, the prefix sums make rp[i + 1]
      row i's start, and placing the keys moves it to row i's end */
   int nr = count > 0 ? count : 0, *rp = P->L.rowptr;
@@ -579,6 +582,60 @@ int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *ro
   P->L.ncols = ncols;
   P->L.nnz = P->L.nzmax = out;
   P->L.compressed = 1;
+}
+
+/* Every rank: the ranges (MPI_Allgather, checked alike everywhere) and its triplets
+   (checked locally), agreed; counts per owner (MPI_Alltoall), then rows, columns and
+   values (MPI_Alltoallv); the received triplets sorted by row (counting), then by column
+   and arrival in each row, and summed.
+   Steps: check_parts, route_owners, route_exchange, rows_from_triplets. */
+int spm_part_route (MPI_Comm comm, int nrows, int ncols, long nnz, const int *row,
+                    const int *col, const double *val, int first, int count, spm_part *P,
+                    mb_err *err)
+{
+  int rank, size, rc = 0, me[2] = { first, count };
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  memset (P, 0, sizeof *P);
+  int *lay = mb_calloc (2 * (size_t) size, sizeof *lay);
+  int *sc = mb_calloc (4 * (size_t) size, sizeof *sc);  /* send counts, displs, recv ... */
+  int *dest = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *dest);
+  int *ri = NULL, *ci = NULL, *srow = NULL, *scol = NULL;
+  double *rv = NULL, *sval = NULL;
+  col_at *key = NULL;
+  if (!lay || !sc || !dest || mb_fault ("rowdist"))
+    rc = mb_fail (err, MB_ENOMEM, "out of memory routing %ld entries to their rows' ranks",
+                  nnz);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Allgather (me, 2, MPI_INT, lay, 2, MPI_INT, comm);
+  rc = check_parts (lay, size, nrows, err);
+  if (rc == 0) rc = route_owners (rank, lay, size, nrows, ncols, nnz, row, col, dest, sc, err);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  MPI_Alltoall (sc, 1, MPI_INT, sc + 2 * size, 1, MPI_INT, comm);
+  long nin = 0;
+  for (int r = 0; r < size; r++) {
+    sc[size + r] = r > 0 ? sc[size + r - 1] + sc[r - 1] : 0;
+    sc[3 * size + r] = (int) nin;
+    nin += sc[2 * size + r];
+  }
+  int big = nin > INT_MAX || nnz > INT_MAX;
+  srow = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *srow);
+  scol = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *scol);
+  sval = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *sval);
+  ri = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ri);
+  ci = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *ci);
+  rv = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *rv);
+  key = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *key);
+  P->L.rowptr = mb_calloc ((size_t) (count > 0 ? count : 0) + 2, sizeof *P->L.rowptr);
+  P->L.col = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.col);
+  P->L.val = mb_calloc (nin > 0 ? (size_t) nin : 1, sizeof *P->L.val);
+  if (big || !srow || !scol || !sval || !ri || !ci || !rv || !key || !P->L.rowptr
+      || !P->L.col || !P->L.val)
+    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %ld routed entries", rank,
+                  nin);
+  if ((rc = mb_agree (comm, rc, err)) < 0) goto done;
+  route_exchange (comm, size, nnz, row, col, val, dest, sc, srow, scol, sval, ri, ci, rv);
+  rows_from_triplets (P, first, count, ncols, nin, ri, ci, rv, key);
   rc = 0;
 done:
   free (lay); free (sc); free (dest); free (srow); free (scol); free (sval);
