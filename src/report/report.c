@@ -526,13 +526,12 @@ static void put_profile (FILE *f, const eigen_result *r)
   }
 }
 
-/* The whole report, keys in the documented order; mc is NULL for a matrix deck.
-   Returns 0 or MB_ENOMEM. */
-static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
-                       const char *title, int with_vectors, model_ctx *mc, mb_err *err)
+/* The report's heading: its kind, format version (minor: 3 with participation, 2 with a
+   profile, 1 with a model block), stage, deck, title, units and problem size. */
+static void put_heading (FILE *f, const eigen_result *r, const char *deck_path,
+                         const char *title, const model_ctx *mc)
 {
   int damped = r->stage == STAGE_COMPLEX;
-  const factor_stats *fs = &r->factor;
   if (damped)
     fputs ("# mbmodal report: damped modes (GEP (31), shift-invert Krylov-Schur)\n", f);
   else
@@ -554,9 +553,14 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   }
   fprintf (f, "units: {eigenvalue: %s, frequency: Hz}\n", damped ? "1/s" : "rad^2/s^2");
   fprintf (f, "problem: {dofs: %d, constraints: %d}\n", r->n, r->m);
+}
 
+/* The settings (shift, nev, subspace, tolerance, restarts, cq_scale) and the convergence
+   block (with the structural bound and the exact finite count when known). */
+static void put_settings (FILE *f, const eigen_result *r)
+{
   fputs ("settings:\n  shift: ", f);
-  if (damped) put_complex (f, r->shift);
+  if (r->stage == STAGE_COMPLEX) put_complex (f, r->shift);
   else put_num (f, creal (r->shift));
   fputc ('\n', f);
   fprintf (f, "  nev: %d\n  subspace: %d\n", r->nev, r->ncv);
@@ -574,7 +578,12 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
              r->finite_max, r->modes_asked, r->n_above_tol);
   if (r->finite_count > 0)  /* exact: counted from ranks and all of them found */
     fprintf (f, "  finite_eigenvalues: %d\n", r->finite_count);
+}
 
+/* The factorization block: ranks, method, arithmetic, sizes, inertia, memory, MUMPS
+   settings and times. */
+static void put_factorization (FILE *f, const factor_stats *fs)
+{
   fprintf (f, "factorization:\n  ranks: %d\n  method: %s\n  arithmetic: %s\n  order: %ld\n"
            "  entries: %ld\n  factor_entries: %ld\n", fs->ranks,
            fs->symmetric ? "LDLt" : "LU", fs->complex_arith ? "complex" : "real", fs->order,
@@ -587,25 +596,33 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   if (fs->low_rank > 0.0) put_key_num (f, 2, "low_rank", fs->low_rank);
   put_key_num (f, 2, "time_analysis_s", fs->time_analysis);
   put_key_num (f, 2, "time_factor_s", fs->time_factor);
+}
 
-  if (r->sturm_done) {
-    long below = 0;  /* reported modes with Re lambda below the check's shift */
-    for (int i = 0; r->modes && i < r->nmodes; i++)
-      if (creal (r->modes[i].lambda) < r->sturm_lambda) below++;
-    /* what was found: the converged candidates in the check's interval when known (a
-       cluster cut at the top by `modes` is not a miss), else the reported modes */
-    long found = r->sturm_found > 0 ? r->sturm_found : below;
-    const char *status = found == r->sturm_count ? "ok"
-                         : found < r->sturm_count ? "missed" : "inconsistent";
-    fputs ("missed_mode_check:\n", f);
-    put_key_num (f, 2, "shift", r->sturm_lambda);
-    fprintf (f, "  eigenvalues_below: %ld\n  modes_reported_below: %ld\n", r->sturm_count,
-             below);
-    if (r->sturm_found > 0) fprintf (f, "  eigenvalues_found: %ld\n", r->sturm_found);
-    fprintf (f, "  status: %s\n", status);
-    put_key_num (f, 2, "time_s", r->time_check);
-  }
+/* The missed-mode check's block: the inertia count below its shift against the modes
+   found (the converged candidates in the interval when known, else the reported modes
+   below it): ok when equal, missed when fewer, inconsistent when more. */
+static void put_missed_check (FILE *f, const eigen_result *r)
+{
+  long below = 0;  /* reported modes with Re lambda below the check's shift */
+  for (int i = 0; r->modes && i < r->nmodes; i++)
+    if (creal (r->modes[i].lambda) < r->sturm_lambda) below++;
+  /* what was found: the converged candidates in the check's interval when known (a
+     cluster cut at the top by `modes` is not a miss), else the reported modes */
+  long found = r->sturm_found > 0 ? r->sturm_found : below;
+  const char *status = found == r->sturm_count ? "ok"
+                       : found < r->sturm_count ? "missed" : "inconsistent";
+  fputs ("missed_mode_check:\n", f);
+  put_key_num (f, 2, "shift", r->sturm_lambda);
+  fprintf (f, "  eigenvalues_below: %ld\n  modes_reported_below: %ld\n", r->sturm_count,
+           below);
+  if (r->sturm_found > 0) fprintf (f, "  eigenvalues_found: %ld\n", r->sturm_found);
+  fprintf (f, "  status: %s\n", status);
+  put_key_num (f, 2, "time_s", r->time_check);
+}
 
+/* The stage's timings in seconds, one flow mapping. */
+static void put_timings (FILE *f, const eigen_result *r)
+{
   fputs ("timings_s: {assemble: ", f);
   put_num (f, r->time_assemble);
   fputs (", factor: ", f);
@@ -617,6 +634,20 @@ static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
   fputs (", total: ", f);
   put_num (f, r->time_total);
   fputs ("}\n", f);
+}
+
+/* The whole report, keys in the documented order; mc is NULL for a matrix deck.
+   Returns 0 or MB_ENOMEM.
+   Blocks: put_heading, put_settings, put_factorization, put_missed_check, put_timings,
+   the profile, the model, participation, then each mode. */
+static int put_report (FILE *f, const eigen_result *r, const char *deck_path,
+                       const char *title, int with_vectors, model_ctx *mc, mb_err *err)
+{
+  put_heading (f, r, deck_path, title, mc);
+  put_settings (f, r);
+  put_factorization (f, &r->factor);
+  if (r->sturm_done) put_missed_check (f, r);
+  put_timings (f, r);
   if (r->profile.done) put_profile (f, r);
 
   if (mc) put_model (f, mc);
