@@ -169,10 +169,10 @@ static void put_springs (FILE *f, const model *mdl, const model_state *s)
   if (!any) fputs ("springs: []\n", f);
 }
 
-/* The whole report to f; head (nnodes) and next (naliases): put_nodes's work arrays. */
-static void put_report (FILE *f, const model *mdl, const model_state *s,
-                        const statics_opts *par, const statics_result *res,
-                        const char *deck_path, const char *title, int *head, int *next)
+/* The static report's heading (method, format, stage, deck, title, units, problem size)
+   and its settings block (the solver's options as given). */
+static void put_static_settings (FILE *f, const model *mdl, const statics_opts *par,
+                                 const char *deck_path, const char *title)
 {
   fprintf (f, "# mbmodal report: static equilibrium (%s)\n",
            par->method == STATICS_ALG_MKEAM ? "MKEAM, then FIM polish"
@@ -192,6 +192,15 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
   if (par->p_f > 0) key_num (f, 2, "p_f", par->p_f);
   else fputs ("  p_f: null\n", f);
   fprintf (f, "  allow_unconverged: %s\n", par->allow_unconverged ? "true" : "false");
+}
+
+/* The convergence block: converged, reason, iterations, the final measures, why the
+   solver stopped with the imbalance tolerance and its rule, the load scale, the tangent's
+   kind, the stability verdict (null when not converged, unknown with its note when the
+   inertia could not be read) and the time. */
+static void put_convergence (FILE *f, const model *mdl, const statics_opts *par,
+                             const statics_result *res)
+{
   fprintf (f, "convergence:\n  converged: %s\n  reason: ", res->converged ? "true" : "false");
   quoted (f, res->reason);
   fprintf (f, "\n  iterations: %d\n", res->iterations);
@@ -235,6 +244,12 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
     fputc ('\n', f);
   }
   key_num (f, 2, "time", res->time);
+}
+
+/* The iteration history: one flow mapping per iteration (phase 1, MKEAM: time step and
+   kinetic energy; else the Newton step). */
+static void put_history (FILE *f, const statics_result *res)
+{
   fprintf (f, "history:%s\n", res->nhist ? "" : " []");
   for (int i = 0; i < res->nhist; i++) {
     const statics_iter *it = &res->hist[i];
@@ -251,6 +266,17 @@ static void put_report (FILE *f, const model *mdl, const model_state *s,
     num (f, it->time);
     fputs ("}\n", f);
   }
+}
+
+/* The whole report to f; head (nnodes) and next (naliases): put_nodes's work arrays.
+   Blocks: put_static_settings, put_convergence, put_history, nodes, joints, springs. */
+static void put_report (FILE *f, const model *mdl, const model_state *s,
+                        const statics_opts *par, const statics_result *res,
+                        const char *deck_path, const char *title, int *head, int *next)
+{
+  put_static_settings (f, mdl, par, deck_path, title);
+  put_convergence (f, mdl, par, res);
+  put_history (f, res);
   put_nodes (f, mdl, s, head, next);
   put_joints (f, mdl, s);
   put_springs (f, mdl, s);
