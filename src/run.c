@@ -626,21 +626,14 @@ static int strain_gram (const void *ctx, int nv, const double *X, int ldx, doubl
   return model_strain_gram (ctx, nv, X, ldx, G);
 }
 
-/* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
-   that move most in each mode; for a model's undamped stage, the participation factors
-   and effective masses in the table, the log and the report) and writes its YAML report
-   (and, for a model, its VTK mode shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
-   that cannot be written is an error of its own; when the stage failed too, rank 0
-   prints the write error at once and the stage's status is returned. */
-static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *err)
+/* The options of one eigen stage from the deck's stage section (the damped one when
+   complex_stage) and solver section; keep: vectors kept whole on rank 0 (the report's,
+   a model's energy shares and VTK, the frf's); a sweep's step brings its cache of this
+   stage's factorization. */
+static eigen_opts stage_opts (const run *r, int complex_stage, int keep)
 {
   const deck *d = &r->d;
-  const model *mdl = r->is_model ? &r->mdl : NULL;
   const deck_stage *st = complex_stage ? &d->damped : &d->modal;
-  int vectors = d->output.eigenvectors && !r->opts->no_vectors;  /* in the YAML report */
-  /* the frf section's stage: its modes and vectors, gathered on rank 0 */
-  int frf = d->frf.present && d->frf.complex_modes == complex_stage;
-  int keep = vectors || mdl != NULL || frf;  /* a model's energy shares and VTK need them */
   eigen_opts opts = { .modes = st->modes, .has_shift = st->has_shift,
                       .shift = st->shift_re + I * st->shift_im, .has_target = st->has_target,
                       .target_hz = st->target_hz, .tolerance = st->tolerance,
@@ -650,6 +643,86 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
                       /* a sweep's step: its cache of this stage's factorization */
                       .factor_cache = r->opts->hook ? r->opts->hook->factor_cache[complex_stage]
                                                     : NULL };
+  return opts;
+}
+
+/* Rank 0. The stage's table of modes on stdout: for a model's undamped stage with modes,
+   the participation factors and effective masses (into *pf, *with_pf = 1; also to the
+   log); for a model, where the energy is per part. Returns 0 or the error (in werr). */
+static int stage_tables (const run *r, int complex_stage, const eigen_result *res,
+                         participation *pf, int *with_pf, mb_err *werr)
+{
+  const deck *d = &r->d;
+  const model *mdl = r->is_model ? &r->mdl : NULL;
+  int wrc = 0;
+  printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
+          complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
+  /* an undamped stage of a model: participation factors and effective masses */
+  *with_pf = mdl && !complex_stage && res->nmodes > 0;
+  if (*with_pf)
+    wrc = participation_compute (mdl, r->M, res, d->output.has_reference_point
+                                 ? d->output.reference_point : NULL, pf, werr);
+  report_print_table_with (stdout, res, *with_pf && wrc == 0 ? pf : NULL);
+  if (*with_pf && wrc == 0) participation_log (r->log, pf);
+  if (mdl && wrc == 0) {
+    printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
+    wrc = report_print_energy (stdout, mdl, res, werr);
+  }
+  return wrc;
+}
+
+/* Rank 0. The stage's files in the output folder: the YAML report (vectors when asked,
+   participation pf or NULL), the CSV table (output.csv), a model's VTK mode shapes
+   (output.vtk), each with a log line. Returns 0 or the first error (in werr). */
+static int stage_files (const run *r, int complex_stage, const eigen_result *res,
+                        int vectors, const participation *pf, mb_err *werr)
+{
+  const deck *d = &r->d;
+  const model *mdl = r->is_model ? &r->mdl : NULL;
+  const char *label = complex_stage ? "complex" : "modal";
+  int wrc = 0;
+  char *path = outputs_path (r->outdir, d->output.name, label, "yaml");
+  if (!path) wrc = mb_fail (werr, MB_ENOMEM, "out of memory for a file name");
+  if (wrc == 0)
+    wrc = report_write_yaml_with (path, res, d->path, d->title, vectors, mdl, pf, werr);
+  if (wrc == 0 && d->output.csv) {  /* the table of modes as CSV (output.csv) */
+    char *csv = outputs_path (r->outdir, d->output.name, label, "csv");
+    wrc = csv ? csv_write_modes (csv, res, pf, werr)
+              : mb_fail (werr, MB_ENOMEM, "out of memory for a file name");
+    if (wrc == 0 && r->log) fprintf (r->log, "%s: table of modes written to %s\n", label, csv);
+    free (csv);
+  }
+  if (wrc == 0 && r->log)
+    fprintf (r->log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
+             res->time_total);
+  free (path);
+  if (wrc == 0 && mdl && d->output.vtk) {
+    path = outputs_path (r->outdir, d->output.name, label, "vtu");
+    wrc = path ? vtk_write_modes (path, mdl, res, werr)
+               : mb_fail (werr, MB_ENOMEM, "out of memory for a file name");
+    if (wrc == 0 && r->log)
+      fprintf (r->log, "%s: mode shapes written to %s (ParaView)\n", label, path);
+    free (path);
+  }
+  return wrc;
+}
+
+/* Collective. Runs one eigen stage; rank 0 prints its table (and, for a model, the parts
+   that move most in each mode; for a model's undamped stage, the participation factors
+   and effective masses in the table, the log and the report) and writes its YAML report
+   (and, for a model, its VTK mode shapes). Returns the stage's status (MB_ENOCONV still writes what converged). A report
+   that cannot be written is an error of its own; when the stage failed too, rank 0
+   prints the write error at once and the stage's status is returned.
+   Steps: stage_opts, the solve, stage_tables and stage_files on rank 0, the frf. */
+static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *err)
+{
+  const deck *d = &r->d;
+  const model *mdl = r->is_model ? &r->mdl : NULL;
+  int vectors = d->output.eigenvectors && !r->opts->no_vectors;  /* in the YAML report */
+  /* the frf section's stage: its modes and vectors, gathered on rank 0 */
+  int frf = d->frf.present && d->frf.complex_modes == complex_stage;
+  int keep = vectors || mdl != NULL || frf;  /* a model's energy shares and VTK need them */
+  eigen_opts opts = stage_opts (r, complex_stage, keep);
   eigen_result res;
   int rc = complex_stage ? gep_complex (r->comm, sys, &opts, &res, err)
                          : gep_modal (r->comm, sys, &opts, &res, err);
@@ -665,47 +738,12 @@ static int run_stage (run *r, int complex_stage, const gep_system *sys, mb_err *
   mb_err werr;
   mb_err_init (&werr);
   if (r->rank == 0) {
-    const char *label = complex_stage ? "complex" : "modal";
-    printf ("\n%s modes (%s):\n", complex_stage ? "Damped" : "Undamped",
-            complex_stage ? "GEP (31), lambda [1/s]" : "GEP (18), lambda = omega^2 [rad^2/s^2]");
-    /* an undamped stage of a model: participation factors and effective masses */
     participation pf;
     memset (&pf, 0, sizeof pf);
-    int with_pf = mdl && !complex_stage && res.nmodes > 0;
-    if (with_pf)
-      wrc = participation_compute (mdl, r->M, &res, d->output.has_reference_point
-                                   ? d->output.reference_point : NULL, &pf, &werr);
-    report_print_table_with (stdout, &res, with_pf && wrc == 0 ? &pf : NULL);
-    if (with_pf && wrc == 0) participation_log (r->log, &pf);
-    if (mdl && wrc == 0) {
-      printf ("\nWhere the energy is (share of kinetic and strain energy per part):\n");
-      wrc = report_print_energy (stdout, mdl, &res, &werr);
-    }
-    char *path = outputs_path (r->outdir, d->output.name, label, "yaml");
-    if (wrc == 0 && !path) wrc = mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
-    if (wrc == 0)
-      wrc = report_write_yaml_with (path, &res, d->path, d->title, vectors, mdl,
-                                    with_pf ? &pf : NULL, &werr);
-    if (wrc == 0 && d->output.csv) {  /* the table of modes as CSV (output.csv) */
-      char *csv = outputs_path (r->outdir, d->output.name, label, "csv");
-      wrc = csv ? csv_write_modes (csv, &res, with_pf ? &pf : NULL, &werr)
-                : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
-      if (wrc == 0 && r->log) fprintf (r->log, "%s: table of modes written to %s\n", label, csv);
-      free (csv);
-    }
+    int with_pf = 0;
+    wrc = stage_tables (r, complex_stage, &res, &pf, &with_pf, &werr);
+    if (wrc == 0) wrc = stage_files (r, complex_stage, &res, vectors, with_pf ? &pf : NULL, &werr);
     participation_clear (&pf);
-    if (wrc == 0 && r->log)
-      fprintf (r->log, "%s: report written to %s (%.2f s for the stage)\n", label, path,
-               res.time_total);
-    free (path);
-    if (wrc == 0 && mdl && d->output.vtk) {
-      path = outputs_path (r->outdir, d->output.name, label, "vtu");
-      wrc = path ? vtk_write_modes (path, mdl, &res, &werr)
-                 : mb_fail (&werr, MB_ENOMEM, "out of memory for a file name");
-      if (wrc == 0 && r->log)
-        fprintf (r->log, "%s: mode shapes written to %s (ParaView)\n", label, path);
-      free (path);
-    }
     if (wrc < 0 && rc < 0) mb_err_print (&werr);  /* both failures are said */
     fflush (stdout);
   }
@@ -753,6 +791,71 @@ static int prepare_outputs (run *r, mb_err *err)
   return mb_agree (r->comm, rc, err);
 }
 
+/* Collective. After the deck is read: a sweep step's edit (o->hook), the heading line,
+   the output folder, the model or matrices, the frf section's points, and rank 0's notes
+   on loads and a damped stage left off. Returns 0 or an error, the same on every rank. */
+static int run_prepare (run *r, mb_err *err)
+{
+  const run_opts *o = r->opts;
+  int rc = 0;
+  if (o->hook && o->hook->edit)  /* a sweep's step: its values */
+    rc = mb_agree (r->comm, o->hook->edit (o->hook->ctx, &r->d, err), err);
+  if (rc == 0 && r->log)
+    fprintf (r->log, "mbmodal %s: deck %s, %d MPI rank%s\n", o->version, o->deck_path,
+             r->nranks, r->nranks > 1 ? "s" : "");
+  if (rc == 0) rc = prepare_outputs (r, err);
+  if (rc == 0) rc = r->is_model ? setup_model (r, err) : setup_matrices (r, err);
+  if (rc == 0 && r->d.frf.present)  /* its nodes and DOFs, before any stage */
+    rc = mb_agree (r->comm, frf_check_points (&r->d, r->is_model ? &r->mdl : NULL, r->n, err),
+                   err);
+  if (rc == 0 && r->rank == 0) note_gravity (r);
+  if (rc == 0 && r->rank == 0) note_line_loads (r);
+  if (rc == 0 && r->rank == 0) note_loads (r);
+  if (rc == 0 && r->rank == 0) note_complex_off (r);
+  return rc;
+}
+
+/* Collective. The eigen stages: the undamped one when enabled, then the damped one after
+   a converged (or, with go, allowed) undamped one, or after the undamped stage's refusal
+   of complex eigenvalues, which the damped stage gives (exit 3 stays). rc: the status so
+   far. Returns the first failure (its error in err; a later one only printed by rank 0),
+   or rc. */
+static int run_eigen_stages (run *r, const gep_system *sys, int rc, int go, mb_err *err)
+{
+  int final = rc;
+  if (rc == 0 && r->d.modal.enabled) {
+    rc = run_stage (r, 0, sys, err);
+    if (rc < 0) final = rc;
+  }
+  /* the damped stage after a converged (or allowed) undamped one, and after the undamped
+     stage's refusal of complex eigenvalues, which the damped stage gives (exit 3 stays) */
+  if ((final == 0 || (final == MB_ENOCONV && go) || r->refused_flutter) && r->d.damped.enabled) {
+    mb_err cerr;
+    mb_err_init (&cerr);
+    rc = run_stage (r, 1, sys, &cerr);
+    if (rc < 0 && final == 0) {
+      final = rc;
+      *err = cerr;
+    } else if (rc < 0 && r->rank == 0) mb_err_print (&cerr);
+  }
+  return final;
+}
+
+/* Collective. The buckling stage (buckling.h) after the eigen stages, about the same
+   equilibrium (the static stage's tangent and constraints when there is one; unconverged:
+   its static status was MB_ENOCONV). Returns its status. */
+static int run_buckling (run *r, int unconverged, mb_err *err)
+{
+  const deck *d = &r->d;
+  buckling_input bi = { .d = d, .mdl = &r->mdl, .Kt = d->statics.present ? r->K : NULL,
+                        .Cq = d->statics.present ? r->Cq : NULL, .outdir = r->outdir,
+                        .log = r->log, .vectors = d->output.eigenvectors && !r->opts->no_vectors,
+                        .unconverged = unconverged };
+  return buckling_run (r->comm, &bi, err);
+}
+
+/* Collective; see run.h. Steps: read the deck (a sweep goes to sweep_run), run_prepare,
+   the static stage, run_eigen_stages, run_buckling; the first failure is the status. */
 int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
 {
   run r;
@@ -771,19 +874,7 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
     run_clear (&r);
     return sweep_run (comm, o, err);
   }
-  if (rc == 0 && o->hook && o->hook->edit)  /* a sweep's step: its values */
-    rc = mb_agree (comm, o->hook->edit (o->hook->ctx, &r.d, err), err);
-  if (rc == 0 && r.log)
-    fprintf (r.log, "mbmodal %s: deck %s, %d MPI rank%s\n", o->version, o->deck_path,
-             r.nranks, r.nranks > 1 ? "s" : "");
-  if (rc == 0) rc = prepare_outputs (&r, err);
-  if (rc == 0) rc = r.is_model ? setup_model (&r, err) : setup_matrices (&r, err);
-  if (rc == 0 && r.d.frf.present)  /* its nodes and DOFs, before any stage */
-    rc = mb_agree (comm, frf_check_points (&r.d, r.is_model ? &r.mdl : NULL, r.n, err), err);
-  if (rc == 0 && r.rank == 0) note_gravity (&r);
-  if (rc == 0 && r.rank == 0) note_line_loads (&r);
-  if (rc == 0 && r.rank == 0) note_loads (&r);
-  if (rc == 0 && r.rank == 0) note_complex_off (&r);
+  if (rc == 0) rc = run_prepare (&r, err);
 
   r.energies = r.is_model;  /* until a static stage finds another equilibrium */
   mb_err serr;  /* the static stage: its equilibrium replaces the deck's matrices */
@@ -805,31 +896,12 @@ int run_deck (MPI_Comm comm, const run_opts *o, mb_err *err)
                      .energy = r.is_model && r.energies ? strain_energy : NULL,
                      .gram = r.is_model && r.energies ? strain_gram : NULL,
                      .energy_ctx = &r.mdl, .cond_check = r.is_model };
-  int final = rc;
-  if (rc == 0 && r.d.modal.enabled) {
-    rc = run_stage (&r, 0, &sys, err);
-    if (rc < 0) final = rc;
-  }
-  /* the damped stage after a converged (or allowed) undamped one, and after the undamped
-     stage's refusal of complex eigenvalues, which the damped stage gives (exit 3 stays) */
-  if ((final == 0 || (final == MB_ENOCONV && go) || r.refused_flutter) && r.d.damped.enabled) {
-    mb_err cerr;
-    mb_err_init (&cerr);
-    rc = run_stage (&r, 1, &sys, &cerr);
-    if (rc < 0 && final == 0) {
-      final = rc;
-      *err = cerr;
-    } else if (rc < 0 && r.rank == 0) mb_err_print (&cerr);
-  }
+  int final = run_eigen_stages (&r, &sys, rc, go, err);
   /* the buckling stage (buckling.h) after the eigen stages, about the same equilibrium */
   if ((final == 0 || (final == MB_ENOCONV && go)) && r.is_model && r.d.buckling.enabled) {
     mb_err berr;
     mb_err_init (&berr);
-    buckling_input bi = { .d = &r.d, .mdl = &r.mdl, .Kt = r.d.statics.present ? r.K : NULL,
-                          .Cq = r.d.statics.present ? r.Cq : NULL, .outdir = r.outdir,
-                          .log = r.log, .vectors = r.d.output.eigenvectors && !o->no_vectors,
-                          .unconverged = static_rc == MB_ENOCONV };
-    rc = buckling_run (comm, &bi, &berr);
+    rc = run_buckling (&r, static_rc == MB_ENOCONV, &berr);
     if (rc < 0 && final == 0) final = rc, *err = berr;
     else if (rc < 0 && r.rank == 0) mb_err_print (&berr);
   }
