@@ -538,32 +538,12 @@ static int quaternion_fn (ctx *c, const char *sec, field *f)
   return deck_get_numbers (c, sec, f->k, f->v, f->key, 4, f->dst);
 }
 
-/* F_FN: an orientation mapping -> rotation matrix (double *) f->dst, columns = local axes:
-   {axis, angle | degrees} (Rodrigues), two of {x, y, z} (the first in x, y, z order kept,
-   the second made orthogonal to it, the third their right-handed complement), or
-   {quaternion: [w, x, y, z]} (normalized). */
-static int orientation_fn (ctx *c, const char *sec, field *f)
+/* Of the orientation keys walked into o (axis, angle, degrees, x, y, z, quaternion), the
+   one form given: 0 axis-angle, 1 two axes, 2 quaternion, into *form; none, or keys of
+   two forms (the later form's first key named), is MB_EDECK. */
+static int orientation_form (ctx *c, const yaml_node_t *v, const char *lab, const field *o,
+                             int *form)
 {
-  double *R = f->dst, axis[3], angle = 0, deg = 0, e[3][3], q[4];
-  const yaml_node_t *v = f->v;
-  char lab[LABEL];
-  snprintf (lab, sizeof lab, "%s: %s", sec ? sec : "", f->key);
-  if (v->type != YAML_MAPPING_NODE)
-    return deck_type_error (c, sec, f, v, "a mapping such as {axis: [0, 0, 1], degrees: 30}",
-                            NULL);
-  field o[] = {
-    { .key = "axis", .type = F_FN, .dst = axis, .parse = vec3_fn },
-    { .key = "angle", .type = F_REAL, .dst = &angle, .lo = -HUGE_VAL, .hi = HUGE_VAL,
-      .range = "finite" },
-    { .key = "degrees", .type = F_REAL, .dst = &deg, .lo = -HUGE_VAL, .hi = HUGE_VAL,
-      .range = "finite" },
-    { .key = "x", .type = F_FN, .dst = e[0], .parse = vec3_fn },
-    { .key = "y", .type = F_FN, .dst = e[1], .parse = vec3_fn },
-    { .key = "z", .type = F_FN, .dst = e[2], .parse = vec3_fn },
-    { .key = "quaternion", .type = F_FN, .dst = q, .parse = quaternion_fn },
-  };
-  MB_TRY (deck_walk (c, v, lab, o, 7));
-
   /* which forms are given: 0 axis-angle, 1 two axes, 2 quaternion; first key of each */
   static const int form_of[7] = { 0, 0, 0, 1, 1, 1, 2 };
   const yaml_node_t *first[3] = { NULL, NULL, NULL };
@@ -585,56 +565,109 @@ static int orientation_fn (ctx *c, const char *sec, field *f)
                          " angle | degrees}, two of {x, y, z}, {quaternion}", lab,
                          deck_shown (first[b], g, sizeof g), deck_shown (first[a], h, sizeof h));
   }
-  if (a == 0) {
-    if (!o[0].k)
-      return deck_fail_at (c, o[1].k ? o[1].k : o[2].k, "%s: '%s' needs 'axis'", lab,
-                           o[1].k ? "angle" : "degrees");
-    if (o[1].k && o[2].k)
-      return deck_fail_at (c, deck_later (o[1].k, o[2].k), "%s: give either 'angle' or 'degrees',"
-                           " not both", lab);
-    if (!o[1].k && !o[2].k)
-      return deck_fail_at (c, o[0].k, "%s: 'axis' needs 'angle' [rad] or 'degrees'", lab);
-    if (!unit3 (axis))
-      return deck_fail_at (c, o[0].v, "%s: 'axis' must not be the zero vector", lab);
-    rot_axis_angle (axis, o[1].k ? angle : deg * (PI / 180), R);
-  } else if (a == 1) {
-    int ax[3], n = 0;
-    for (int i = 0; i < 3; i++)
-      if (o[3 + i].k) ax[n++] = i;
-    if (n == 1)
-      return deck_fail_at (c, o[3 + ax[0]].k, "%s: give two of x, y, z (got only '%s')", lab,
-                           o[3 + ax[0]].key);
-    if (n == 3) {
-      const yaml_node_t *last = deck_later (deck_later (o[3].k, o[4].k), o[5].k);
-      return deck_fail_at (c, last, "%s: give two of x, y, z, not three", lab);
-    }
-    for (int i = 0; i < 2; i++)
-      if (!unit3 (e[ax[i]]))
-        return deck_fail_at (c, o[3 + ax[i]].v, "%s: '%s' must not be the zero vector", lab,
-                             o[3 + ax[i]].key);
-    double *p = e[ax[0]], *s = e[ax[1]], d = dot3 (p, s), t[3];
-    for (int i = 0; i < 3; i++) s[i] -= d * p[i];   /* s = s - (s . p) p */
-    if (norm3 (s) <= PARALLEL_TOL) {
-      const field *l = deck_later (o[3 + ax[0]].k, o[3 + ax[1]].k) == o[3 + ax[0]].k
-                       ? &o[3 + ax[0]] : &o[3 + ax[1]];
-      return deck_fail_at (c, l->v, "%s: '%s' and '%s' are parallel", lab, o[3 + ax[0]].key,
-                           o[3 + ax[1]].key);
-    }
-    unit3 (s);
-    int third = 3 - ax[0] - ax[1];
-    cross3 (e[(third + 1) % 3], e[(third + 2) % 3], t);  /* x = y z, y = z x, z = x y */
-    memcpy (e[third], t, sizeof t);
-    set_columns (R, e[0], e[1], e[2]);
-  } else {
-    double m = fmax (fmax (fabs (q[0]), fabs (q[1])), fmax (fabs (q[2]), fabs (q[3])));
-    if (m == 0)
-      return deck_fail_at (c, o[6].v, "%s: 'quaternion' must not be zero", lab);
-    double n = 0;
-    for (int i = 0; i < 4; i++) q[i] /= m, n += q[i] * q[i];
-    for (int i = 0; i < 4; i++) q[i] /= sqrt (n);
-    rot_quaternion (q, R);
-  }
+  *form = a;
   return 0;
+}
+
+/* {axis, angle [rad] | degrees} -> R by Rodrigues' formula; the axis (not zero) made a
+   unit vector, exactly one of angle and degrees. */
+static int from_axis_angle (ctx *c, const char *lab, const field *o, double *axis,
+                            double angle, double deg, double *R)
+{
+  if (!o[0].k)
+    return deck_fail_at (c, o[1].k ? o[1].k : o[2].k, "%s: '%s' needs 'axis'", lab,
+                         o[1].k ? "angle" : "degrees");
+  if (o[1].k && o[2].k)
+    return deck_fail_at (c, deck_later (o[1].k, o[2].k), "%s: give either 'angle' or 'degrees',"
+                         " not both", lab);
+  if (!o[1].k && !o[2].k)
+    return deck_fail_at (c, o[0].k, "%s: 'axis' needs 'angle' [rad] or 'degrees'", lab);
+  if (!unit3 (axis))
+    return deck_fail_at (c, o[0].v, "%s: 'axis' must not be the zero vector", lab);
+  rot_axis_angle (axis, o[1].k ? angle : deg * (PI / 180), R);
+  return 0;
+}
+
+/* Two of {x, y, z} (o[3..5], values e) -> R: the first in x, y, z order kept (unit), the
+   second made orthogonal to it, s - (s . p) p, and unit (not parallel), the third their
+   right-handed complement (x = y z, y = z x, z = x y); columns = the axes. */
+static int from_two_axes (ctx *c, const char *lab, const field *o, double e[3][3], double *R)
+{
+  int ax[3], n = 0;
+  for (int i = 0; i < 3; i++)
+    if (o[3 + i].k) ax[n++] = i;
+  if (n == 1)
+    return deck_fail_at (c, o[3 + ax[0]].k, "%s: give two of x, y, z (got only '%s')", lab,
+                         o[3 + ax[0]].key);
+  if (n == 3) {
+    const yaml_node_t *last = deck_later (deck_later (o[3].k, o[4].k), o[5].k);
+    return deck_fail_at (c, last, "%s: give two of x, y, z, not three", lab);
+  }
+  for (int i = 0; i < 2; i++)
+    if (!unit3 (e[ax[i]]))
+      return deck_fail_at (c, o[3 + ax[i]].v, "%s: '%s' must not be the zero vector", lab,
+                           o[3 + ax[i]].key);
+  double *p = e[ax[0]], *s = e[ax[1]], d = dot3 (p, s), t[3];
+  for (int i = 0; i < 3; i++) s[i] -= d * p[i];   /* s = s - (s . p) p */
+  if (norm3 (s) <= PARALLEL_TOL) {
+    const field *l = deck_later (o[3 + ax[0]].k, o[3 + ax[1]].k) == o[3 + ax[0]].k
+                     ? &o[3 + ax[0]] : &o[3 + ax[1]];
+    return deck_fail_at (c, l->v, "%s: '%s' and '%s' are parallel", lab, o[3 + ax[0]].key,
+                         o[3 + ax[1]].key);
+  }
+  unit3 (s);
+  int third = 3 - ax[0] - ax[1];
+  cross3 (e[(third + 1) % 3], e[(third + 2) % 3], t);  /* x = y z, y = z x, z = x y */
+  memcpy (e[third], t, sizeof t);
+  set_columns (R, e[0], e[1], e[2]);
+  return 0;
+}
+
+/* {quaternion: [w, x, y, z]} (o[6], not zero) -> R: scaled by its largest entry, then
+   normalized. */
+static int from_quaternion (ctx *c, const char *lab, const field *o, double *q, double *R)
+{
+  double m = fmax (fmax (fabs (q[0]), fabs (q[1])), fmax (fabs (q[2]), fabs (q[3])));
+  if (m == 0)
+    return deck_fail_at (c, o[6].v, "%s: 'quaternion' must not be zero", lab);
+  double n = 0;
+  for (int i = 0; i < 4; i++) q[i] /= m, n += q[i] * q[i];
+  for (int i = 0; i < 4; i++) q[i] /= sqrt (n);
+  rot_quaternion (q, R);
+  return 0;
+}
+
+/* F_FN: an orientation mapping -> rotation matrix (double *) f->dst, columns = local axes:
+   {axis, angle | degrees} (Rodrigues), two of {x, y, z} (the first in x, y, z order kept,
+   the second made orthogonal to it, the third their right-handed complement), or
+   {quaternion: [w, x, y, z]} (normalized).
+   Steps: orientation_form, then from_axis_angle, from_two_axes or from_quaternion. */
+static int orientation_fn (ctx *c, const char *sec, field *f)
+{
+  double *R = f->dst, axis[3], angle = 0, deg = 0, e[3][3], q[4];
+  const yaml_node_t *v = f->v;
+  char lab[LABEL];
+  snprintf (lab, sizeof lab, "%s: %s", sec ? sec : "", f->key);
+  if (v->type != YAML_MAPPING_NODE)
+    return deck_type_error (c, sec, f, v, "a mapping such as {axis: [0, 0, 1], degrees: 30}",
+                            NULL);
+  field o[] = {
+    { .key = "axis", .type = F_FN, .dst = axis, .parse = vec3_fn },
+    { .key = "angle", .type = F_REAL, .dst = &angle, .lo = -HUGE_VAL, .hi = HUGE_VAL,
+      .range = "finite" },
+    { .key = "degrees", .type = F_REAL, .dst = &deg, .lo = -HUGE_VAL, .hi = HUGE_VAL,
+      .range = "finite" },
+    { .key = "x", .type = F_FN, .dst = e[0], .parse = vec3_fn },
+    { .key = "y", .type = F_FN, .dst = e[1], .parse = vec3_fn },
+    { .key = "z", .type = F_FN, .dst = e[2], .parse = vec3_fn },
+    { .key = "quaternion", .type = F_FN, .dst = q, .parse = quaternion_fn },
+  };
+  MB_TRY (deck_walk (c, v, lab, o, 7));
+  int a = -1;
+  MB_TRY (orientation_form (c, v, lab, o, &a));
+  if (a == 0) return from_axis_angle (c, lab, o, axis, angle, deg, R);
+  if (a == 1) return from_two_axes (c, lab, o, e, R);
+  return from_quaternion (c, lab, o, q, R);
 }
 
 /* ---- bodies ---- */
@@ -849,8 +882,103 @@ static int coincide (const double *p, const double *q)
   return norm3 (d) <= 1e-12 * fmax (norm3 (p), norm3 (q));
 }
 
+/* The beam's geometry from its walked fields f (from f[2], to f[3], points f[4]): either
+   points or from and to (both; then the two points), and no segment of zero length
+   (coincide). MB_EDECK at the key or item at fault. */
+static int beam_geometry (ctx *c, const yaml_node_t *map, const char *label, const field *f,
+                          const double *from, const double *to, deck_beam *b)
+{
+  const yaml_node_t *ft = f[2].k ? f[2].k : f[3].k;   /* the first of from, to */
+  if (f[2].k && f[3].k && deck_later (f[2].k, f[3].k) == f[2].k) ft = f[3].k;
+  if (f[4].k && ft)
+    return deck_fail_at (c, deck_later (f[4].k, ft), "%s: give either 'points' or 'from' and 'to',"
+                         " not both", label);
+  if (!f[4].k) {
+    if (!ft) return deck_fail_at (c, map, "%s: give 'from' and 'to', or 'points'", label);
+    if (!f[3].k) return deck_fail_at (c, f[2].k, "%s: 'from' needs 'to'", label);
+    if (!f[2].k) return deck_fail_at (c, f[3].k, "%s: 'to' needs 'from'", label);
+    if (!(b->points = deck_calloc (6, sizeof *b->points))) return deck_no_memory (c);
+    b->npoints = 2;
+    memcpy (b->points, from, 3 * sizeof *from);
+    memcpy (b->points + 3, to, 3 * sizeof *to);
+  }
+  int nseg = b->npoints - 1;
+  for (int s = 0; s < nseg; s++)
+    if (coincide (b->points + 3 * s, b->points + 3 * s + 3)) {
+      if (!f[4].k)
+        return deck_fail_at (c, f[3].v, "%s: segment 1 has zero length ('from' and 'to'"
+                             " coincide)", label);
+      return deck_fail_at (c, deck_seq_item (c, f[4].v, s + 1), "%s: segment %d has zero length"
+                           " (points %d and %d coincide)", label, s + 1, s + 1, s + 2);
+    }
+  return 0;
+}
+
+/* Elements per segment of the beam's nseg segments: a list (t->nlist entries, one per
+   segment) or one count for every segment (t->per_segment, into a new b->elements); the
+   total (*total) at most MAX_BEAM_ELEMENTS. MB_EDECK at 'elements' (fe). */
+static int beam_element_counts (ctx *c, const char *label, const field *fe,
+                                const beam_elements *t, int nseg, deck_beam *b,
+                                long long *total)
+{
+  if (t->nlist && t->nlist != nseg)
+    return deck_fail_at (c, fe->v, "%s: 'elements' has %d entr%s but the beam has %d"
+                         " segment%s", label, t->nlist, t->nlist == 1 ? "y" : "ies", nseg,
+                         nseg == 1 ? "" : "s");
+  if (!t->nlist) {
+    if (!(b->elements = deck_calloc ((size_t) nseg, sizeof *b->elements)))
+      return deck_no_memory (c);
+    for (int s = 0; s < nseg; s++) b->elements[s] = t->per_segment;
+  }
+  *total = 0;
+  for (int s = 0; s < nseg; s++) *total += b->elements[s];
+  if (*total > MAX_BEAM_ELEMENTS)
+    return deck_fail_at (c, fe->v, "%s: %lld elements in all; at most %d per beam", label,
+                         *total, MAX_BEAM_ELEMENTS);
+  return 0;
+}
+
+/* y_axis (field fy, when given): not parallel to any of the nseg segments, |y x d| >
+   PARALLEL_TOL with d the segment's unit direction. MB_EDECK at 'y_axis'. */
+static int beam_y_axis (ctx *c, const char *label, const field *fy, int nseg, deck_beam *b)
+{
+  if (!fy->k) return 0;
+  b->has_y_axis = 1;
+  b->pos_y_axis = deck_pos_of (fy->v);
+  for (int s = 0; s < nseg; s++) {
+    double d[3], x[3];
+    for (int i = 0; i < 3; i++) d[i] = b->points[3 * s + 3 + i] - b->points[3 * s + i];
+    unit3 (d);
+    cross3 (b->y_axis, d, x);
+    if (norm3 (x) <= PARALLEL_TOL)
+      return deck_fail_at (c, fy->v, "%s: 'y_axis' is parallel to segment %d", label,
+                           s + 1);
+  }
+  return 0;
+}
+
+/* Named nodes (field fn, 'nodes'): each index within 0 .. total elements. MB_EDECK at
+   the named node's value. */
+static int beam_named_range (ctx *c, const char *label, const field *fn, long long total,
+                             const deck_beam *b)
+{
+  for (int i = 0; i < b->nnamed; i++)
+    if (b->named[i].index > total) {
+      const yaml_node_t *x = deck_node (c, fn->v->data.mapping.pairs.start[i].value);
+      char g[64];
+      return deck_fail_at (c, x, "%s: node '%s' index %d is out of range (the beam has %lld"
+                           " element%s: indices 0 .. %lld)", label,
+                           deck_shown_bytes ((const unsigned char *) b->named[i].name,
+                                             strlen (b->named[i].name), g, sizeof g),
+                           b->named[i].index, total, total == 1 ? "" : "s", total);
+    }
+  return 0;
+}
+
 /* a beam: geometry (from/to or points), elements per segment, y_axis not parallel to a
-   segment, named nodes within 0 .. total elements */
+   segment, named nodes within 0 .. total elements
+   Steps: the walk, beam_geometry, beam_element_counts, beam_y_axis, the spin and the
+   vertex nodes, beam_named_range. */
 static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const char *label,
                      void *obj)
 {
@@ -876,78 +1004,14 @@ static int beam_obj (ctx *c, const yaml_node_t *k, const yaml_node_t *map, const
   if (f[9].v) b->pos_theory = deck_pos_of (f[9].v);
   b->pos_material = deck_pos_of (f[0].v);
   b->pos_section = deck_pos_of (f[1].v);
-
-  /* geometry: from + to, or points */
-  const yaml_node_t *ft = f[2].k ? f[2].k : f[3].k;   /* the first of from, to */
-  if (f[2].k && f[3].k && deck_later (f[2].k, f[3].k) == f[2].k) ft = f[3].k;
-  if (f[4].k && ft)
-    return deck_fail_at (c, deck_later (f[4].k, ft), "%s: give either 'points' or 'from' and 'to',"
-                         " not both", label);
-  if (!f[4].k) {
-    if (!ft) return deck_fail_at (c, map, "%s: give 'from' and 'to', or 'points'", label);
-    if (!f[3].k) return deck_fail_at (c, f[2].k, "%s: 'from' needs 'to'", label);
-    if (!f[2].k) return deck_fail_at (c, f[3].k, "%s: 'to' needs 'from'", label);
-    if (!(b->points = deck_calloc (6, sizeof *b->points))) return deck_no_memory (c);
-    b->npoints = 2;
-    memcpy (b->points, from, sizeof from);
-    memcpy (b->points + 3, to, sizeof to);
-  }
+  MB_TRY (beam_geometry (c, map, label, f, from, to, b));   /* from + to, or points */
   int nseg = b->npoints - 1;
-  for (int s = 0; s < nseg; s++)
-    if (coincide (b->points + 3 * s, b->points + 3 * s + 3)) {
-      if (!f[4].k)
-        return deck_fail_at (c, f[3].v, "%s: segment 1 has zero length ('from' and 'to'"
-                             " coincide)", label);
-      return deck_fail_at (c, deck_seq_item (c, f[4].v, s + 1), "%s: segment %d has zero length"
-                           " (points %d and %d coincide)", label, s + 1, s + 1, s + 2);
-    }
-
-  /* elements per segment */
-  if (t.nlist && t.nlist != nseg)
-    return deck_fail_at (c, f[5].v, "%s: 'elements' has %d entr%s but the beam has %d"
-                         " segment%s", label, t.nlist, t.nlist == 1 ? "y" : "ies", nseg,
-                         nseg == 1 ? "" : "s");
-  if (!t.nlist) {
-    if (!(b->elements = deck_calloc ((size_t) nseg, sizeof *b->elements)))
-      return deck_no_memory (c);
-    for (int s = 0; s < nseg; s++) b->elements[s] = t.per_segment;
-  }
   long long total = 0;
-  for (int s = 0; s < nseg; s++) total += b->elements[s];
-  if (total > MAX_BEAM_ELEMENTS)
-    return deck_fail_at (c, f[5].v, "%s: %lld elements in all; at most %d per beam", label,
-                         total, MAX_BEAM_ELEMENTS);
-
-  /* y_axis: not parallel to any segment */
-  if (f[6].k) {
-    b->has_y_axis = 1;
-    b->pos_y_axis = deck_pos_of (f[6].v);
-    for (int s = 0; s < nseg; s++) {
-      double d[3], x[3];
-      for (int i = 0; i < 3; i++) d[i] = b->points[3 * s + 3 + i] - b->points[3 * s + i];
-      unit3 (d);
-      cross3 (b->y_axis, d, x);
-      if (norm3 (x) <= PARALLEL_TOL)
-        return deck_fail_at (c, f[6].v, "%s: 'y_axis' is parallel to segment %d", label,
-                             s + 1);
-    }
-  }
-
+  MB_TRY (beam_element_counts (c, label, &f[5], &t, nseg, b, &total));
+  MB_TRY (beam_y_axis (c, label, &f[6], nseg, b));
   MB_TRY (deck_spin_beam_check (c, &f[8], label, b));
   MB_TRY (deck_points_vertex_nodes (c, b));   /* vertices named in points: */
-
-  /* named nodes: index within 0 .. total */
-  for (int i = 0; i < b->nnamed; i++)
-    if (b->named[i].index > total) {
-      const yaml_node_t *x = deck_node (c, f[7].v->data.mapping.pairs.start[i].value);
-      char g[64];
-      return deck_fail_at (c, x, "%s: node '%s' index %d is out of range (the beam has %lld"
-                           " element%s: indices 0 .. %lld)", label,
-                           deck_shown_bytes ((const unsigned char *) b->named[i].name,
-                                             strlen (b->named[i].name), g, sizeof g),
-                           b->named[i].index, total, total == 1 ? "" : "s", total);
-    }
-  return 0;
+  return beam_named_range (c, label, &f[7], total, b);   /* index within 0 .. total */
 }
 
 /* beams: NAME -> beam; the array is owned by the deck */
@@ -979,6 +1043,23 @@ static int get_ref (ctx *c, const char *sec, const yaml_node_t *at, const yaml_n
   return 0;
 }
 
+/* The value of field f (key `key`) a sequence of exactly 2 items: else MB_EDECK, "must be a
+   sequence of 2 <shape> (got ...)" at the key (a null value) or the value, or "must
+   <exactly> (got N)" at the value; p: the section's prefix. Shared by nodes, points and
+   axes. */
+static int pair_of (ctx *c, const char *p, const field *f, const char *key, const char *shape,
+                    const char *exactly)
+{
+  const yaml_node_t *v = f->v;
+  char g[96];
+  if (v->type != YAML_SEQUENCE_NODE)
+    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'%s' must be a sequence of 2 %s"
+                         " (got %s)", p, key, shape, deck_describe (v, g, sizeof g));
+  if (deck_seq_len (v) != 2)
+    return deck_fail_at (c, v, "%s'%s' must %s (got %ld)", p, key, exactly, deck_seq_len (v));
+  return 0;
+}
+
 /* F_FN: nodes [A, B] into (deck_ref *) f->dst; not both ground, not the same name twice */
 static int nodes_fn (ctx *c, const char *sec, field *f)
 {
@@ -986,12 +1067,7 @@ static int nodes_fn (ctx *c, const char *sec, field *f)
   const yaml_node_t *v = f->v;
   char p[LABEL], g[96];
   deck_prefix (p, sizeof p, sec);
-  if (v->type != YAML_SEQUENCE_NODE)
-    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'nodes' must be a sequence of 2"
-                         " node names [A, B] (got %s)", p, deck_describe (v, g, sizeof g));
-  if (deck_seq_len (v) != 2)
-    return deck_fail_at (c, v, "%s'nodes' must name exactly 2 nodes [A, B] (got %ld)", p,
-                         deck_seq_len (v));
+  MB_TRY (pair_of (c, p, f, "nodes", "node names [A, B]", "name exactly 2 nodes [A, B]"));
   for (int i = 0; i < 2; i++) {
     char name[32];
     snprintf (name, sizeof name, "nodes[%d]", i);
@@ -1023,14 +1099,9 @@ static int points2_fn (ctx *c, const char *sec, field *f)
 {
   double *x = f->dst;
   const yaml_node_t *v = f->v;
-  char p[LABEL], g[96];
+  char p[LABEL];
   deck_prefix (p, sizeof p, sec);
-  if (v->type != YAML_SEQUENCE_NODE)
-    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'points' must be a sequence of 2"
-                         " points [pA, pB] (got %s)", p, deck_describe (v, g, sizeof g));
-  if (deck_seq_len (v) != 2)
-    return deck_fail_at (c, v, "%s'points' must have exactly 2 points [pA, pB] (got %ld)", p,
-                         deck_seq_len (v));
+  MB_TRY (pair_of (c, p, f, "points", "points [pA, pB]", "have exactly 2 points [pA, pB]"));
   for (int i = 0; i < 2; i++) {
     char name[32];
     const yaml_node_t *e = deck_seq_item (c, v, i);
@@ -1060,14 +1131,9 @@ static int axes_fn (ctx *c, const char *sec, field *f)
 {
   double *a = f->dst, x[3];
   const yaml_node_t *v = f->v;
-  char p[LABEL], g[96];
+  char p[LABEL];
   deck_prefix (p, sizeof p, sec);
-  if (v->type != YAML_SEQUENCE_NODE)
-    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s'axes' must be a sequence of 2"
-                         " axes [[x, y, z], [x, y, z]] (got %s)", p,
-                         deck_describe (v, g, sizeof g));
-  if (deck_seq_len (v) != 2)
-    return deck_fail_at (c, v, "%s'axes' must have exactly 2 axes (got %ld)", p, deck_seq_len (v));
+  MB_TRY (pair_of (c, p, f, "axes", "axes [[x, y, z], [x, y, z]]", "have exactly 2 axes"));
   for (int i = 0; i < 2; i++) {
     char name[32];
     const yaml_node_t *e = deck_seq_item (c, v, i);
