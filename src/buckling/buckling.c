@@ -280,6 +280,92 @@ static int split (const buckling_input *in, const model_state *s, const spm *Kt,
   return 0;
 }
 
+/* Collective. Without a statics section: the stage's own static equilibrium under the
+   deck's loads, FIM with the statics defaults on rank 0's new statics model *sm (the
+   caller frees it, and sres); a stop at round-off is an equilibrium to working precision,
+   any other failure to converge MB_ENOCONV in the stage's own words. On rank 0 *Kt, *Cq
+   and *s become the equilibrium's tangent, constraints and state (borrowed from *sm). A
+   line to in->log. Returns 0 or an error, the same on every rank. */
+static int own_equilibrium (MPI_Comm comm, const buckling_input *in, statics_model **sm,
+                            statics_result *sres, const spm **Kt, const spm **Cq,
+                            const model_state **s, mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  statics_opts par;
+  default_statics (&par);
+  if (rank == 0) {
+    *sm = mb_calloc (1, sizeof **sm);
+    rc = *sm ? statics_model_init (in->mdl, *sm, err)
+             : mb_fail (err, MB_ENOMEM, "out of memory for the static stage");
+  }
+  rc = mb_agree (comm, rc, err);
+  if (rc == 0) rc = statics_fim (comm, *sm ? &(*sm)->p : NULL, &par, par.max_num_iter, 0,
+                                 NULL, sres, err);
+  int roundoff = 0;  /* stopped at round-off: an equilibrium to working precision */
+  if (rc == MB_ENOCONV) {
+    int stop = (int) sres->stop;
+    MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
+    if (stop == STATICS_STOP_ROUNDOFF) rc = 0, roundoff = 1, mb_err_init (err);
+  }
+  if (rc == MB_ENOCONV) {  /* the stage's own words replace the method's */
+    mb_err_init (err);
+    rc = mb_fail (err, MB_ENOCONV, "buckling: no static equilibrium under the deck's loads "
+                  "after %d Newton iterations (%s): the loads may exceed what the "
+                  "structure holds; give a statics section to tune the search",
+                  par.max_num_iter, sres->reason);
+  }
+  if (rc == 0 && rank == 0) {
+    rc = statics_model_assemble (*sm, sres->gamma, err);
+    *Kt = (*sm)->a.K, *Cq = (*sm)->a.Cq, *s = &(*sm)->s;
+  }
+  rc = mb_agree (comm, rc, err);
+  if (rc == 0 && in->log)
+    fprintf (in->log, "buckling: equilibrium under the deck's loads after %d Newton "
+             "iteration%s%s\n", sres->iterations, sres->iterations == 1 ? "" : "s",
+             roundoff ? " (the imbalance left is below what double precision resolves "
+             "for these stiffnesses)" : "");
+  return rc;
+}
+
+/* Collective. The buckling eigenproblem Km x = lambda B x (order shape[0], shape[1]
+   constraint rows Cq; Km, B rank 0's from split) by the undamped eigen stage with the
+   deck's buckling settings, then rank 0's report (report; about `state`) of what
+   converged (all or, MB_ENOCONV, some). A report that cannot be written is an error of
+   its own; when the stage failed too, rank 0 prints the write error at once. Returns the
+   stage's status, the same on every rank. */
+static int solve_and_report (MPI_Comm comm, const buckling_input *in, const int shape[2],
+                             spm *Km, spm *B, const spm *Cq, const char *state, mb_err *err)
+{
+  const deck *d = in->d;
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  eigen_result res;
+  memset (&res, 0, sizeof res);
+  gep_system sys = { .n = shape[0], .m = shape[1], .K = Km, .M = B, .Cq = Cq,
+                     .label = dof_label, .label_ctx = in->mdl };
+  eigen_opts opts = { .modes = d->buckling.modes, .tolerance = d->buckling.tolerance,
+                      .max_restarts = d->buckling.max_restarts,
+                      .subspace = d->buckling.subspace, .keep_vectors = 1 };
+  int rc = gep_modal (comm, &sys, &opts, &res, err);
+  int wrc = 0;
+  mb_err werr;
+  mb_err_init (&werr);
+  if ((rc == 0 || rc == MB_ENOCONV) && rank == 0) {
+    wrc = report (in, &res, state, &werr);
+    if (wrc < 0 && rc < 0) mb_err_print (&werr);
+  }
+  if (rc == 0 || rc == MB_ENOCONV) {
+    int w = mb_agree (comm, wrc, &werr);
+    if (rc == 0 && w < 0) *err = werr, rc = w;
+  }
+  eigen_result_clear (&res);
+  return rc;
+}
+
+/* Collective; see buckling.h. Steps: the equilibrium (the statics section's, or
+   own_equilibrium), split on rank 0 (Km, B), solve_and_report. Owns the statics model,
+   Km and B. */
 int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
 {
   const deck *d = in->d;
@@ -298,39 +384,7 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   if (!d->statics.present) {  /* the stage's own equilibrium under the deck's loads */
     state = "the static equilibrium under the deck's loads, found by the buckling stage "
             "(FIM with the statics defaults; the other stages stay about the deck)";
-    statics_opts par;
-    default_statics (&par);
-    if (rank == 0) {
-      sm = mb_calloc (1, sizeof *sm);
-      rc = sm ? statics_model_init (in->mdl, sm, err)
-              : mb_fail (err, MB_ENOMEM, "out of memory for the static stage");
-    }
-    rc = mb_agree (comm, rc, err);
-    if (rc == 0) rc = statics_fim (comm, sm ? &sm->p : NULL, &par, par.max_num_iter, 0,
-                                   NULL, &sres, err);
-    int roundoff = 0;  /* stopped at round-off: an equilibrium to working precision */
-    if (rc == MB_ENOCONV) {
-      int stop = (int) sres.stop;
-      MPI_Bcast (&stop, 1, MPI_INT, 0, comm);
-      if (stop == STATICS_STOP_ROUNDOFF) rc = 0, roundoff = 1, mb_err_init (err);
-    }
-    if (rc == MB_ENOCONV) {  /* the stage's own words replace the method's */
-      mb_err_init (err);
-      rc = mb_fail (err, MB_ENOCONV, "buckling: no static equilibrium under the deck's loads "
-                    "after %d Newton iterations (%s): the loads may exceed what the "
-                    "structure holds; give a statics section to tune the search",
-                    par.max_num_iter, sres.reason);
-    }
-    if (rc == 0 && rank == 0) {
-      rc = statics_model_assemble (sm, sres.gamma, err);
-      Kt = sm->a.K, Cq = sm->a.Cq, s = &sm->s;
-    }
-    rc = mb_agree (comm, rc, err);
-    if (rc == 0 && in->log)
-      fprintf (in->log, "buckling: equilibrium under the deck's loads after %d Newton "
-               "iteration%s%s\n", sres.iterations, sres.iterations == 1 ? "" : "s",
-               roundoff ? " (the imbalance left is below what double precision resolves "
-               "for these stiffnesses)" : "");
+    rc = own_equilibrium (comm, in, &sm, &sres, &Kt, &Cq, &s, err);
   }
   if (rc == 0 && rank == 0) {
     rc = split (in, s, Kt, &Km, &B, err);
@@ -339,29 +393,7 @@ int buckling_run (MPI_Comm comm, const buckling_input *in, mb_err *err)
   }
   rc = mb_agree (comm, rc, err);
   MPI_Bcast (shape, 2, MPI_INT, 0, comm);
-  eigen_result res;
-  memset (&res, 0, sizeof res);
-  int solved = rc == 0;  /* the eigen stage ran: its modes (all or some) are reported */
-  if (rc == 0) {
-    gep_system sys = { .n = shape[0], .m = shape[1], .K = Km, .M = B, .Cq = Cq,
-                       .label = dof_label, .label_ctx = in->mdl };
-    eigen_opts opts = { .modes = d->buckling.modes, .tolerance = d->buckling.tolerance,
-                        .max_restarts = d->buckling.max_restarts,
-                        .subspace = d->buckling.subspace, .keep_vectors = 1 };
-    rc = gep_modal (comm, &sys, &opts, &res, err);
-  }
-  int wrc = 0;
-  mb_err werr;
-  mb_err_init (&werr);
-  if (solved && (rc == 0 || rc == MB_ENOCONV) && rank == 0) {
-    wrc = report (in, &res, state, &werr);
-    if (wrc < 0 && rc < 0) mb_err_print (&werr);
-  }
-  if (solved && (rc == 0 || rc == MB_ENOCONV)) {
-    int w = mb_agree (comm, wrc, &werr);
-    if (rc == 0 && w < 0) *err = werr, rc = w;
-  }
-  eigen_result_clear (&res);
+  if (rc == 0) rc = solve_and_report (comm, in, shape, Km, B, Cq, state, err);
   spm_free (Km);
   spm_free (B);
   if (sm) statics_model_clear (sm);
