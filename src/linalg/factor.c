@@ -474,15 +474,12 @@ factor *factor_create (MPI_Comm comm, factor_kind kind, int n, long nnz, const i
   return factor_create_opts (comm, kind, n, nnz, irow, jcol, a, name, NULL, err);
 }
 
-factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
-                            const int *irow, const int *jcol, const void *a,
-                            const char *name, const factor_opts *opts, mb_err *err)
+/* A new factor of kind `kind` named `name` ("A" when NULL) on comm, with its (empty)
+   real or complex MUMPS instance; NULL, or a factor without an instance, when out of
+   memory (factor_create_opts says so). The caller frees it (factor_free). */
+static factor *factor_new (MPI_Comm comm, int rank, int size, factor_kind kind,
+                           const char *name)
 {
-  int rank, size, rc = 0;
-  mb_err mine;
-  mb_err_init (&mine);
-  MPI_Comm_rank (comm, &rank);
-  MPI_Comm_size (comm, &size);
   factor *f = mb_calloc (1, sizeof *f);
   if (f) {
     f->comm = comm;
@@ -493,8 +490,24 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
     if (is_complex (kind)) f->z = mb_calloc (1, sizeof *f->z);
     else f->d = mb_calloc (1, sizeof *f->d);
   }
+  return f;
+}
+
+/* Collective. The input of factor_create_opts checked on every rank (the distributed flag
+   and the order the same everywhere, a known kind) and, on rank 0 or every rank with
+   distributed input, the matrix copied into f (copy_matrix) and rank 0's options resolved
+   (resolve_opts). *dist: the distributed flag. Returns 0 or the error, agreed (agree). */
+static int factor_input (MPI_Comm comm, factor *f, factor_kind kind, int n, long nnz,
+                         const int *irow, const int *jcol, const void *a, const char *name,
+                         const factor_opts *opts, int *dist, mb_err *err)
+{
+  int rank, rc = 0;
+  mb_err mine;
+  mb_err_init (&mine);
+  MPI_Comm_rank (comm, &rank);
   /* distributed input: the flag and the order the same on every rank */
-  int dist = opts && opts->distributed, lo_hi[4] = { dist, -dist, n, -n }, agreed[4];
+  *dist = opts && opts->distributed;
+  int lo_hi[4] = { *dist, -*dist, n, -n }, agreed[4];
   MPI_Allreduce (lo_hi, agreed, 4, MPI_INT, MPI_MIN, comm);
   if (!f || (!f->z && !f->d))
     rc = mb_fail (&mine, MB_ENOMEM, "matrix '%s': out of memory for the MUMPS instance",
@@ -505,24 +518,30 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
   else if (agreed[0] != -agreed[1])
     rc = mb_fail (&mine, MB_EUSAGE, "matrix '%s': distributed input asked on some ranks only",
                   f->name);
-  else if (dist && agreed[2] != -agreed[3])
+  else if (*dist && agreed[2] != -agreed[3])
     rc = mb_fail (&mine, MB_ESOLVE, "matrix '%s': the ranks give orders %d to %d", f->name,
                   agreed[2], -agreed[3]);
-  else if (rank == 0 || dist) {
-    f->dist = dist;
+  else if (rank == 0 || *dist) {
+    f->dist = *dist;
     rc = copy_matrix (f, n, nnz, irow, jcol, a, &mine);
     if (rc == 0 && rank == 0) rc = resolve_opts (f, opts, &mine);
   }
-  if (agree (comm, rc, &mine, err) < 0) return factor_free (f);
+  return agree (comm, rc, &mine, err);
+}
 
+/* Collective. Rank 0's order, entry count and options to every rank (the entries summed
+   over the ranks with distributed input), the MUMPS verbosity from the environment when
+   asked (-1), and the null-pivot policy of distributed input. */
+static void factor_header (factor *f, int n, long nnz, int dist)
+{
   long head[2] = { n, nnz };                          /* rank 0's order and entries */
-  MPI_Bcast (head, 2, MPI_LONG, 0, comm);
+  MPI_Bcast (head, 2, MPI_LONG, 0, f->comm);
   f->n = (int) head[0];
   f->nnz = dist ? nnz : head[1];
   f->nnz_all = f->nnz;
-  if (dist) MPI_Allreduce (&f->nnz, &f->nnz_all, 1, MPI_LONG, MPI_SUM, comm);
+  if (dist) MPI_Allreduce (&f->nnz, &f->nnz_all, 1, MPI_LONG, MPI_SUM, f->comm);
   f->dist = dist;
-  MPI_Bcast (&f->opts, (int) sizeof f->opts, MPI_BYTE, 0, comm);   /* rank 0's options */
+  MPI_Bcast (&f->opts, (int) sizeof f->opts, MPI_BYTE, 0, f->comm);   /* rank 0's options */
   if (f->opts.verbosity == -1) f->opts.verbosity = env_verbosity ();
   f->nnull = -1;
   /* Distributed input is scaled otherwise by MUMPS (ICNTL(8) = 7, not the analysis-time -2
@@ -533,27 +552,46 @@ factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
      matrix's pivots; seed 000's 100 eps n flagged regular pivots of the 120x120 grid's
      pencil) and any one is a singular matrix, as MUMPS's exact zero is centrally. */
   f->null_singular = dist && !f->opts.null_pivots;
+}
 
+/* Collective. job = -1: the MUMPS instance started on every rank of f->comm, the host
+   working too (par = 1), symmetric (sym = 2) for the symmetric kinds; then its controls
+   and matrix set. Returns 0 or the error (mumps_fail). */
+static int factor_start (factor *f, mb_err *err)
+{
   /* job = -1: start the instance on every rank of comm, the host working too */
-  MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (comm);
+  MUMPS_INT fcomm = (MUMPS_INT) MPI_Comm_c2f (f->comm);
   if (f->z) {
-    f->z->sym = kind == FACTOR_COMPLEX_SYMMETRIC ? 2 : 0;
+    f->z->sym = f->kind == FACTOR_COMPLEX_SYMMETRIC ? 2 : 0;
     f->z->par = 1;
     f->z->comm_fortran = fcomm;
   } else {
-    f->d->sym = kind == FACTOR_REAL_SYMMETRIC ? 2 : 0;
+    f->d->sym = f->kind == FACTOR_REAL_SYMMETRIC ? 2 : 0;
     f->d->par = 1;
     f->d->comm_fortran = fcomm;
   }
   mumps_run (f, JOB_INIT);
   f->alive = 1;
-  if (INFOG (f, 1) < 0) {
-    mumps_fail (f, "initialization", err);
-    return factor_free (f);
-  }
+  if (INFOG (f, 1) < 0) return mumps_fail (f, "initialization", err);
   set_controls (f);
   set_matrix (f);
+  return 0;
+}
 
+/* Collective; see factor.h. Steps: factor_new, factor_input, factor_header,
+   factor_start (job -1), the analysis (job 1) and the factorization. */
+factor *factor_create_opts (MPI_Comm comm, factor_kind kind, int n, long nnz,
+                            const int *irow, const int *jcol, const void *a,
+                            const char *name, const factor_opts *opts, mb_err *err)
+{
+  int rank, size, dist = 0;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  factor *f = factor_new (comm, rank, size, kind, name);
+  if (factor_input (comm, f, kind, n, nnz, irow, jcol, a, name, opts, &dist, err) < 0)
+    return factor_free (f);
+  factor_header (f, n, nnz, dist);
+  if (factor_start (f, err) < 0) return factor_free (f);
   double t0 = MPI_Wtime ();
   mumps_run (f, JOB_ANALYSE);
   f->t_analysis = MPI_Wtime () - t0;
