@@ -60,12 +60,98 @@ static void gather_entries (MPI_Comm comm, const spm *S, spm *T)
   }
 }
 
+/* Collective. The small-file path of mmio_read_share: rank 0 reads the whole matrix
+   (mmio_read) into *S_out; the other ranks get an empty matrix of its shape. Returns 0 or
+   an error, the same on every rank. */
+static int read_on_rank0 (MPI_Comm comm, const char *path, spm **S_out, mb_err *err)
+{
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  spm *A = NULL;
+  int rc = rank == 0 ? mmio_read (path, &A, err) : 0;
+  rc = mb_agree (comm, rc, err);
+  if (rc < 0) return rc;
+  int shape[2] = { rank == 0 ? A->nrows : 0, rank == 0 ? A->ncols : 0 };
+  MPI_Bcast (shape, 2, MPI_INT, 0, comm);
+  if (rank != 0) A = spm_create (shape[0], shape[1], 1);
+  rc = mb_agree (comm, A ? 0 : mb_fail (err, MB_ENOMEM, "out of memory reading %s", path),
+                 err);
+  if (rc < 0) { spm_free (A); return rc; }
+  *S_out = A;
+  return 0;
+}
+
+/* Collective. This rank's equal share [s, e) of the data region [data, size) of the open
+   file fd read into *sh (mmio_share_read; its text the caller's to free), fd closed.
+   Returns 0, MB_ENOMEM or MB_EIO, the same on every rank. */
+static int read_my_share (MPI_Comm comm, int fd, const char *path, long long data,
+                          long long size, mmio_share *sh, mb_err *err)
+{
+  int rank, nranks, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &nranks);
+  /* this rank's bytes [s, e) of the data region [data, size) */
+  long long L = size - data;
+  long long s = data + (long long) ((double) L * rank / nranks);
+  long long e = rank == nranks - 1 ? size
+              : data + (long long) ((double) L * (rank + 1) / nranks);
+  if (mmio_share_read (fd, data, size, s, e, sh) < 0)
+    rc = errno == ENOMEM ? mb_fail (err, MB_ENOMEM, "out of memory reading %s", path)
+                         : mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s",
+                                       strerror (errno));
+  close (fd);
+  return mb_agree (comm, rc, err);
+}
+
+/* Collective. The entry lines of this rank's share sh parsed into *S_out (new): its lines
+   numbered from the prefix sum of the newlines before the share, its entries from the
+   prefix sum of the entry lines (only those within the header's nnz kept); the first
+   error in file order wins (agree_first); fewer entries than declared in all is the
+   error at the file's last line, as mmio_read. Frees sh's text. Returns 0 or an error,
+   the same on every rank. */
+static int parse_my_share (MPI_Comm comm, const char *path, const mmio_header *h,
+                           mmio_share *sh, spm **S_out, mb_err *err)
+{
+  int rank, rc;
+  MPI_Comm_rank (comm, &rank);
+  long long before = 0;  /* '\n' in [data, s) */
+  MPI_Exscan (&sh->newlines, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  if (rank == 0) before = 0;
+  size_t first_line = h->size_line + 1 + (size_t) (before + sh->before);
+
+  /* the share's entry lines numbered across the ranks, then parsed */
+  long mine = mmio_share_entries (sh), first = 0;
+  MPI_Exscan (&mine, &first, 1, MPI_LONG, MPI_SUM, comm);
+  if (rank == 0) first = 0;
+  long keep = first >= h->nnz ? 0 : mine < h->nnz - first ? mine : h->nnz - first;
+  spm *S = spm_create ((int) h->nrows, (int) h->ncols, h->symmetric ? 2 * keep : keep);
+  size_t line = first_line;
+  rc = S ? mmio_share_parse (path, sh, first_line, h, first, S, &line, err)
+         : mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
+  free (sh->text);
+  sh->text = NULL;
+  rc = agree_first (comm, rc, line, err);
+
+  /* fewer entries than declared: the error at the file's last line, as mmio_read */
+  long total = 0;
+  long long lines = 0;
+  MPI_Allreduce (&mine, &total, 1, MPI_LONG, MPI_SUM, comm);
+  MPI_Allreduce (&sh->lines, &lines, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  if (rc == 0 && total < h->nnz)
+    rc = mmio_fail_short (path, h->size_line + (size_t) lines, total, h, err);
+  if (rc < 0) { spm_free (S); return rc; }
+  *S_out = S;
+  return 0;
+}
+
 /* Rank 0 reads the header; every rank reads and parses the entry lines that start in its
    equal share of the bytes after it, numbering its lines from a prefix sum of the newlines
    before its share and its entries from a prefix sum of the entry lines; the first error in
    file order wins. Memory: each rank holds its share's text, then its entries. A small file
    (or one rank, or a file not every rank can open) is read by rank 0 alone, its share the
-   whole matrix; the shape then reaches the other ranks by a broadcast. */
+   whole matrix; the shape then reaches the other ranks by a broadcast.
+   Steps: read_on_rank0 (small files), or the header on rank 0, read_my_share and
+   parse_my_share. */
 int mmio_read_share (MPI_Comm comm, const char *path, long long min_bytes, spm **S_out,
                      int *symmetric, mb_err *err)
 {
@@ -85,18 +171,7 @@ int mmio_read_share (MPI_Comm comm, const char *path, long long min_bytes, spm *
   MPI_Allreduce (&opened, &all, 1, MPI_INT, MPI_MIN, comm);
   if (nranks == 1 || !info[0] || !all || info[1] < min_bytes) {  /* rank 0 alone */
     if (fd >= 0) close (fd);
-    spm *A = NULL;
-    int rc = rank == 0 ? mmio_read (path, &A, err) : 0;
-    rc = mb_agree (comm, rc, err);
-    if (rc < 0) return rc;
-    int shape[2] = { rank == 0 ? A->nrows : 0, rank == 0 ? A->ncols : 0 };
-    MPI_Bcast (shape, 2, MPI_INT, 0, comm);
-    if (rank != 0) A = spm_create (shape[0], shape[1], 1);
-    rc = mb_agree (comm, A ? 0 : mb_fail (err, MB_ENOMEM, "out of memory reading %s", path),
-                   err);
-    if (rc < 0) { spm_free (A); return rc; }
-    *S_out = A;
-    return 0;
+    return read_on_rank0 (comm, path, S_out, err);
   }
 
   mmio_header h;
@@ -106,47 +181,11 @@ int mmio_read_share (MPI_Comm comm, const char *path, long long min_bytes, spm *
   if (rc < 0) { close (fd); return rc; }
   MPI_Bcast (&h, (int) sizeof h, MPI_BYTE, 0, comm);
   MPI_Bcast (&data, 1, MPI_LONG_LONG, 0, comm);
-
-  /* this rank's bytes [s, e) of the data region [data, size) */
-  long long L = size - data;
-  long long s = data + (long long) ((double) L * rank / nranks);
-  long long e = rank == nranks - 1 ? size
-              : data + (long long) ((double) L * (rank + 1) / nranks);
   mmio_share sh;
-  rc = 0;
-  if (mmio_share_read (fd, data, size, s, e, &sh) < 0)
-    rc = errno == ENOMEM ? mb_fail (err, MB_ENOMEM, "out of memory reading %s", path)
-                         : mb_fail_at (err, MB_EIO, path, 0, 0, "cannot read: %s",
-                                       strerror (errno));
-  close (fd);
-  rc = mb_agree (comm, rc, err);
+  rc = read_my_share (comm, fd, path, data, size, &sh, err);
   if (rc < 0) { free (sh.text); return rc; }
-  long long before = 0;  /* '\n' in [data, s) */
-  MPI_Exscan (&sh.newlines, &before, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  if (rank == 0) before = 0;
-  size_t first_line = h.size_line + 1 + (size_t) (before + sh.before);
-
-  /* the share's entry lines numbered across the ranks, then parsed */
-  long mine = mmio_share_entries (&sh), first = 0;
-  MPI_Exscan (&mine, &first, 1, MPI_LONG, MPI_SUM, comm);
-  if (rank == 0) first = 0;
-  long keep = first >= h.nnz ? 0 : mine < h.nnz - first ? mine : h.nnz - first;
-  spm *S = spm_create ((int) h.nrows, (int) h.ncols, h.symmetric ? 2 * keep : keep);
-  size_t line = first_line;
-  rc = S ? mmio_share_parse (path, &sh, first_line, &h, first, S, &line, err)
-         : mb_fail (err, MB_ENOMEM, "out of memory reading %s", path);
-  free (sh.text);
-  rc = agree_first (comm, rc, line, err);
-
-  /* fewer entries than declared: the error at the file's last line, as mmio_read */
-  long total = 0;
-  long long lines = 0;
-  MPI_Allreduce (&mine, &total, 1, MPI_LONG, MPI_SUM, comm);
-  MPI_Allreduce (&sh.lines, &lines, 1, MPI_LONG_LONG, MPI_SUM, comm);
-  if (rc == 0 && total < h.nnz)
-    rc = mmio_fail_short (path, h.size_line + (size_t) lines, total, &h, err);
-  if (rc < 0) { spm_free (S); return rc; }
-  *S_out = S;
+  rc = parse_my_share (comm, path, &h, &sh, S_out, err);
+  if (rc < 0) return rc;
   if (symmetric) *symmetric = h.symmetric;
   return 0;
 }
