@@ -39,30 +39,49 @@ static int parameter_value (deck_ctx *c, const char *sec, deck_field *f)
   return 0;
 }
 
+/* The length of field f's value, a list of 1 to max numbers (words: "numbers" or
+   "positive numbers"), into *n; else MB_EDECK at the key (a null value) or the value. */
+static int list_length (deck_ctx *c, const char *sec, const deck_field *f, int max,
+                        const char *words, long *n)
+{
+  const yaml_node_t *v = f->v;
+  char g[96];
+  *n = v->type == YAML_SEQUENCE_NODE ? deck_seq_len (v) : 0;
+  if (*n < 1 || *n > max)
+    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s: '%s' must be a list of 1 "
+                         "to %d %s (got %s)", sec, f->key, max, words,
+                         deck_describe (v, g, sizeof g));
+  return 0;
+}
+
+/* The n items of the list v, each a number within r's range (r->key names them
+   KEY[i]), into out. MB_EDECK at the first item that is not. */
+static int list_numbers (deck_ctx *c, const char *sec, const yaml_node_t *v,
+                         deck_field *r, long n, double *out)
+{
+  for (long i = 0; i < n; i++) {
+    const yaml_node_t *x = deck_seq_item (c, v, i);
+    char name[48];
+    snprintf (name, sizeof name, "%s[%ld]", r->key, i);
+    if (!x || x->type != YAML_SCALAR_NODE)
+      return deck_fail_at (c, x ? x : v, "%s: '%s' must be a number", sec, name);
+    MB_TRY (deck_get_real (c, sec, r, x, name, &out[i]));
+  }
+  return 0;
+}
+
 /* F_FN: values: a list of at least one number */
 static int values_value (deck_ctx *c, const char *sec, deck_field *f)
 {
   deck_sweep *s = &c->d->sweep;
-  const yaml_node_t *v = f->v;
-  char g[96];
-  long n = v->type == YAML_SEQUENCE_NODE ? deck_seq_len (v) : 0;
-  if (n < 1 || n > DECK_SWEEP_MAX_VALUES)
-    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s: 'values' must be a list of 1 "
-                         "to %d numbers (got %s)", sec, DECK_SWEEP_MAX_VALUES,
-                         deck_describe (v, g, sizeof g));
+  long n;
+  MB_TRY (list_length (c, sec, f, DECK_SWEEP_MAX_VALUES, "numbers", &n));
   if (!(s->values = deck_calloc ((size_t) n, sizeof *s->values))) return deck_no_memory (c);
   s->nvalues = (int) n;
   deck_field r = { .key = "values", .type = F_REAL, .lo = -1e300, .hi = 1e300,
                    .range = "finite" };
-  for (long i = 0; i < n; i++) {
-    const yaml_node_t *x = deck_seq_item (c, v, i);
-    char name[48];
-    snprintf (name, sizeof name, "values[%ld]", i);
-    if (!x || x->type != YAML_SCALAR_NODE)
-      return deck_fail_at (c, x ? x : v, "%s: '%s' must be a number", sec, name);
-    MB_TRY (deck_get_real (c, sec, &r, x, name, &s->values[i]));
-  }
-  s->pos_values = deck_pos_of (v);
+  MB_TRY (list_numbers (c, sec, f->v, &r, n, s->values));
+  s->pos_values = deck_pos_of (f->v);
   return 0;
 }
 
@@ -93,23 +112,11 @@ static int range_section (deck_ctx *c, const yaml_node_t *map, const char *sec)
 static int orders_value (deck_ctx *c, const char *sec, deck_field *f)
 {
   deck_sweep *s = &c->d->sweep;
-  const yaml_node_t *v = f->v;
-  char g[96];
-  long n = v->type == YAML_SEQUENCE_NODE ? deck_seq_len (v) : 0;
-  if (n < 1 || n > DECK_SWEEP_MAX_ORDERS)
-    return deck_fail_at (c, deck_is_null (v) ? f->k : v, "%s: 'orders' must be a list of 1 "
-                         "to %d positive numbers (got %s)", sec, DECK_SWEEP_MAX_ORDERS,
-                         deck_describe (v, g, sizeof g));
+  long n;
+  MB_TRY (list_length (c, sec, f, DECK_SWEEP_MAX_ORDERS, "positive numbers", &n));
   deck_field r = { .key = "orders", .type = F_REAL, .lo = 0, .lo_open = 1, .hi = 1e6,
                    .range = "in (0, 1e6]" };
-  for (long i = 0; i < n; i++) {
-    const yaml_node_t *x = deck_seq_item (c, v, i);
-    char name[48];
-    snprintf (name, sizeof name, "orders[%ld]", i);
-    if (!x || x->type != YAML_SCALAR_NODE)
-      return deck_fail_at (c, x ? x : v, "%s: '%s' must be a number", sec, name);
-    MB_TRY (deck_get_real (c, sec, &r, x, name, &s->orders[i]));
-  }
+  MB_TRY (list_numbers (c, sec, f->v, &r, n, s->orders));
   s->norders = (int) n;
   return 0;
 }
