@@ -715,6 +715,33 @@ static const bad bads[] = {
     " 'to', not both" },
   { B "beams:\n  arm: {material: m, section: s, from: [0, 0, 0], elements: 1}\n", "from",
     "beam 'arm': 'from' needs 'to'" },
+  /* the pair checks (pair_of) and the beam and orientation steps split out of beam_obj and
+     orientation_fn: each message's text from the format in deck_model.c */
+  { B "beams:\n  arm: {material: m, section: s, to: [1, 0, 0], elements: 1}\n", "to:",
+    "beam 'arm': 'to' needs 'from'" },
+  { B "beams:\n  arm: {material: m, section: s, from: [0, 0, 0], to: [1, 0, 0],"
+    " elements: [1, 2]}\n", "[1, 2]", "beam 'arm': 'elements' has 2 entries but the beam has"
+    " 1 segment" },
+  { B "  o: {mass: 1, position: [0, 0, 0], orientation: {angle: 1}}\n", "angle",
+    "body 'o': orientation: 'angle' needs 'axis'" },
+  { B "joints:\n  u: {type: universal, nodes: [ground, b], axes: 7}\n", "7}",
+    "joint 'u': 'axes' must be a sequence of 2 axes [[x, y, z], [x, y, z]] (got '7')" },
+  { B "joints:\n  h: {type: revolute, nodes: ground, axis: [0, 0, 1]}\n", "ground,",
+    "joint 'h': 'nodes' must be a sequence of 2 node names [A, B] (got 'ground')" },
+  { B "forces:\n  s: {type: spring, nodes: [ground, b], points: [[0, 0, 0]], k: 1}\n",
+    "[[0", "force 's': 'points' must have exactly 2 points [pA, pB] (got 1)" },
+  { B "forces:\n  s: {type: spring, nodes: [ground, b], points: 5, k: 1}\n", "5,",
+    "force 's': 'points' must be a sequence of 2 points [pA, pB] (got '5')" },
+  /* the sweep's lists (list_length, list_numbers in deck_sweep.c); the caps 10000 values
+     and 4 orders from deck_sweep.h */
+  { B "sweep: {parameter: bodies.b.mass, values: 3}\n", "3}",
+    "sweep: 'values' must be a list of 1 to 10000 numbers (got '3')" },
+  { B "sweep: {parameter: bodies.b.mass, values: [1, x]}\n", "x]",
+    "sweep: 'values[1]' must be a number" },
+  { B "sweep: {parameter: bodies.b.mass, values: [1], orders: [1, 2, 3, 4, 5]}\n", "[1, 2",
+    "sweep: 'orders' must be a list of 1 to 4 positive numbers (got a sequence)" },
+  { B "sweep: {parameter: bodies.b.mass, values: [1], orders: [1, 0]}\n", "[1, |0]}",
+    "sweep: 'orders[1]' must be in (0, 1e6] (got 0)" },
   { B "beams:\n  arm: {material: m, section: s, elements: 1}\n", "{material",
     "beam 'arm': give 'from' and 'to', or 'points'" },
   { B "beams:\n  arm: {material: m, section: s, points: [[0, 0, 0]], elements: 1}\n",
