@@ -24,9 +24,15 @@
 
    As in SLEPc, the solver is split: bv.c holds the basis vectors' kernels (Gram-Schmidt,
    norms, rotations), ds.c the projected problem (sorted Schur form, its eigenvectors, Ritz
-   residuals, the dense eigenproblem), and this file the restart loop. Each is written once
-   (krylov_schur_impl.h, bv_impl.h, ds_impl.h) and instantiated for double and for double
-   complex. */
+   residuals, the dense eigenproblem), and this file the solver. Each is written once
+   (bv_impl.h, ds_impl.h, and here one template header per path) and instantiated for double
+   and for double complex; this file includes, per arithmetic:
+     ks_common_impl.h     the names and what both expansions share (KS_DIRS, KS_RANDOM_UNIT),
+     ks_single_impl.h     the single-vector expansion (DCGS2) and its breakdown rule,
+     ks_block_impl.h      the block expansion (lagged block Gram-Schmidt) and the probes,
+     ks_dense_impl.h      the dense path (OP formed column by column, LAPACK),
+     krylov_schur_impl.h  the restart loop: Schur step, convergence and locking,
+                          truncation, the Ritz vectors, the solves and the entry. */
 #include "krylov_schur.h"
 #include "bv.h"
 #include "ds.h"
@@ -124,6 +130,10 @@ static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 #define KS_SUFFIX(name) name##_r
 #define KS_APPLY ks_apply_real
 #define KS_ENTRY ks_solve_real
+#include "ks_common_impl.h"
+#include "ks_single_impl.h"
+#include "ks_block_impl.h"
+#include "ks_dense_impl.h"
 #include "krylov_schur_impl.h"
 #undef KS_SCALAR
 #undef KS_SUFFIX
@@ -134,4 +144,8 @@ static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 #define KS_SUFFIX(name) name##_c
 #define KS_APPLY ks_apply_complex
 #define KS_ENTRY ks_solve_complex
+#include "ks_common_impl.h"
+#include "ks_single_impl.h"
+#include "ks_block_impl.h"
+#include "ks_dense_impl.h"
 #include "krylov_schur_impl.h"
