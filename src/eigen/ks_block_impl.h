@@ -46,30 +46,48 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
   }
 }
 
+/* Collective. The end of the second Gram-Schmidt pass of the block W = V(:, q:q+nb-1)
+   (the block of H's columns q-p .. q-p+nb-1), whose coefficients against V(:, 0:q-1) are
+   C (q x nb, ld q): H(0:q-1, q-p:q-p+nb-1) += C, W -= V C, then column by column against
+   itself (block_finish, which deflates a rank-deficient block; H's rows q.. of the block's
+   columns set there) with the column's norm before any projection, sqrt(gg[i] + nrm[i])
+   for its thresholds: nrm the squared column norms that came with the pass's reduction,
+   gg the first pass's squared coefficient norms, or NULL when nrm came with the first
+   pass. Shared by finish_pending and orth_block's BCGS2; one read of V. */
+static void KS_SUFFIX (second_pass) (const ks_dist *d, int q, int nb, int p, KS_SCALAR *V,
+                                     KS_SCALAR *H, int ldh, const KS_SCALAR *C,
+                                     const double *nrm, const double *gg, KS_SCALAR *h2,
+                                     double *red, KS_DIRS *dirs, ks_result *res)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1;
+  KS_SCALAR *W = V + (size_t) q * ld;
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
+    for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
+  }
+  KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
+  res->reorths += nb;
+  for (int i = 0; i < nb; i++) {
+    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
+    for (int t = q; t <= q + i; t++) h[t] = 0.0;
+    double w2 = gg ? gg[i] + nrm[i] : nrm[i];
+    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (w2), h2, red, dirs, res);
+  }
+}
+
 /* Collective. Finishes the pending block U = V(:, q:q+nb-1) (one Gram-Schmidt pass done,
    its coefficients in H(0:q-1, q-p:q-p+nb-1), gg their squared column norms) explicitly:
-   the second pass C = V(:, 0:q-1)^H U (with |U|^2 in the same reduction), U -= V C, H += C,
-   then column by column against itself (block_finish, with the column's norm before any
-   projection sqrt(gg + |U|^2) for its thresholds). Two reads of V. */
+   the second pass C = V(:, 0:q-1)^H U (with |U|^2 in the same reduction), then
+   second_pass: H += C, U -= V C, column by column against itself with the column's norm
+   before any projection sqrt(gg + |U|^2) for its thresholds. Two reads of V. */
 static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, KS_SCALAR *V,
                                         KS_SCALAR *H, int ldh, KS_SCALAR *C, double *nrm,
                                         const double *gg, KS_SCALAR *h2, double *red,
                                         KS_DIRS *dirs, ks_result *res)
 {
   int ld = d->nloc > 0 ? d->nloc : 1;
-  KS_SCALAR *U = V + (size_t) q * ld;
-  KS_SUFFIX (bv_block_pass) (d, q, nb, V, U, C, nrm, red);
-  for (int i = 0; i < nb; i++) {
-    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
-    for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
-  }
-  KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, U, C);
-  res->reorths += nb;
-  for (int i = 0; i < nb; i++) {
-    KS_SCALAR *h = H + (size_t) (q - p + i) * ldh;
-    for (int t = q; t <= q + i; t++) h[t] = 0.0;
-    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (gg[i] + nrm[i]), h2, red, dirs, res);
-  }
+  KS_SUFFIX (bv_block_pass) (d, q, nb, V, V + (size_t) q * ld, C, nrm, red);
+  KS_SUFFIX (second_pass) (d, q, nb, p, V, H, ldh, C, nrm, gg, h2, red, dirs, res);
 }
 
 /* Largest condition number (the bound below on kappa_2) of the lagged step's triangular
@@ -260,9 +278,9 @@ static int KS_SUFFIX (apply_block) (KS_APPLY op, void *ctx, int nb, int ld, cons
    basis V(:, 0:q-1): the first pass C1 = V^H W (with W's column norms in the same
    reduction) into H(0:q-1, j:j+nb-1). With lag_next, W -= V C1 and W stays pending for
    lag_step (gg: the squared norms of C1's columns); returns 1. Otherwise BCGS2: W -= V C1
-   fused with C2 = V^H W (bv_block_fused), H += C2, W -= V C2, then column by column
-   against itself (block_finish, which deflates a rank-deficient block; H's rows q.. of
-   the block's columns set there); returns 0. */
+   fused with C2 = V^H W (bv_block_fused), then second_pass: H += C2, W -= V C2, column
+   by column against itself (block_finish, which deflates a rank-deficient block; H's rows
+   q.. of the block's columns set there); returns 0. */
 static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SCALAR *V,
                                    KS_SCALAR *H, int ldh, KS_SCALAR *C, double *nrm,
                                    KS_SCALAR *h2, double *red, double *gg, int lag_next,
@@ -285,17 +303,7 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
     return 1;
   }
   KS_SUFFIX (bv_block_fused) (d, q, nb, V, W, C, red);
-  for (int i = 0; i < nb; i++) {
-    KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-    for (int t = 0; t < q; t++) h[t] += C[t + (size_t) i * q];
-  }
-  KS_SUFFIX (bv_block_update) (d->nloc, q, nb, V, W, C);
-  res->reorths += nb;
-  for (int i = 0; i < nb; i++) {
-    KS_SCALAR *h = H + (size_t) (j + i) * ldh;
-    for (int t = q; t <= q + i; t++) h[t] = 0.0;
-    KS_SUFFIX (block_finish) (d, q, i, V, h, sqrt (nrm[i]), h2, red, dirs, res);
-  }
+  KS_SUFFIX (second_pass) (d, q, nb, p, V, H, ldh, C, nrm, NULL, h2, red, dirs, res);
   return 0;
 }
 
