@@ -77,6 +77,15 @@ static int is_root (const ks_dist *d)
   return rank == 0;
 }
 
+/* Collective. Rank 0's status info of the LAPACK step `what` (the other ranks pass 0)
+   shared with every rank: 0 when it is 0, else lapack_fail's code, the same on every rank. */
+static int lapack_status (const ks_dist *d, int info, mb_err *err, const char *what)
+{
+  double infod = info;
+  share (d, &infod, 1);
+  return infod != 0.0 ? lapack_fail (err, infod, what) : 0;
+}
+
 void ks_result_clear (ks_result *res)
 {
   if (!res) return;

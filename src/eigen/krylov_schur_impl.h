@@ -219,11 +219,8 @@ static int KS_SUFFIX (schur_step) (const ks_dist *d, int m, int l, int p, KS_SCA
   for (int j = 0; j < mm; j++)
     for (int i = 0; i < mm; i++) S[i + (size_t) j * ldh] = H[(l + i) + (size_t) (l + j) * ldh];
   int info = root ? KS_SCHUR (mm, S, ldh, Z) : 0;
-  double infod = info;
-  share (d, &infod, 1);
-  if (infod != 0.0) {
-    return lapack_fail (err, infod, "Schur factorization");
-  }
+  int rc = lapack_status (d, info, err, "Schur factorization");
+  if (rc < 0) return rc;
   share (d, S, KS_DOUBLES * ldh * mm);
   share (d, Z, KS_DOUBLES * ldh * mm);
   for (int i = 0; i < l; i++) {  /* the locked rows follow: H(0:l-1, l:m-1) Z */
@@ -258,7 +255,6 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
                                     ks_result *res, mb_err *err)
 {
   int nl = d->nloc, ldv = nl > 0 ? nl : 1, root = is_root (d), mm = m - l, ok, all_ok, info;
-  double infod;
   KS_SCALAR *V = *Vp;
   double t_basis = MPI_Wtime ();
   int pr = nconv < nev ? nconv : nev;
@@ -276,11 +272,8 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
       return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
     }
     info = root ? KS_EIGVECS (pr, H, ldh, Y) : 0;
-    infod = info;
-    share (d, &infod, 1);
-    if (infod != 0.0) {
-      return lapack_fail (err, infod, "Ritz vectors' eigenvectors");
-    }
+    int rc = lapack_status (d, info, err, "Ritz vectors' eigenvectors");
+    if (rc < 0) return rc;
     share (d, (double *) Y, 2 * pr * pr);
     for (int i = 0; i < pr; i++) {
       res->mu[i] = KS_MU (m, H, ldh, i);
@@ -348,7 +341,6 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
                                 int *nconvp, ks_result *res, mb_err *err)
 {
   int ldh = w->ldh, root = is_root (d), l = *lp, nconv, info;
-  double infod;
   KS_SCALAR **Vp = &w->V, *H = w->H, *S = w->S, *Z = w->Z, *Bm = w->Bm;
   KS_SCALAR *h2 = w->h2, *tmp = w->tmp;
   double complex *Y = w->Y;
@@ -365,11 +357,8 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
   double mu_max = 0.0;
   for (int i = 0; i < m; i++) mu_max = fmax (mu_max, cabs (KS_MU (m, H, ldh, i)));
   info = root ? KS_SUFFIX (ds_ritz_residuals) (mm, S, ldh, p, Bm, mu_max, Y, rel) : 0;
-  infod = info;
-  share (d, &infod, 1);
-  if (infod != 0.0) {
-    return lapack_fail (err, infod, "eigenvectors of T");
-  }
+  rc = lapack_status (d, info, err, "eigenvectors of T");
+  if (rc < 0) return rc;
   share (d, rel, mm);
   nconv = l;
   while (nconv < m) {

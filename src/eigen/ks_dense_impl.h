@@ -97,12 +97,9 @@ static int KS_DENSE (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *op
     memcpy (A0, A, (size_t) n * n * sizeof *A);
     info = KS_DENSE_EIG (n, A, mu, X);
   }
-  double infod = info, mu_max = 0.0;
-  share (d, &infod, 1);
-  if (infod != 0.0) {
-    rc = lapack_fail (err, infod, "dense eigenproblem of the operator");
-    goto done;
-  }
+  double mu_max = 0.0;
+  rc = lapack_status (d, info, err, "dense eigenproblem of the operator");
+  if (rc < 0) goto done;
   double pd = root ? KS_SUFFIX (dense_order) (n, opts->nev, mu, order, &mu_max) : 0.0;
   share (d, &pd, 1);
   int p = (int) pd;
