@@ -58,6 +58,8 @@ typedef struct pencil_rows {
   const spm *K, *R, *M, *Ct, *C; /* R, Ct, C NULL when not read */
   int k0, nk, c0, nc;
   double rcoef, mcoef;
+  int k_zero;                    /* 1: K's entries enter as zeros (a complex pencil's
+                                    imaginary part: the pattern stays K's) */
 } pencil_rows;
 
 /* The next column of row li of A (from *a up to its end, or only columns <= i when
@@ -93,7 +95,7 @@ static long merge_pass (const pencil_rows *src, double s, int lower_only, spm *A
       if (A) {
         double v = 0.0;
         int has = 0;
-        if (ja == j) v = K->val[a], has = 1;
+        if (ja == j) v = src->k_zero ? 0.0 * K->val[a] : K->val[a], has = 1;
         if (jr == j) v = has ? v + src->rcoef * R->val[r] : src->rcoef * R->val[r], has = 1;
         if (jb == j) v = has ? v + src->mcoef * M->val[b] : src->mcoef * M->val[b];
         A->row[out] = i;
@@ -142,7 +144,7 @@ static spm *pencil_merge (const gep_system *sys, const spm *R, double rcoef, dou
   const spm *C = sys->Cq && sys->Cq->nnz > 0 ? sys->Cq : NULL;
   spm *Ct = C && !lower_only ? spm_transpose (C) : NULL;  /* n x m, rows sorted */
   if (C && !lower_only && !Ct) return NULL;
-  pencil_rows src = { n, sys->K, R, sys->M, Ct, C, 0, n, 0, C ? m : 0, rcoef, mcoef };
+  pencil_rows src = { n, sys->K, R, sys->M, Ct, C, 0, n, 0, C ? m : 0, rcoef, mcoef, 0 };
   long nnz = merge_pass (&src, s, lower_only, NULL, NULL);
   spm *A = nnz <= INT_MAX ? spm_create (n + m, n + m, nnz) : NULL;
   int *rp = mb_calloc ((size_t) (n + m) + 1, sizeof *rp);
@@ -586,7 +588,7 @@ static pencil_rows parts_rows (const gep_parts *P, int with_r, int lower_only, d
                       has_cq && !lower_only ? &P->CqT.L : NULL, has_cq ? &P->Cq.L : NULL,
                       P->K.L.nrows > 0 ? P->K.first : 0, P->K.L.nrows,
                       P->Cq.L.nrows > 0 ? P->Cq.first : 0, has_cq ? P->Cq.L.nrows : 0,
-                      rcoef, mcoef };
+                      rcoef, mcoef, 0 };
   return src;
 }
 
@@ -602,6 +604,44 @@ int pencil_damped_reduced_part (const gep_parts *P, double sigma, double c, int 
 {
   pencil_rows src = parts_rows (P, 1, lower_only, sigma, sigma * sigma);
   return pencil_part_build (P, &src, c, lower_only, A);
+}
+
+/* The rows of pencil_damped_reduced_part at a complex sigma: its real part (K + Re sigma R
+   + Re sigma^2 M, c Cq) and its imaginary part (0 K + Im sigma R + Im sigma^2 M, 0 Cq) built
+   by the same row merge (merge_pass), so that their patterns are one and their entries pair
+   up one to one, as pencil_damped_reduced pairs the whole matrix's. Owns nothing on return
+   but t's arrays. */
+int pencil_damped_reduced_part_z (const gep_parts *P, double complex sigma, double c,
+                                  int lower_only, ztrip *t)
+{
+  double complex s2 = sigma * sigma;
+  pencil_rows sre = parts_rows (P, 1, lower_only, creal (sigma), creal (s2));
+  pencil_rows sim = parts_rows (P, 1, lower_only, cimag (sigma), cimag (s2));
+  sim.k_zero = 1;
+  spm_part re, im;
+  memset (t, 0, sizeof *t);
+  memset (&im, 0, sizeof im);
+  int rc = pencil_part_build (P, &sre, c, lower_only, &re);
+  if (rc == 0) rc = pencil_part_build (P, &sim, 0.0, lower_only, &im);
+  if (rc == 0 && re.L.nnz != im.L.nnz) rc = MB_ENOMEM;  /* cannot happen: one merge */
+  long nnz = rc == 0 ? re.L.nnz : 0;
+  if (rc == 0) {
+    t->row = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *t->row);
+    t->col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *t->col);
+    t->val = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *t->val);
+    if (!t->row || !t->col || !t->val) rc = MB_ENOMEM;
+  }
+  for (int i = 0; rc == 0 && i < re.L.nrows; i++)
+    for (int k = re.L.rowptr[i]; k < re.L.rowptr[i + 1]; k++) {
+      t->row[k] = re.first + i;
+      t->col[k] = re.L.col[k];
+      t->val[k] = CMPLX (re.L.val[k], im.L.val[k]);
+    }
+  if (rc == 0) t->nnz = t->cap = nnz;
+  else ztrip_clear (t);
+  spm_part_clear (&re);
+  spm_part_clear (&im);
+  return rc;
 }
 
 /* Largest |value| and largest row sum of |values| of a part's rows (0, 0 when empty). */

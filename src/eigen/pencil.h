@@ -84,6 +84,15 @@ int pencil_undamped_part (const gep_parts *P, double sigma, double s, int lower_
 int pencil_damped_reduced_part (const gep_parts *P, double sigma, double c, int lower_only,
                                 spm_part *A);
 
+/* The same rows at a complex sigma, for ZMUMPS with distributed input: the rows row0 ..
+   row0 + nloc - 1 of pencil_damped_reduced's matrix [K + sigma R + sigma^2 M, c Cq^T; c Cq,
+   0] as complex triplets with global rows and columns (row by row, columns ascending),
+   only the lower triangle when lower_only, into t (empty on entry; caller clears). Each
+   part's real and imaginary parts come from one row merge, so that they pair up. Not
+   collective. Returns 0 or MB_ENOMEM (t empty then). */
+int pencil_damped_reduced_part_z (const gep_parts *P, double complex sigma, double c,
+                                  int lower_only, ztrip *t);
+
 /* Scale for Cq so that its entries match K's magnitude (seed 001, sec. 5): a power of two
    near max|K| / max|Cq| (1 without Cq), so scaling and scaling back are exact. */
 double pencil_cq_scale (const gep_system *sys);

@@ -2030,6 +2030,43 @@ static spm *triplets_of (const spm *A)
   return T;
 }
 
+/* Collective. The damped reduced pencil by rows at a complex sigma
+   (pencil_damped_reduced_part_z), gathered in rank order, is pencil_damped_reduced's
+   whole complex matrix (from the same system, rank 0) bit for bit: rows, columns, real and
+   imaginary parts. */
+static void test_pencil_parts_z (const gep_system *sys, const gep_parts *P, double s,
+                                 int lower, int m)
+{
+  double complex sigma = -0.37 + 1.9 * I;
+  ztrip t = { 0 }, w = { 0 };
+  int fail = pencil_damped_reduced_part_z (P, sigma, s, lower, &t) != 0;
+  int cnt = fail ? 0 : (int) t.nnz, *counts = xcalloc ((size_t) nranks, sizeof *counts);
+  int *displs = xcalloc ((size_t) nranks, sizeof *displs);
+  MPI_Gather (&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; r < nranks; r++) { displs[r] = total; total += counts[r]; }
+  int *gr = xcalloc ((size_t) total + 1, sizeof *gr), *gc = xcalloc ((size_t) total + 1, sizeof *gc);
+  double complex *gv = xcalloc ((size_t) total + 1, sizeof *gv);
+  MPI_Gatherv (t.row, cnt, MPI_INT, gr, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gatherv (t.col, cnt, MPI_INT, gc, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gatherv (t.val, cnt, MPI_C_DOUBLE_COMPLEX, gv, counts, displs, MPI_C_DOUBLE_COMPLEX, 0,
+               MPI_COMM_WORLD);
+  int all, ok = !fail;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0) {
+    int same = all && pencil_damped_reduced (sys, sigma, s, lower, &w) == 0 && w.nnz == total;
+    for (long k = 0; same && k < total; k++)
+      same = w.row[k] == gr[k] && w.col[k] == gc[k]
+             && memcmp (&w.val[k], &gv[k], sizeof gv[k]) == 0;
+    CHECK0 (same, "complex pencil by rows (%s, lower %d, %d ranks): the gathered parts differ "
+            "from pencil_damped_reduced's whole matrix",
+            m ? "4 constraints, one empty" : "no constraints", lower, nranks);
+  }
+  ztrip_clear (&t);
+  ztrip_clear (&w);
+  free (counts); free (displs); free (gr); free (gc); free (gv);
+}
+
 /* Collective. The pencil built by rows from each rank's parts (gep_parts_scatter,
    pencil_undamped_part; with R, pencil_damped_reduced_part), gathered in rank order, is
    the whole build's matrix bit for bit (entries, order, values), lower triangle and whole:
@@ -2037,7 +2074,7 @@ static spm *triplets_of (const spm *A)
    (merged row by row) and from triplets (summed by spm_compress), for a system with a
    constraint row that has no entry, one without constraints, and more ranks than
    constraint rows. R overlaps K and M in some entries, not in others, and has a stored
-   zero. */
+   zero. With R, also the complex build at a complex sigma (test_pencil_parts_z). */
 static void test_pencil_parts (void)
 {
   for (int kase = 0; kase < 4; kase++) {
@@ -2110,6 +2147,7 @@ static void test_pencil_parts (void)
       }
       free (rows); free (counts); free (displs); free (gr); free (gc); free (gv);
       spm_part_clear (&A);
+      if (damped) test_pencil_parts_z (&sys, &P, s, lower, m);
     }
     CHECK0 (rc == 0, "gep_parts_scatter failed: %.300s", err.msg);
     gep_parts_clear (&P);
