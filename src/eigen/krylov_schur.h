@@ -50,9 +50,10 @@ typedef struct ks_opts {
   int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
                           into ks_result.xr (half the memory of complex ones; the undamped
                           stage), 0 = as complex vectors into ks_result.x */
-  int vectors_by_rows; /* with real_vectors: 1 = leave the real Ritz vectors where they are,
-                          each rank's rows in its own ks_result.xr (ks_result.rows = 1),
-                          nothing gathered; 0 = gathered on rank 0. The same on every rank */
+  int vectors_by_rows; /* 1 = leave the Ritz vectors where they are, each rank's rows in
+                          its own ks_result.xr (ks_solve_real, with real_vectors) or
+                          ks_result.x (ks_solve_complex) (ks_result.rows = 1), nothing
+                          gathered; 0 = gathered on rank 0. The same on every rank */
   int whole;           /* 1: the dense path (the whole space, OP formed column by column and
                           solved by LAPACK) whatever nev and ncv: the caller wants about as
                           many eigenvalues as OP has nonzero ones, where the Krylov subspace
@@ -104,7 +105,10 @@ typedef struct ks_result {
   double complex *mu;    /* Ritz values, size nconv */
   double *resid;         /* relative Ritz residual estimates, size nconv */
   double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm; gathered on
-                            rank 0, NULL on the other ranks (and NULL when xr is set) */
+                            rank 0, NULL on the other ranks (and NULL when xr is set). From
+                            ks_solve_complex with opts->vectors_by_rows (rows = 1): this
+                            rank's rows of them on every rank, nloc x nconv, leading
+                            dimension max (nloc, 1) */
   double *xr;            /* with opts->real_vectors (real Krylov-Schur path): the same
                             vectors as real columns, n x nconv, rank 0 only: a conjugate
                             pair (j, j+1) is held as the real and imaginary parts of x_j in
@@ -113,8 +117,9 @@ typedef struct ks_result {
                             which fills x. With opts->vectors_by_rows (rows = 1): this
                             rank's rows of the same columns on every rank, nloc x nconv,
                             leading dimension max (nloc, 1) of the ks_dist. */
-  int rows;              /* 1: xr holds this rank's rows (opts->vectors_by_rows, and not the
-                            dense path); the same on every rank */
+  int rows;              /* 1: xr (or, complex, x) holds this rank's rows
+                            (opts->vectors_by_rows, and not the dense path); the same on
+                            every rank */
 } ks_result;
 
 /* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks

@@ -163,9 +163,9 @@ static int KS_SUFFIX (gather_root) (const ks_dist *d, int p, int nb, KS_SCALAR *
 
 /* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
    which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
-   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With real_out
-   and by_rows (real arithmetic) the basis, shrunk to p columns, becomes res->xr on every
-   rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
+   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With by_rows
+   (and real_out in real arithmetic) the basis, shrunk to p columns, becomes res->xr (complex:
+   res->x) on every rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
    allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
    real, the columns as they stand: half the memory), so that the basis and the gathered
    vectors are never held whole together. Each x is purified and of unit norm. In real
@@ -193,9 +193,10 @@ static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, in
     goto done;
   }
   KS_SUFFIX (ritz_in_basis) (d, p, l, m, nb, Vp, Y, b, H, ldh, tmp, Yk, sq, res);
-  if (real_out && by_rows) {  /* each rank keeps its rows: the basis becomes res->xr */
+  if (by_rows && (real_out || KS_DOUBLES == 2)) {  /* the basis becomes res->xr (res->x) */
     KS_SCALAR *V = *Vp, *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
-    res->xr = (double *) (kept ? kept : V);
+    if (real_out) res->xr = (double *) (kept ? kept : V);
+    else res->x = (double complex *) (void *) (kept ? kept : V);
     *Vp = NULL;  /* res owns it now */
     res->rows = 1;
     goto done;
