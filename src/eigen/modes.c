@@ -1232,7 +1232,7 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
   return rc;
 }
 
-/* ---- the damped stage by rows: real arithmetic, several ranks ------------------------- */
+/* ---- the damped stage by rows: real or complex arithmetic, several ranks -------------- */
 
 /* What the damped post-processing by rows shares (all owned by it): the Krylov layout d
    (order N = 2n + m: positions u, velocities v, multipliers xi), this rank's rows of the
@@ -1260,6 +1260,8 @@ typedef struct dcand {
   double complex lambda;
   double dist;      /* |lambda - sigma| */
   double *re, *im;  /* this rank's rows of x = re + i im (ld each) */
+  int mult;         /* complex arithmetic: 2 when it stands for a folded conjugate pair, or
+                       the multiplicity fold_rigid_rows gives; 0: one */
 } dcand;
 
 static int by_dcand_dist (const void *a, const void *b)
@@ -1513,6 +1515,7 @@ static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
     rc = drows_residual (c, l, cand[i].re, cand[i].im, &rho);
     if (rc < 0) break;
     md->lambda = l;
+    md->multiplicity = cand[i].mult > 1 ? cand[i].mult : 0;
     md->freq_hz = cabs (l) / TWO_PI;
     md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
     md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
@@ -1531,6 +1534,141 @@ done:
   return rc;
 }
 
+/* Every rank (the same candidates on every rank). The candidates of complex arithmetic
+   (each Ritz vector its own, no conjugate partner implied) folded as modes_damped folds
+   them, in their order: one with Im lambda below -tol whose conjugate (within 1e-6
+   relative) is among the others still kept is dropped, that one standing for the pair
+   (mult 2); without its partner it is reported as the partner (conj lambda, conj x); one
+   real to tol is made real. Returns the candidates left, in order. */
+static int fold_pairs_rows (const drows_ctx *c, dcand *cand, int nc)
+{
+  int nl = c->d->nloc, kept = 0;
+  for (int i = 0; i < nc; i++) cand[i].mult = 0, cand[i].dist = 0.0;  /* dist: 1 = dropped */
+  for (int i = 0; i < nc; i++) {
+    dcand *x = &cand[i];
+    double tol = 1e-8 * fmax (cabs (x->lambda), c->floor_round);
+    if (cimag (x->lambda) < -tol) {
+      int found = 0;
+      for (int j = 0; j < nc && !found; j++)
+        if (j != i && cand[j].dist == 0.0
+            && cabs (cand[j].lambda - conj (x->lambda)) <= 1e-6 * cabs (x->lambda)) {
+          x->dist = 1.0;
+          cand[j].mult = 2;
+          found = 1;
+        }
+      if (!found) {
+        x->lambda = conj (x->lambda);
+        for (int k = 0; k < nl; k++) x->im[k] = 0.0 - x->im[k];
+      }
+    } else if (fabs (cimag (x->lambda)) <= tol) {
+      x->lambda = creal (x->lambda);
+    }
+  }
+  for (int i = 0; i < nc; i++)
+    if (cand[i].dist == 0.0) cand[kept++] = cand[i];
+  return kept;
+}
+
+/* Collective. fold_rigid_pairs (see there) on the ranks' rows: the candidates within the
+   rigid floor, nearest zero first; each position part u made unit (one reduction), u^H M u
+   and u^H R u from the velocity rows of B and A applied to S [u; 0; 0] = [0; u; 0] (one
+   reduction), u orthogonalized against the kept motions (two passes, one reduction per
+   coefficient) and dropped into the mult of the kept one it lies along most when less than
+   1e-3 of it is left. Without memory for the work (on any rank) nothing is folded. Returns
+   the candidates left (in order), their mult set (0: one), or a negative error of the
+   products, the same on every rank. */
+static int fold_rigid_rows (drows_ctx *c, dcand *cand, int nc)
+{
+  const ks_dist *d = c->d;
+  int nl = d->nloc, n = c->n, np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
+  int nk = 0, total = 0, kept_at[FOLD_MAX], count[FOLD_MAX], rc = 0;
+  size_t ld = c->ld;
+  double complex *basis = mb_calloc (ld * FOLD_MAX, sizeof *basis);
+  double complex *u = mb_calloc (ld, sizeof *u);
+  char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
+  int ok = basis && u && state, all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
+  double *X1 = c->W, *X2 = c->W + 2 * ld, *AX = c->W + 4 * ld, *BX = c->W + 6 * ld;
+  for (;;) {
+    if (!all) break;
+    int i = -1;
+    for (int j = 0; j < nc; j++)
+      if (!state[j] && cabs (cand[j].lambda) <= c->floor_round
+          && (i < 0 || cabs (cand[j].lambda) < cabs (cand[i].lambda)))
+        i = j;
+    if (i < 0) break;
+    dcand *x = &cand[i];
+    state[i] = 1;
+    double l = cabs (x->lambda), sq[1] = { 0.0 };
+    for (int k = 0; k < np; k++) sq[0] += x->re[k] * x->re[k] + x->im[k] * x->im[k];
+    sum_everywhere (d->comm, sq, 1);
+    double unrm = sqrt (sq[0]);
+    if (!(unrm > 0.0)) continue;
+    memset (X1, 0, 2 * ld * sizeof *X1);
+    for (int k = 0; k < np; k++) {
+      u[k] = CMPLX (x->re[k], x->im[k]) / unrm;
+      X1[k] = creal (u[k]);
+      X1[ld + k] = cimag (u[k]);
+    }
+    rc = spm_rows_matmat (c->S, 2, X1, (int) ld, X2, (int) ld, c->err);
+    if (rc == 0) rc = spm_rows_matmat (c->A, 2, X2, (int) ld, AX, (int) ld, c->err);
+    if (rc == 0) rc = spm_rows_matmat (c->B, 2, X2, (int) ld, BX, (int) ld, c->err);
+    if (rc < 0) break;
+    double q[4] = { 0.0, 0.0, 0.0, 0.0 };  /* u^H M u, u^H R u (R u = -A's velocity rows) */
+    for (int k = 0; k < nl; k++)
+      if (d->row0 + k >= n && d->row0 + k < 2 * n) {
+        double complex v = conj (CMPLX (X2[k], X2[ld + k]));
+        double complex qm = v * CMPLX (BX[k], BX[ld + k]), qr = -v * CMPLX (AX[k], AX[ld + k]);
+        q[0] += creal (qm), q[1] += cimag (qm), q[2] += creal (qr), q[3] += cimag (qr);
+      }
+    sum_everywhere (d->comm, q, 4);
+    if (!(cabs (CMPLX (q[2], q[3])) <= 0.1 * l * cabs (CMPLX (q[0], q[1])))) continue;
+    int here = x->mult == 2 ? 2 : 1;
+    double complex coef[FOLD_MAX] = { 0 };
+    for (int g = 0; g < 2; g++)
+      for (int b = 0; b < nk; b++) {
+        const double complex *e = basis + (size_t) b * ld;
+        double complex t = 0.0;
+        for (int k = 0; k < np; k++) t += conj (e[k]) * u[k];
+        double ts[2] = { creal (t), cimag (t) };
+        sum_everywhere (d->comm, ts, 2);
+        t = CMPLX (ts[0], ts[1]);
+        for (int k = 0; k < np; k++) u[k] -= t * e[k];
+        coef[b] += t;
+      }
+    double left[1] = { 0.0 };
+    for (int k = 0; k < np; k++) left[0] += creal (u[k] * conj (u[k]));
+    sum_everywhere (d->comm, left, 1);
+    left[0] = sqrt (left[0]);
+    if (left[0] <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
+      int best = 0;
+      for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
+      state[i] = 2;
+      count[best] += here;
+      total += here;
+    } else if (nk < FOLD_MAX) {
+      for (int k = 0; k < np; k++) basis[(size_t) nk * ld + k] = u[k] / left[0];
+      count[nk] = here;
+      kept_at[nk++] = i;
+      total += here;
+    }
+  }
+  for (int b = 0; b < nk && rc == 0; b++) {  /* every Jordan block has two */
+    dcand *x = &cand[kept_at[b]];
+    int k = total == 2 * nk ? 2 : count[b];
+    x->mult = k > 1 ? k : 0;
+    if (k > 1) x->lambda = creal (x->lambda);
+  }
+  int kept = 0;
+  for (int i = 0; i < nc && rc == 0; i++) {
+    if (state && state[i] == 2) continue;
+    if (cand[i].mult == 2 && cabs (cand[i].lambda) > c->floor_round) cand[i].mult = 0;
+    cand[kept++] = cand[i];
+  }
+  free (basis); free (u); free (state);
+  return rc < 0 ? rc : kept;
+}
+
 int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
                        double complex sigma, double w, double s, int want, int keep_vectors,
                        eigen_result *out, mb_err *err)
@@ -1539,14 +1677,17 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
   c.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
   int nconv = ks->nconv, ld = (int) c.ld;
   dcand *cand = NULL;
-  double *store = NULL;
+  double *store = NULL, *split = NULL;
+  int zvec = ks->x != NULL;  /* complex arithmetic: complex columns, each its own */
   int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
   if (rc == 0) {
     c.W = mb_calloc (20 * c.ld, sizeof *c.W);
     /* a pair whose eigenvalue is real to rounding gives two candidates */
     cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
     store = mb_calloc ((size_t) 2 * c.ld * (nconv + 1), sizeof *store);
-    if (!c.W || !cand || !store) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+    split = mb_calloc ((size_t) 2 * c.ld, sizeof *split);  /* a complex column's re, im */
+    if (!c.W || !cand || !store || !split)
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   rc = mb_agree (d->comm, rc, err);
   if (rc == 0) rc = drows_build (&c, parts);
@@ -1562,18 +1703,25 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
   for (int i = 0; rc == 0 && i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
   int nc = 0;
   for (int j = 0; rc == 0 && j < nconv; j++) {
-    int pair = cimag (ks->mu[j]) != 0.0 && j + 1 < nconv;  /* (j, j+1): x_j = re + i im */
+    /* real arithmetic: (j, j+1) a pair, x_j = re + i im */
+    int pair = !zvec && cimag (ks->mu[j]) != 0.0 && j + 1 < nconv;
     if (cabs (ks->mu[j]) <= INFINITE_MU_RTOL * mu_max) {
       out->n_infinite += 1 + pair;
       j += pair;
       continue;
     }
-    const double *re = ks->xr + (size_t) j * ld, *im = pair ? re + ld : NULL;
+    const double *re = zvec ? split : ks->xr + (size_t) j * ld, *im = pair ? re + ld : NULL;
+    if (zvec) {  /* complex column j: its real and imaginary parts */
+      const double complex *z = ks->x + (size_t) j * ld;
+      for (int k = 0; k < d->nloc; k++) split[k] = creal (z[k]), split[ld + k] = cimag (z[k]);
+      im = split + ld;
+    }
     dcand *x = &cand[nc];
     rc = drows_candidate (&c, re, im, sigma + 1.0 / ks->mu[j], w, s,
                           store + (size_t) 2 * c.ld * nc, x);
     if (rc < 0) break;
     nc++;
+    if (zvec) continue;  /* folded below (fold_pairs_rows), as modes_damped folds them */
     if (pair) {  /* the pair folded onto Im lambda >= 0, as modes_damped folds it */
       double tol = 1e-8 * fmax (cabs (x->lambda), c.floor_round);
       if (cimag (x->lambda) < -tol) {       /* report the partner: conj (x) */
@@ -1594,6 +1742,12 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
       x->lambda = creal (x->lambda);
     }
   }
+  if (rc == 0 && zvec) {  /* complex arithmetic: pairs, then a double zero once */
+    nc = fold_pairs_rows (&c, cand, nc);
+    int kept = fold_rigid_rows (&c, cand, nc);
+    if (kept < 0) rc = kept;
+    else nc = kept;
+  }
   for (int i = 0; i < nc; i++) cand[i].dist = cabs (cand[i].lambda - sigma);
   int nsel = nc < want ? nc : want;
   if (rc == 0) {
@@ -1606,6 +1760,6 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   spm_rows_free (c.A); spm_rows_free (c.B); spm_rows_free (c.S);
   spm_part_clear (&c.Ap); spm_part_clear (&c.Bp); spm_part_clear (&c.Sp);
-  free (c.W); free (cand); free (store);
+  free (c.W); free (cand); free (store); free (split);
   return rc;
 }

@@ -86,15 +86,17 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
                   int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err);
 
 /* Collective (the ranks of d, the Krylov layout of order 2n + m). modes_damped for the
-   damped stage in real arithmetic on several ranks with the Ritz vectors left by rows
-   (ks->rows: real columns, a conjugate pair (j, j+1) as x_j = xr_j + i xr_{j+1}): the same
+   damped stage on several ranks with the Ritz vectors left by rows (ks->rows; real
+   arithmetic: real columns in ks->xr, a conjugate pair (j, j+1) as x_j = xr_j + i xr_{j+1};
+   complex arithmetic: complex columns in ks->x, each its own, no partner implied, whose
+   pairs and rigid-body double zeros are folded as modes_damped folds them): the same
    steps on each rank's rows (u scaled back by w, the multipliers by s, the eigenvalue
    refined by the quadratic Rayleigh quotient, each pair folded onto Im lambda >= 0, the
    `want` nearest sigma, largest position entry 1, residual, kind), with the rows of the
    unscaled GEP (31)'s A and B built from the system's parts (layout of order n + m) and one
    reduction per step for the dot products and norms, so that no rank holds a whole vector
    or matrix; keep_vectors as for modes_undamped_rows (1: gathered on rank 0 into the
-   mode). ks->mu is rank 0's on return. sigma (real), w, s: the same on every rank. Every rank
+   mode). ks->mu is rank 0's on return. sigma, w, s: the same on every rank. Every rank
    fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
 int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
