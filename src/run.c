@@ -243,15 +243,11 @@ static int load_system_by_rows (run *r, double times[3], mb_err *err)
   return rc;
 }
 
-/* Collective. 1 when a matrix deck is read by rows: more than one rank, an eigen stage,
-   and the damped stage, when it runs, at a real shift (at a complex one it takes the
-   system whole). */
+/* Collective. 1 when a matrix deck is read by rows: more than one rank and an eigen stage
+   (the damped one by rows at every shift). */
 static int read_by_rows (run *r)
 {
-  const deck_stage *dd = &r->d.damped;
-  int damped_real = !dd->has_target && (!dd->has_shift || dd->shift_im == 0.0);
-  return r->nranks > 1 && (r->d.modal.enabled || r->d.damped.enabled) && !r->d.frf.present
-         && (!r->d.damped.enabled || damped_real);
+  return r->nranks > 1 && (r->d.modal.enabled || r->d.damped.enabled) && !r->d.frf.present;
 }
 
 /* "K k, M m, R r, Cq c entries" into buf for the log; r or c < 0: that matrix is absent

@@ -759,9 +759,9 @@ static const stage_ops modal_ops = {
   .refuse = refuse_complex_undamped, .missed_rerun = 1
 };
 
-/* Collective. A system by rows that a stage cannot take as it is (the damped stage at a
-   complex shift or in complex arithmetic; an unsymmetric undamped pencil, whose modes are
-   complex and found on rank 0) gathered whole on rank 0: *whole
+/* Collective. A system by rows that a stage cannot take as it is (an unsymmetric undamped
+   pencil, whose modes are complex and found on rank 0; the dense path's Ritz vectors,
+   whole on rank 0) gathered whole on rank 0: *whole
    is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by
    rows is copied as it is. Returns 0 or
    MB_ENOMEM, the same on every rank. */
@@ -876,26 +876,29 @@ static void complex_scaling (stage *st)
                   && (!sys->R || spm_is_symmetric (sys->R, 1e-12));
 }
 
-/* Rank 0 (with st->parts every rank, after complex_scaling on rank 0 and its broadcast: a
-   real shift only). The matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0]
-   of order n + m (pencil_damped_reduced), the lower triangle only for LDL^T; real (st->A,
+/* Rank 0 (with st->parts every rank, after complex_scaling on rank 0 and its broadcast).
+   The matrix that is factored: the reduced [P(sigma), c Cq^T; c Cq, 0] of order n + m
+   (pencil_damped_reduced), the lower triangle only for LDL^T; real (st->A,
    pencil_damped_reduced_real; by rows, this rank's rows in st->Ap,
    pencil_damped_reduced_part) at a real shift, where the stage runs in real arithmetic,
-   complex (st->t) at a complex one. */
+   complex (st->t, pencil_damped_reduced; by rows, this rank's rows,
+   pencil_damped_reduced_part_z) at a complex one. */
 static int complex_pencil_as (stage *st, int real)
 {
   const gep_system *sys = st->sys;
   st->Nf = sys->n + sys->m;
-  if (st->parts)
-    return take_pencil_rows (st, pencil_damped_reduced_part (st->parts, creal (st->sigma),
-                                                             st->s * st->w, st->symmetric,
-                                                             &st->Ap));
-  complex_scaling (st);
-  if (real) {  /* real shift: a real matrix, for DMUMPS */
-    return take_real_pencil (st, pencil_damped_reduced_real (sys, creal (st->sigma),
-                                                             st->s * st->w, st->symmetric));
-  }
-  MB_TRY (pencil_damped_reduced (sys, st->sigma, st->s * st->w, st->symmetric, &st->t));
+  if (!st->parts) complex_scaling (st);
+  double c = st->s * st->w;
+  if (real && st->parts)
+    return take_pencil_rows (st, pencil_damped_reduced_part (st->parts, creal (st->sigma), c,
+                                                             st->symmetric, &st->Ap));
+  if (real)  /* real shift: a real matrix, for DMUMPS */
+    return take_real_pencil (st, pencil_damped_reduced_real (sys, creal (st->sigma), c,
+                                                             st->symmetric));
+  if (st->parts)  /* this rank's rows, complex, for ZMUMPS's distributed input */
+    MB_TRY (pencil_damped_reduced_part_z (st->parts, st->sigma, c, st->symmetric, &st->t));
+  else
+    MB_TRY (pencil_damped_reduced (sys, st->sigma, c, st->symmetric, &st->t));
   st->nnz = st->t.nnz;
   st->row = st->t.row;
   st->col = st->t.col;
@@ -914,8 +917,10 @@ static void complex_pencil_clear (stage *st)
   ztrip_clear (&st->t);
 }
 
-/* Both members of a conjugate pair are eigenvalues of the complex operator. By rows (real
-   arithmetic on several ranks), the Ritz vectors stay by rows as real columns. */
+/* Both members of a conjugate pair are eigenvalues of the complex operator. By rows (a
+   system by rows, or real arithmetic, on several ranks), the Ritz vectors stay by rows: as
+   real columns in real arithmetic, complex ones in complex arithmetic (stage.c's
+   vectors_by_rows). */
 static void complex_krylov_opts (const stage *st, ks_opts *o)
 {
   o->nev = 2 * st->opts->modes;
@@ -991,13 +996,14 @@ static const stage_ops complex_ops = {
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift,
-  .rigid_rerun = &complex_ops_z, .whole = whole_system, .whole_clear = whole_clear
+  .rigid_rerun = &complex_ops_z
 };
 
 /* The same stage in complex arithmetic at every shift (complex_arith = 2). */
 static const stage_ops complex_ops_z = {
   .kind = STAGE_COMPLEX, .label = "complex", .gep = "GEP (31)", .unit = "1/s",
-  .complex_arith = 2, .pencil = complex_pencil_z, .pencil_clear = complex_pencil_clear,
+  .complex_arith = 2, .scaling = complex_scaling, .pencil = complex_pencil_z,
+  .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
   .retry_shift = complex_retry_shift
 };
@@ -1010,24 +1016,17 @@ static double complex complex_shift (const eigen_opts *opts)
        : opts->has_target ? 1e-3 + I * TWO_PI * opts->target_hz : 1e-3;
 }
 
+/* A system by rows stays so at every shift: its pencil is built by rows (real at a real
+   shift, complex at a complex one), and the modes are finished on the ranks' rows. */
 int gep_complex (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                  eigen_result *out, mb_err *err)
 {
-  /* a system by rows stays so at a real shift (its pencil by rows is real); at a complex
-     one the pencil and the modes are built from the whole system on rank 0 */
-  if (sys->parts && cimag (complex_shift (opts)) == 0.0)
-    return run_stage (comm, sys, 1, opts, out, err);
-  gep_system whole;
-  int rc = whole_system (comm, sys, &whole, opts->log, err);
-  if (rc == 0) rc = run_stage (comm, &whole, 1, opts, out, err);
-  else memset (out, 0, sizeof *out);
-  whole_clear (sys, &whole);
-  return rc;
+  return run_stage (comm, sys, 1, opts, out, err);
 }
 
 /* The damped stage's solve with the options o of run_stage, at complex_shift: in real
-   arithmetic at a real shift, again in complex arithmetic (the system whole) when that
-   found rigid-body modes (stage_run's rule 6, complex_ops.rigid_rerun). */
+   arithmetic at a real shift, again in complex arithmetic (a system by rows still by rows)
+   when that found rigid-body modes (stage_run's rule 6, complex_ops.rigid_rerun). */
 static int complex_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
                           eigen_result *out, mb_err *err)
 {
@@ -1036,10 +1035,10 @@ static int complex_solve (MPI_Comm comm, const gep_system *sys, eigen_opts *o,
 }
 
 /* gep_modal (damped 0) or gep_complex (damped 1) on a system that it takes as it is (whole;
-   or by rows: the undamped stage with a symmetric pencil, the damped one at a real shift,
-   whose rerun in complex arithmetic takes it whole): the modes asked capped by the bound on
-   finite eigenvalues (or a refusal, MB_EDECK), exactly that many asked when the bound is
-   near, the stage's solve, then the bound and the finite count recorded in out. */
+   or by rows: the undamped stage with a symmetric pencil, the damped one at every shift):
+   the modes asked capped by the bound on finite eigenvalues (or a refusal, MB_EDECK),
+   exactly that many asked when the bound is near, the stage's solve, then the bound and the
+   finite count recorded in out. */
 static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
                       const eigen_opts *opts, eigen_result *out, mb_err *err)
 {

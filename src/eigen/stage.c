@@ -515,8 +515,8 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   int zarith = complex_at (ops, st);
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   /* the operator by rows always; real Ritz vectors stay by rows on more than one rank
-     (on one, rank 0 holds them whole anyway) */
-  o.vectors_by_rows = !zarith && st->nranks > 1 && o.real_vectors;
+     (on one, rank 0 holds them whole anyway), and complex ones of a pencil by rows */
+  o.vectors_by_rows = st->nranks > 1 && (zarith ? st->parts != NULL : o.real_vectors);
   int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
@@ -818,8 +818,8 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   }
   /* the system by rows when the stage can build its pencil by rows (compressed matrices
      on rank 0) on more than one rank with the operator by rows */
-  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it: the
-                        damped stage at a real shift) */
+  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it: every
+                        stage but an unsymmetric undamped one) */
     st.parts = sys->parts;
     stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
@@ -931,8 +931,8 @@ static int real_path_rigid (MPI_Comm comm, int rc, const eigen_result *out)
 }
 
 /* Collective. Rule 6: the stage again as ops->rigid_rerun (complex arithmetic) at the same
-   shift, with the system whole (ops->whole; freed by ops->whole_clear). Returns its
-   status, the same on every rank. */
+   shift, on the system as it is (a system by rows stays by rows). Returns its status, the
+   same on every rank. */
 static int rule_complex_rigid (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                                const eigen_opts *o, double complex sigma, int N,
                                eigen_result *out, mb_err *err)
@@ -945,12 +945,7 @@ static int rule_complex_rigid (const stage_ops *ops, MPI_Comm comm, const gep_sy
              ops->label);
   eigen_result_clear (out);
   mb_err_init (err);
-  gep_system whole;  /* complex arithmetic takes the system whole */
-  int rc = ops->whole (comm, sys, &whole, o->log, err);
-  if (rc == 0) rc = stage_solve (ops->rigid_rerun, comm, &whole, o, sigma, N, out, err);
-  else memset (out, 0, sizeof *out);
-  ops->whole_clear (sys, &whole);
-  return rc;
+  return stage_solve (ops->rigid_rerun, comm, sys, o, sigma, N, out, err);
 }
 
 int stage_run (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,

@@ -46,7 +46,8 @@ typedef struct stage_ops {
   int (*pencil) (stage *st);
   /* Rank 0: the scaling that pencil sets (st->symmetric, st->s, st->w), for a pencil built
      by rows: with st->parts, the skeleton calls it and broadcasts its results, then calls
-     pencil on every rank for its rows (the damped stage: at a real shift only). NULL: the
+     pencil on every rank for its rows (a system scattered by the stage: the damped
+     stage at a real shift only; a system read by rows: every shift). NULL: the
      stage's pencil is built on rank 0 only. */
   void (*scaling) (stage *st);
   /* Every rank: frees what pencil built (called once the factors exist). */
@@ -75,13 +76,9 @@ typedef struct stage_ops {
      check) */
   int missed_rerun;
   /* The policy's rule 6: the stage whose run replaces this one's when real arithmetic
-     reported rigid-body modes (the damped stage: the same in complex arithmetic), with
-     the system whole (whole gathers a system by rows on rank 0, whole_clear frees what
-     it gathered; both agreed on every rank); NULL for none. */
+     reported rigid-body modes (the damped stage: the same in complex arithmetic), on the
+     system as it is; NULL for none. */
   const struct stage_ops *rigid_rerun;
-  int (*whole) (MPI_Comm comm, const gep_system *sys, gep_system *whole, FILE *log,
-                mb_err *err);
-  void (*whole_clear) (const gep_system *sys, gep_system *whole);
 } stage_ops;
 
 /* One stage at one shift. The skeleton sets the first group; ops->pencil the second on

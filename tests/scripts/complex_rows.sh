@@ -1,5 +1,5 @@
 #!/bin/sh
-# complex_rows.sh: the damped stage in complex arithmetic (a target frequency) on 1 and 3
+# complex_rows.sh: the damped stage in complex arithmetic (a target frequency) on 1, 2 and 3
 # ranks, its operator by rows, against scipy's dense eigenvalues of pencil (31)
 # (tests/scripts/complex_rows.py).
 # usage: sh complex_rows.sh MBMODAL OUTDIR
