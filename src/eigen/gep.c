@@ -760,8 +760,7 @@ static const stage_ops modal_ops = {
 };
 
 /* Collective. A system by rows that a stage cannot take as it is (an unsymmetric undamped
-   pencil, whose modes are complex and found on rank 0; the dense path's Ritz vectors,
-   whole on rank 0) gathered whole on rank 0: *whole
+   pencil, whose modes are complex and found on rank 0) gathered whole on rank 0: *whole
    is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by
    rows is copied as it is. Returns 0 or
    MB_ENOMEM, the same on every rank. */
@@ -932,10 +931,48 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
              o->nev, st->opts->modes);
 }
 
-/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows). Candidates (positions
-   scaled back by w) -> one mode per conjugate pair. */
+/* Collective, for a system by rows on several ranks whose Ritz vectors came whole to rank
+   0 (Krylov-Schur's dense path of a small problem: ks->x, N x nconv complex, each column
+   its own eigenvector): each column's rows scattered to their ranks in d's layout, so that
+   ks->x becomes this rank's rows (nloc x nconv, leading dimension max (nloc, 1)) on every
+   rank and ks->rows = 1, as Krylov-Schur leaves them by rows. Returns 0 or MB_ENOMEM, the
+   same on every rank (ks unchanged then). */
+static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_err *err)
+{
+  int ld = d->nloc > 0 ? d->nloc : 1, nc = ks->nconv;
+  MPI_Bcast (&nc, 1, MPI_INT, 0, st->comm);
+  double complex *rows = mb_calloc ((size_t) ld * (nc > 0 ? nc : 1), sizeof *rows);
+  int *counts = mb_calloc ((size_t) st->nranks, sizeof *counts);
+  int *displs = mb_calloc ((size_t) st->nranks, sizeof *displs);
+  int rc = rows && counts && displs ? 0
+         : mb_fail (err, MB_ENOMEM, "out of memory for %d Ritz vectors by rows", nc);
+  if ((rc = mb_agree (st->comm, rc, err)) < 0) {
+    free (rows); free (counts); free (displs);
+    return rc;
+  }
+  MPI_Gather (&d->nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, st->comm);
+  MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, st->comm);
+  for (int i = 0; i < nc; i++)
+    MPI_Scatterv (st->rank == 0 ? ks->x + (size_t) i * d->n : NULL, counts, displs,
+                  MPI_C_DOUBLE_COMPLEX, rows + (size_t) i * ld, d->nloc, MPI_C_DOUBLE_COMPLEX,
+                  0, st->comm);
+  free (ks->x);
+  ks->x = rows;
+  ks->rows = 1;
+  free (counts); free (displs);
+  return 0;
+}
+
+/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows, or the system was read
+   by rows: then dense-path vectors are handed out by rows first, ritz_to_rows).
+   Candidates (positions scaled back by w) -> one mode per conjugate pair. */
 static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 {
+  if (!ks->rows && st->sys->parts) {  /* a system read by rows */
+    ks_dist d;
+    ks_dist_init (&d, st->comm, st->N);
+    MB_TRY (ritz_to_rows (st, &d, ks, err));
+  }
   if (ks->rows) {
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
@@ -943,23 +980,15 @@ static int complex_modes (stage *st, ks_result *ks, mb_err *err)
     return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
                               keep_rows (st), st->out, err);
   }
-  /* a system by rows whose Ritz vectors came whole to rank 0 (the dense path of a small
-     problem): the system gathered there too */
-  gep_system whole;
-  int rc = whole_system (st->comm, st->sys, &whole, st->log, err);
-  if (rc < 0 || st->rank != 0) {
-    whole_clear (st->sys, &whole);
-    return rc;
-  }
+  /* rank 0, which holds the system whole */
   candidate *cand = NULL;
   int ncand = 0;
-  rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
-                         st->out, err);
+  int rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
+                             st->out, err);
   if (rc == 0)
-    rc = modes_damped (&whole, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors, cand,
-                       ncand, st->out, err);
+    rc = modes_damped (st->sys, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors,
+                       cand, ncand, st->out, err);
   free (cand);
-  whole_clear (st->sys, &whole);
   return rc;
 }
 
