@@ -600,7 +600,7 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
   return rc;
 }
 
-/* Rank 0. Damped stage. A rigid-body motion u (K u = 0 and Cq u = 0) that R does not damp
+/* Damped stage. A rigid-body motion u (K u = 0 and Cq u = 0) that R does not damp
    (R u = 0) is a 2 x 2 Jordan block at lambda = 0 of GEP (31): rounding of size eps splits
    it into two eigenvalues +-delta, |delta| ~ sqrt(eps) times the pencil's omega scale
    (within floor_round, modes_rigid_threshold), whose position parts are both u; listed
@@ -616,54 +616,87 @@ int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
    block has two; which half lies along which motion is up to rounding); a kept one standing
    for 2 or more is made real (the pair is in mult, not in Im lambda). At most FOLD_MAX motions
    are kept as a basis (beyond that nothing more is folded); without memory for the work
-   nothing is folded. Returns the candidates left (in order), their mult set (0: one). */
-#define FOLD_MAX 64
-static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, double floor_round)
+   nothing is folded. fold_rigid_core takes these steps for both finishers (rank 0's and the
+   ranks' rows); they own their candidates. */
+/* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
+   (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
+   which candidate first), and an all-reduce need not give every rank the same rounding. */
+static void sum_everywhere (MPI_Comm comm, double *buf, int count)
 {
-  int n = sys->n, nk = 0, total = 0;
-  double complex *basis = mb_calloc ((size_t) n * FOLD_MAX, sizeof *basis);
-  double complex *u = mb_calloc ((size_t) n, sizeof *u), *t = mb_calloc ((size_t) n, sizeof *t);
-  int *kept_at = mb_calloc (FOLD_MAX, sizeof *kept_at), *count = mb_calloc (FOLD_MAX, sizeof *count);
-  char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
-  if (!basis || !u || !t || !kept_at || !count || !state) {  /* no fold: the modes as they are */
-    free (basis); free (u); free (t); free (kept_at); free (count); free (state);
-    return nc;
-  }
+  int rank;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Reduce (rank == 0 ? MPI_IN_PLACE : buf, buf, count, MPI_DOUBLE, MPI_SUM, 0, comm);
+  MPI_Bcast (buf, count, MPI_DOUBLE, 0, comm);
+}
+
+#define FOLD_MAX 64
+
+/* What fold_rigid_core needs of a finisher: its nc candidates' eigenvalues and mults
+   (copies, written back by the caller), this rank's np position rows of each unit position
+   part (columns ld apart in the basis), and unit_undamped (ctx, i, u): u = candidate i's
+   position part made unit (this rank's rows), returning 1 when R leaves it undamped
+   (|u^H R u| <= 0.1 |lambda| |u^H M u|), 0 when not (or a zero vector), < 0 on an error.
+   comm: the ranks whose rows these are (MPI_COMM_SELF on rank 0's whole vectors). */
+typedef struct fold_src {
+  MPI_Comm comm;
+  int nc, np;
+  size_t ld;
+  double floor_round;
+  double complex *lambda;
+  int *mult;
+  int (*unit_undamped) (void *ctx, int i, double complex *u);
+  void *ctx;
+} fold_src;
+
+/* Collective over f->comm. Two classical Gram-Schmidt passes of u against the kept basis
+   (nk columns): coef[b] the coefficients, returns ||u|| after them (every rank the same). */
+static double fold_project (const fold_src *f, const double complex *basis, int nk,
+                            double complex *u, double complex *coef)
+{
+  for (int g = 0; g < 2; g++)
+    for (int b = 0; b < nk; b++) {
+      const double complex *e = basis + (size_t) b * f->ld;
+      double complex t = 0.0;
+      for (int k = 0; k < f->np; k++) t += conj (e[k]) * u[k];
+      double ts[2] = { creal (t), cimag (t) };
+      sum_everywhere (f->comm, ts, 2);
+      t = CMPLX (ts[0], ts[1]);
+      for (int k = 0; k < f->np; k++) u[k] -= t * e[k];
+      coef[b] += t;
+    }
+  double left[1] = { 0.0 };
+  for (int k = 0; k < f->np; k++) left[0] += creal (u[k] * conj (u[k]));
+  sum_everywhere (f->comm, left, 1);
+  return sqrt (left[0]);
+}
+
+/* Collective over f->comm. The fold above on f's candidates: state[i] = 2 for a candidate
+   dropped as the other half of a kept motion; f->mult and f->lambda updated (a kept motion
+   standing for 2 or more made real; a pair's mult 2 cleared outside the floor). Returns 0,
+   or an error of unit_undamped; without memory nothing is folded. */
+static int fold_rigid_core (const fold_src *f, char *state)
+{
+  int nk = 0, total = 0, kept_at[FOLD_MAX], count[FOLD_MAX], rc = 0;
+  double complex *basis = mb_calloc (f->ld * FOLD_MAX, sizeof *basis);
+  double complex *u = mb_calloc (f->ld, sizeof *u);
+  int ok = basis && u, all;
+  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, f->comm);
   for (;;) {
+    if (!all) break;
     int i = -1;  /* the next candidate within the floor, nearest zero */
-    for (int j = 0; j < nc; j++)
-      if (!state[j] && cabs (cand[j].lambda) <= floor_round
-          && (i < 0 || cabs (cand[j].lambda) < cabs (cand[i].lambda)))
+    for (int j = 0; j < f->nc; j++)
+      if (!state[j] && cabs (f->lambda[j]) <= f->floor_round
+          && (i < 0 || cabs (f->lambda[j]) < cabs (f->lambda[i])))
         i = j;
     if (i < 0) break;
-    candidate *c = &cand[i];
     state[i] = 1;
-    double l = cabs (c->lambda), unrm = 0.0;
-    for (int k = 0; k < n; k++) unrm += creal (c->x[k] * conj (c->x[k]));
-    unrm = sqrt (unrm);
-    if (!(unrm > 0.0)) continue;
-    for (int k = 0; k < n; k++) u[k] = c->x[k] / unrm;
-    double complex qm = 0.0, qr = 0.0;  /* u^H M u, u^H R u */
-    spm_matvec_complex (sys->M, u, t);
-    for (int k = 0; k < n; k++) qm += conj (u[k]) * t[k];
-    if (sys->R) {
-      spm_matvec_complex (sys->R, u, t);
-      for (int k = 0; k < n; k++) qr += conj (u[k]) * t[k];
-    }
-    if (!(cabs (qr) <= 0.1 * l * cabs (qm))) continue;  /* damped: a simple zero */
-    int here = c->mult == 2 ? 2 : 1;  /* a conjugate pair folded into c: 2 */
+    rc = f->unit_undamped (f->ctx, i, u);
+    if (rc < 0) break;
+    if (rc == 0) continue;
+    rc = 0;
+    int here = f->mult[i] == 2 ? 2 : 1;  /* a conjugate pair folded into i: 2 */
     double complex coef[FOLD_MAX] = { 0 };
-    for (int g = 0; g < 2; g++)
-      for (int b = 0; b < nk; b++) {
-        const double complex *e = basis + (size_t) b * n;
-        double complex s = 0.0;
-        for (int k = 0; k < n; k++) s += conj (e[k]) * u[k];
-        for (int k = 0; k < n; k++) u[k] -= s * e[k];
-        coef[b] += s;
-      }
-    double left = 0.0;
-    for (int k = 0; k < n; k++) left += creal (u[k] * conj (u[k]));
-    left = sqrt (left);
+    double left = fold_project (f, basis, nk, u, coef);
     if (left <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
       int best = 0;
       for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
@@ -671,25 +704,74 @@ static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, dou
       count[best] += here;
       total += here;
     } else if (nk < FOLD_MAX) {
-      for (int k = 0; k < n; k++) basis[(size_t) nk * n + k] = u[k] / left;
+      for (int k = 0; k < f->np; k++) basis[(size_t) nk * f->ld + k] = u[k] / left;
       count[nk] = here;
       kept_at[nk++] = i;
       total += here;
     }
   }
-  for (int b = 0; b < nk; b++) {  /* every Jordan block has two: the pairing is rounding's */
-    candidate *c = &cand[kept_at[b]];
-    int k = total == 2 * nk ? 2 : count[b];
-    c->mult = k > 1 ? k : 0;
-    if (k > 1) c->lambda = creal (c->lambda);  /* the pair is in mult, not in Im lambda */
+  for (int b = 0; b < nk && rc == 0; b++) {  /* every Jordan block has two: rounding pairs them */
+    int i = kept_at[b], k = total == 2 * nk ? 2 : count[b];
+    f->mult[i] = k > 1 ? k : 0;
+    if (k > 1) f->lambda[i] = creal (f->lambda[i]);  /* the pair is in mult, not Im lambda */
   }
-  int kept = 0;
-  for (int i = 0; i < nc; i++) {
-    if (state[i] == 2) continue;
-    if (cand[i].mult == 2 && cabs (cand[i].lambda) > floor_round) cand[i].mult = 0;  /* a pair */
-    cand[kept++] = cand[i];
+  for (int i = 0; i < f->nc && rc == 0; i++)
+    if (state[i] != 2 && f->mult[i] == 2 && cabs (f->lambda[i]) > f->floor_round)
+      f->mult[i] = 0;  /* a conjugate pair, not a double zero */
+  free (basis); free (u);
+  return rc;
+}
+
+/* Rank 0's whole vectors for fold_rigid_core: u = candidate i's position part made unit,
+   M u and R u from the whole matrices. */
+typedef struct fold_whole {
+  const gep_system *sys;
+  const candidate *cand;
+  double complex *t;
+} fold_whole;
+
+static int unit_undamped_whole (void *ctx, int i, double complex *u)
+{
+  fold_whole *w = ctx;
+  const candidate *c = &w->cand[i];
+  int n = w->sys->n;
+  double l = cabs (c->lambda), unrm = 0.0;
+  for (int k = 0; k < n; k++) unrm += creal (c->x[k] * conj (c->x[k]));
+  unrm = sqrt (unrm);
+  if (!(unrm > 0.0)) return 0;
+  for (int k = 0; k < n; k++) u[k] = c->x[k] / unrm;
+  double complex qm = 0.0, qr = 0.0;  /* u^H M u, u^H R u */
+  spm_matvec_complex (w->sys->M, u, w->t);
+  for (int k = 0; k < n; k++) qm += conj (u[k]) * w->t[k];
+  if (w->sys->R) {
+    spm_matvec_complex (w->sys->R, u, w->t);
+    for (int k = 0; k < n; k++) qr += conj (u[k]) * w->t[k];
   }
-  free (basis); free (u); free (t); free (kept_at); free (count); free (state);
+  return cabs (qr) <= 0.1 * l * cabs (qm);  /* damped: a simple zero */
+}
+
+/* Rank 0. The fold on rank 0's candidates 0..nc-1 (whole vectors). Returns the candidates
+   left (in order), their mult set (0: one); without memory for the work, nc (no fold). */
+static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, double floor_round)
+{
+  fold_whole w = { sys, cand, mb_calloc ((size_t) sys->n + 1, sizeof (double complex)) };
+  double complex *lambda = mb_calloc ((size_t) nc + 1, sizeof *lambda);
+  int *mult = mb_calloc ((size_t) nc + 1, sizeof *mult);
+  char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
+  int kept = nc;
+  if (w.t && lambda && mult && state) {
+    for (int i = 0; i < nc; i++) lambda[i] = cand[i].lambda, mult[i] = cand[i].mult;
+    fold_src f = { MPI_COMM_SELF, nc, sys->n, (size_t) sys->n + 1, floor_round, lambda, mult,
+                   unit_undamped_whole, &w };
+    fold_rigid_core (&f, state);
+    kept = 0;
+    for (int i = 0; i < nc; i++) {
+      if (state[i] == 2) continue;
+      cand[i].lambda = lambda[i], cand[i].mult = mult[i];
+      cand[kept++] = cand[i];
+    }
+  }
+  free (w.t); free (lambda); free (mult); free (state);
   return kept;
 }
 
@@ -835,17 +917,6 @@ int modes_damped (const gep_system *sys, double complex sigma, double s, int wan
 }
 
 /* ---- the undamped stage by rows: symmetric pencil, several ranks ----------------------- */
-
-/* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
-   (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
-   which candidate first), and an all-reduce need not give every rank the same rounding. */
-static void sum_everywhere (MPI_Comm comm, double *buf, int count)
-{
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  MPI_Reduce (rank == 0 ? MPI_IN_PLACE : buf, buf, count, MPI_DOUBLE, MPI_SUM, 0, comm);
-  MPI_Bcast (buf, count, MPI_DOUBLE, 0, comm);
-}
 
 /* What the by-rows post-processing shares between its steps (all owned by it): the rows
    of this rank (d), M's and A0 = [K, s Cq^T; s Cq, 0]'s rows with their halo plans (A0 is
@@ -1569,103 +1640,78 @@ static int fold_pairs_rows (const drows_ctx *c, dcand *cand, int nc)
   return kept;
 }
 
-/* Collective. fold_rigid_pairs (see there) on the ranks' rows: the candidates within the
-   rigid floor, nearest zero first; each position part u made unit (one reduction), u^H M u
-   and u^H R u from the velocity rows of B and A applied to S [u; 0; 0] = [0; u; 0] (one
-   reduction), u orthogonalized against the kept motions (two passes, one reduction per
-   coefficient) and dropped into the mult of the kept one it lies along most when less than
-   1e-3 of it is left. Without memory for the work (on any rank) nothing is folded. Returns
-   the candidates left (in order), their mult set (0: one), or a negative error of the
+/* The ranks' rows for fold_rigid_core: u = candidate i's position rows made unit, then
+   [0; u; 0] through S (the scaling to the unscaled pencil), A and B by rows: u^H M u from B's
+   velocity rows, u^H R u from -A's. */
+typedef struct fold_rows {
+  drows_ctx *c;
+  const dcand *cand;
+} fold_rows;
+
+static int unit_undamped_rows (void *ctx, int i, double complex *u)
+{
+  fold_rows *fr = ctx;
+  drows_ctx *c = fr->c;
+  const ks_dist *d = c->d;
+  const dcand *x = &fr->cand[i];
+  int nl = d->nloc, n = c->n, np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
+  size_t ld = c->ld;
+  double *X1 = c->W, *X2 = c->W + 2 * ld, *AX = c->W + 4 * ld, *BX = c->W + 6 * ld;
+  double l = cabs (x->lambda), sq[1] = { 0.0 };
+  for (int k = 0; k < np; k++) sq[0] += x->re[k] * x->re[k] + x->im[k] * x->im[k];
+  sum_everywhere (d->comm, sq, 1);
+  double unrm = sqrt (sq[0]);
+  if (!(unrm > 0.0)) return 0;
+  memset (X1, 0, 2 * ld * sizeof *X1);
+  for (int k = 0; k < np; k++) {
+    u[k] = CMPLX (x->re[k], x->im[k]) / unrm;
+    X1[k] = creal (u[k]);
+    X1[ld + k] = cimag (u[k]);
+  }
+  int rc = spm_rows_matmat (c->S, 2, X1, (int) ld, X2, (int) ld, c->err);
+  if (rc == 0) rc = spm_rows_matmat (c->A, 2, X2, (int) ld, AX, (int) ld, c->err);
+  if (rc == 0) rc = spm_rows_matmat (c->B, 2, X2, (int) ld, BX, (int) ld, c->err);
+  if (rc < 0) return rc;
+  double q[4] = { 0.0, 0.0, 0.0, 0.0 };  /* u^H M u, u^H R u (R u = -A's velocity rows) */
+  for (int k = 0; k < nl; k++)
+    if (d->row0 + k >= n && d->row0 + k < 2 * n) {
+      double complex v = conj (CMPLX (X2[k], X2[ld + k]));
+      double complex qm = v * CMPLX (BX[k], BX[ld + k]), qr = -v * CMPLX (AX[k], AX[ld + k]);
+      q[0] += creal (qm), q[1] += cimag (qm), q[2] += creal (qr), q[3] += cimag (qr);
+    }
+  sum_everywhere (d->comm, q, 4);
+  return cabs (CMPLX (q[2], q[3])) <= 0.1 * l * cabs (CMPLX (q[0], q[1]));
+}
+
+/* Collective. The fold of fold_rigid_pairs (see there; fold_rigid_core) on the ranks' rows:
+   one reduction for each unit u, one for u^H M u and u^H R u, one per Gram-Schmidt
+   coefficient. Without memory for the work (on any rank) nothing is folded. Returns the
+   candidates left (in order), their mult set (0: one), or a negative error of the
    products, the same on every rank. */
 static int fold_rigid_rows (drows_ctx *c, dcand *cand, int nc)
 {
   const ks_dist *d = c->d;
-  int nl = d->nloc, n = c->n, np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
-  int nk = 0, total = 0, kept_at[FOLD_MAX], count[FOLD_MAX], rc = 0;
-  size_t ld = c->ld;
-  double complex *basis = mb_calloc (ld * FOLD_MAX, sizeof *basis);
-  double complex *u = mb_calloc (ld, sizeof *u);
+  int n = c->n, nl = d->nloc;
+  int np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
+  fold_rows fr = { c, cand };
+  double complex *lambda = mb_calloc ((size_t) nc + 1, sizeof *lambda);
+  int *mult = mb_calloc ((size_t) nc + 1, sizeof *mult);
   char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
-  int ok = basis && u && state, all;
+  int ok = lambda && mult && state, all, rc = 0, kept = nc;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  double *X1 = c->W, *X2 = c->W + 2 * ld, *AX = c->W + 4 * ld, *BX = c->W + 6 * ld;
-  for (;;) {
-    if (!all) break;
-    int i = -1;
-    for (int j = 0; j < nc; j++)
-      if (!state[j] && cabs (cand[j].lambda) <= c->floor_round
-          && (i < 0 || cabs (cand[j].lambda) < cabs (cand[i].lambda)))
-        i = j;
-    if (i < 0) break;
-    dcand *x = &cand[i];
-    state[i] = 1;
-    double l = cabs (x->lambda), sq[1] = { 0.0 };
-    for (int k = 0; k < np; k++) sq[0] += x->re[k] * x->re[k] + x->im[k] * x->im[k];
-    sum_everywhere (d->comm, sq, 1);
-    double unrm = sqrt (sq[0]);
-    if (!(unrm > 0.0)) continue;
-    memset (X1, 0, 2 * ld * sizeof *X1);
-    for (int k = 0; k < np; k++) {
-      u[k] = CMPLX (x->re[k], x->im[k]) / unrm;
-      X1[k] = creal (u[k]);
-      X1[ld + k] = cimag (u[k]);
-    }
-    rc = spm_rows_matmat (c->S, 2, X1, (int) ld, X2, (int) ld, c->err);
-    if (rc == 0) rc = spm_rows_matmat (c->A, 2, X2, (int) ld, AX, (int) ld, c->err);
-    if (rc == 0) rc = spm_rows_matmat (c->B, 2, X2, (int) ld, BX, (int) ld, c->err);
-    if (rc < 0) break;
-    double q[4] = { 0.0, 0.0, 0.0, 0.0 };  /* u^H M u, u^H R u (R u = -A's velocity rows) */
-    for (int k = 0; k < nl; k++)
-      if (d->row0 + k >= n && d->row0 + k < 2 * n) {
-        double complex v = conj (CMPLX (X2[k], X2[ld + k]));
-        double complex qm = v * CMPLX (BX[k], BX[ld + k]), qr = -v * CMPLX (AX[k], AX[ld + k]);
-        q[0] += creal (qm), q[1] += cimag (qm), q[2] += creal (qr), q[3] += cimag (qr);
-      }
-    sum_everywhere (d->comm, q, 4);
-    if (!(cabs (CMPLX (q[2], q[3])) <= 0.1 * l * cabs (CMPLX (q[0], q[1])))) continue;
-    int here = x->mult == 2 ? 2 : 1;
-    double complex coef[FOLD_MAX] = { 0 };
-    for (int g = 0; g < 2; g++)
-      for (int b = 0; b < nk; b++) {
-        const double complex *e = basis + (size_t) b * ld;
-        double complex t = 0.0;
-        for (int k = 0; k < np; k++) t += conj (e[k]) * u[k];
-        double ts[2] = { creal (t), cimag (t) };
-        sum_everywhere (d->comm, ts, 2);
-        t = CMPLX (ts[0], ts[1]);
-        for (int k = 0; k < np; k++) u[k] -= t * e[k];
-        coef[b] += t;
-      }
-    double left[1] = { 0.0 };
-    for (int k = 0; k < np; k++) left[0] += creal (u[k] * conj (u[k]));
-    sum_everywhere (d->comm, left, 1);
-    left[0] = sqrt (left[0]);
-    if (left[0] <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
-      int best = 0;
-      for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
-      state[i] = 2;
-      count[best] += here;
-      total += here;
-    } else if (nk < FOLD_MAX) {
-      for (int k = 0; k < np; k++) basis[(size_t) nk * ld + k] = u[k] / left[0];
-      count[nk] = here;
-      kept_at[nk++] = i;
-      total += here;
+  if (all) {
+    for (int i = 0; i < nc; i++) lambda[i] = cand[i].lambda, mult[i] = cand[i].mult;
+    fold_src f = { d->comm, nc, np, c->ld, c->floor_round, lambda, mult, unit_undamped_rows,
+                   &fr };
+    rc = fold_rigid_core (&f, state);
+    kept = 0;
+    for (int i = 0; i < nc && rc == 0; i++) {
+      if (state[i] == 2) continue;
+      cand[i].lambda = lambda[i], cand[i].mult = mult[i];
+      cand[kept++] = cand[i];
     }
   }
-  for (int b = 0; b < nk && rc == 0; b++) {  /* every Jordan block has two */
-    dcand *x = &cand[kept_at[b]];
-    int k = total == 2 * nk ? 2 : count[b];
-    x->mult = k > 1 ? k : 0;
-    if (k > 1) x->lambda = creal (x->lambda);
-  }
-  int kept = 0;
-  for (int i = 0; i < nc && rc == 0; i++) {
-    if (state && state[i] == 2) continue;
-    if (cand[i].mult == 2 && cabs (cand[i].lambda) > c->floor_round) cand[i].mult = 0;
-    cand[kept++] = cand[i];
-  }
-  free (basis); free (u); free (state);
+  free (lambda); free (mult); free (state);
   return rc < 0 ? rc : kept;
 }
 
