@@ -497,8 +497,9 @@ static int keep_rows (const stage *st)
 static void log_rows_modes (const stage *st)
 {
   int keep = keep_rows (st);
-  stage_detail (st, "%s: modes from the Ritz vectors by rows on %d ranks (%s)\n",
+  stage_detail (st, "%s: modes from the Ritz vectors by rows on %d rank%s (%s)\n",
              st->out->stage == STAGE_COMPLEX ? "complex" : "modal", st->nranks,
+             st->nranks == 1 ? "" : "s",
              keep ? "each mode's vector then gathered on rank 0" : "no vector kept");
 }
 
@@ -555,7 +556,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
                                 cand, ncand, st->out, err);
-  } else if (sys->parts) {  /* the dense path on a system by rows: the vectors by rows */
+  } else if (sys->parts || st->symmetric) {  /* the dense path: the vectors by rows */
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     double *rows = NULL;
@@ -571,8 +572,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
                            st->out, err);
     if (rc == 0)
-      rc = modes_undamped (sys, st->s, st->symmetric, st->opts->modes,
-                           st->opts->keep_vectors, cand, ncand, st->out, err);
+      rc = modes_unsymmetric (sys, st->s, st->opts->modes, st->opts->keep_vectors, cand,
+                              ncand, st->out, err);
   }
   if (rc == 0 && st->rank == 0)
     missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
@@ -756,7 +757,7 @@ static const stage_ops modal_ops = {
   .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
   .dense = modal_dense, .retry_shift = modal_retry_shift,
-  .refuse = refuse_complex_undamped, .missed_rerun = 1
+  .refuse = refuse_complex_undamped, .missed_rerun = 1, .dense_by_rows = 1
 };
 
 /* Collective. A system by rows that a stage cannot take as it is (an unsymmetric undamped
@@ -817,7 +818,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
    lambda = a +- i b (flutter), which the undamped stage's report cannot hold: it writes
    omega^2 as a real number, so a pair would come out as two equal real parts. Rank 0
    looks at the modes it found (Im lambda above 1e-8 |lambda|, the rule that labels such a
-   mode unstable in modes_undamped); when there is one, the stage is refused (every rank:
+   mode unstable in modes_unsymmetric); when there is one, the stage is refused (every rank:
    out->refused_complex = 1, so that the damped stage still runs): MB_ESOLVE
    naming the first pair and pointing to the damped stage, which reports complex
    eigenvalues. Returns rc otherwise, the same on every rank. */

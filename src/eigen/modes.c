@@ -21,7 +21,7 @@
    threshold relative to max|K| / max|M| alone would call the first bending mode of a long,
    finely meshed structure rigid: lambda_1 / lambda_max can be 1e-10 there. */
 #define RIGID_RTOL 1e-12
-/* Members of a cluster of equal eigenvalues whose M phi mass_orthonormalize keeps. */
+/* Members of a cluster of equal eigenvalues whose M phi mass_orthonormalize_rows keeps. */
 #define MO_CACHE 8
 
 /* Frees the modes and their vectors and the profile's memory list (owned by r), zeroes *r. */
@@ -153,16 +153,6 @@ static int canonical_index (int len, const double complex *x)
   return 0;
 }
 
-/* The same for a real vector (fabs is what cabs gives on a real entry). */
-static int canonical_index_r (int len, const double *x)
-{
-  double big = 0.0;
-  for (int i = 0; i < len; i++) big = fmax (big, fabs (x[i]));
-  for (int i = 0; i < len; i++)
-    if (fabs (x[i]) >= big * (1.0 - 1e-8)) return i;
-  return 0;
-}
-
 static int by_dist (const void *a, const void *b)
 {
   const candidate *x = a, *y = b;
@@ -176,128 +166,12 @@ static int by_freq (const void *a, const void *b)
   return (cimag (x->lambda) < cimag (y->lambda)) - (cimag (x->lambda) > cimag (y->lambda));
 }
 
-/* M-orthonormalize the candidates i0..i1-1 (one cluster of equal real lambda) on their phi
-   parts, carrying the xi parts along; then phi^T M phi = 1. A cluster of one with its
-   rayleigh_quotient products still fresh is scaled by the q found there (no product). Real
-   vectors (xr); M phi_j is formed once per member j and kept in mphi for the later members
-   (the first cap members; beyond them it is formed again for each later member). mphi:
-   (cap + 1) n doubles. */
-static void mass_orthonormalize (const gep_system *sys, candidate *c, int i0, int i1, int N,
-                                 double *mphi, int cap)
-{
-  int n = sys->n;
-  if (i1 == i0 + 1 && c[i0].fresh) {  /* alone: phi^T M phi is rayleigh_quotient's q */
-    double q = c[i0].q;
-    if (q > 0.0) {
-      double sq = sqrt (q);
-      for (int k = 0; k < N; k++) c[i0].xr[k] /= sq;
-    }
-    return;
-  }
-  for (int i = i0; i < i1; i++) {
-    c[i].fresh = 0;
-    for (int j = i0; j < i; j++) {  /* x_i -= (phi_j^T M phi_i) x_j, phi_j M-unit */
-      const double *xj = c[j].xr;
-      double *t = mphi + (size_t) (j - i0) * n;
-      if (j - i0 >= cap) {
-        t = mphi + (size_t) cap * n;
-        spm_matvec (sys->M, xj, t);
-      }
-      double proj = 0.0;
-      for (int k = 0; k < n; k++) proj += t[k] * c[i].xr[k];
-      for (int k = 0; k < N; k++) c[i].xr[k] -= proj * xj[k];
-    }
-    double *t = mphi + (size_t) (i - i0 < cap ? i - i0 : cap) * n;
-    spm_matvec (sys->M, c[i].xr, t);
-    double q = 0.0;
-    for (int k = 0; k < n; k++) q += t[k] * c[i].xr[k];
-    if (q > 0.0) {
-      double sq = sqrt (q);
-      for (int k = 0; k < N; k++) c[i].xr[k] /= sq;
-      for (int k = 0; k < n; k++) t[k] /= sq;  /* M phi_i of the unit phi_i */
-    }
-  }
-}
-
 /* Number of leading candidates (sorted by lambda) that are rigid-body. */
 static int ncand_rigid_prefix (const candidate *c, int nc, double rigid_tol)
 {
   int k = 0;
   while (k < nc && fabs (creal (c[k].lambda)) <= rigid_tol) k++;
   return k;
-}
-
-/* Candidate i (an elastic mode of a symmetric pencil) made M-orthogonal to the rigid-body
-   modes 0..nrigid-1 (M-orthonormal), then its eigenvalue taken as the Rayleigh quotient
-       lambda = x^T A x / x^T B x = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi.
-   With a shift near zero, OP is ~1/|sigma| on rigid modes and ~1/lambda on elastic ones, so
-   rounding leaves rigid components of relative size eps lambda / |sigma| in elastic Ritz
-   vectors; exact eigenvectors have none (M-orthogonality), and the Rayleigh quotient of the
-   cleaned vector is accurate to the square of its error. Real vectors (xr). work: n
-   doubles. */
-static void refine_against_rigid (const gep_system *sys, candidate *c, int nrigid, int i, int N,
-                                  double s, double *work)
-{
-  int n = sys->n, m = sys->m;
-  double *phi = c[i].xr, *mphi = work;
-  c[i].fresh = 0;
-  spm_matvec (sys->M, phi, mphi);
-  for (int r = 0; r < nrigid; r++) {
-    double proj = 0.0;  /* phi_r^T M phi_i */
-    for (int k = 0; k < n; k++) proj += c[r].xr[k] * mphi[k];
-    for (int k = 0; k < N; k++) phi[k] -= proj * c[r].xr[k];
-  }
-  spm_matvec (sys->M, phi, mphi);
-  double q = 0.0, kq = 0.0, cq = 0.0;
-  for (int k = 0; k < n; k++) q += phi[k] * mphi[k];
-  spm_matvec (sys->K, phi, mphi);
-  for (int k = 0; k < n; k++) kq += phi[k] * mphi[k];
-  if (sys->Cq && m > 0)
-    for (long k = 0; k < sys->Cq->nnz; k++)
-      cq += phi[n + sys->Cq->row[k]] * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
-  if (q > 0.0) {
-    c[i].lambda = (kq + 2.0 * cq) / q;
-    for (int k = 0; k < N; k++) phi[k] /= sqrt (q);
-  }
-}
-
-/* The Rayleigh quotient of candidate i of a symmetric pencil, lambda = x^T A x / x^T B x
-   = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi, into c[i].lambda (unchanged when
-   phi^T M phi is not positive). sigma + 1/mu loses eps |sigma| / |lambda| of relative
-   accuracy for a shift far from lambda; the quotient is accurate to the square of the
-   vector's error at any shift. From the same products M phi and K phi, the true residual
-   of (lambda, [phi; s xi]) on the unscaled pencil (as pencil_residual_undamped_real: the
-   relative residual does not change when the vector is rescaled) into c[i].resid, and
-   phi^T M phi into c[i].q; c[i].fresh = 1 says they hold (mass_orthonormalize and
-   refine_against_rigid clear it when they change the vector's direction). Real vectors
-   (xr). t = M phi (n doubles) and r = K phi (n + m doubles; overwritten with the residual)
-   come from rayleigh_quotients. */
-static void rayleigh_quotient (const gep_system *sys, candidate *c, int i, double s,
-                               double anorm, double bnorm, const double *t, double *r)
-{
-  int n = sys->n, m = sys->m;
-  const double *phi = c[i].xr, *xi = c[i].xr + n;
-  double q = 0.0, kq = 0.0, cq = 0.0;
-  for (int k = 0; k < n; k++) q += phi[k] * t[k];
-  for (int k = 0; k < n; k++) kq += phi[k] * r[k];
-  if (sys->Cq && m > 0)
-    for (long k = 0; k < sys->Cq->nnz; k++)
-      cq += phi[n + sys->Cq->row[k]] * s * sys->Cq->val[k] * phi[sys->Cq->col[k]];
-  if (q > 0.0 && isfinite (kq + 2.0 * cq)) c[i].lambda = (kq + 2.0 * cq) / q;
-  double lambda = creal (c[i].lambda);
-  for (int k = 0; k < n; k++) r[k] -= lambda * t[k];
-  for (int k = 0; k < m; k++) r[n + k] = 0.0;
-  if (sys->Cq)
-    for (long k = 0; k < sys->Cq->nnz; k++) {
-      r[sys->Cq->col[k]] += sys->Cq->val[k] * (s * xi[sys->Cq->row[k]]);
-      r[n + sys->Cq->row[k]] += sys->Cq->val[k] * phi[sys->Cq->col[k]];
-    }
-  double xn = 0.0, rn = 0.0;
-  for (int k = 0; k < n; k++) xn = fmax (xn, fabs (phi[k]));
-  for (int k = 0; k < n + m; k++) rn = fmax (rn, fabs (r[k]));
-  c[i].q = q;
-  c[i].resid = rn / ((anorm + fabs (lambda) * bnorm) * (xn > 0.0 ? xn : 1.0));
-  c[i].fresh = 1;
 }
 
 /* Rank 0. The real vector of Ritz pair i of a symmetric pencil (its eigenvalue is real):
@@ -381,66 +255,6 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
 #define RQ_BLOCK SPM_MM_CHUNK
 #define RQ_WORK(n, m) ((size_t) RQ_BLOCK * (size_t) (2 * (n) + (m)) + SPM_MM_WORK (n))
 
-/* rayleigh_quotient for every candidate, RQ_BLOCK at a time: M Phi and K Phi for the block
-   by spm_matmat_cols (M and K read once per SPM_MM_CHUNK candidates instead of once per
-   candidate; the same bits as spm_matvec). work: RQ_WORK (n, m) doubles. */
-static void rayleigh_quotients (const gep_system *sys, candidate *c, int ncand, double s,
-                                double anorm, double bnorm, double *work)
-{
-  int n = sys->n, m = sys->m;
-  double *T = work, *R = work + (size_t) RQ_BLOCK * n;
-  double *mm = R + (size_t) RQ_BLOCK * (n + m);
-  for (int i0 = 0; i0 < ncand; i0 += RQ_BLOCK) {
-    int nb = ncand - i0 < RQ_BLOCK ? ncand - i0 : RQ_BLOCK;
-    const double *x[RQ_BLOCK];
-    double *t[RQ_BLOCK], *r[RQ_BLOCK];
-    for (int j = 0; j < nb; j++) {
-      x[j] = c[i0 + j].xr;
-      t[j] = T + (size_t) j * n;
-      r[j] = R + (size_t) j * (n + m);
-    }
-    spm_matmat_cols (sys->M, nb, x, t, mm);
-    spm_matmat_cols (sys->K, nb, x, r, mm);
-    for (int j = 0; j < nb; j++) rayleigh_quotient (sys, c, i0 + j, s, anorm, bnorm, t[j], r[j]);
-  }
-}
-
-/* Rank 0. Candidate c (real vector x) at its own scale (own_eval): c->lambda, rigid and
-   own = 1; cond = the a priori rounding of the assembled quotient. work: 4 n + 2 m
-   doubles. */
-static void own_scale (const gep_system *sys, double s, const double *x, candidate *c,
-                       double *work)
-{
-  own_mode o;
-  own_eval (sys, s, x, NULL, work, &o);
-  c->lambda = o.lambda;  /* resid stays the pencil's (the missed-mode check's margin) */
-  c->rigid = o.rigid;
-  c->cond = o.apriori;
-  c->own = 1;
-}
-
-/* Rank 0. own_scale for the candidates c[0..nc-1] (real vectors xr); only those whose
-   vector changed since (fresh 0) when stale_only. work: 4 n + 2 m doubles. */
-static void own_scale_all (const gep_system *sys, double s, candidate *c, int nc,
-                           int stale_only, double *work)
-{
-  for (int i = 0; i < nc; i++) {
-    if (stale_only && c[i].fresh) continue;
-    own_scale (sys, s, c[i].xr, &c[i], work);
-  }
-}
-
-/* The rigid-body floor of the clustering when the candidates are at their own scale: the
-   largest |lambda| of those own_scale called rigid, -1 when none is (then no candidate
-   counts as rigid in ncand_rigid_prefix and cluster_end). */
-static double own_rigid_tol (const candidate *c, int nc)
-{
-  double t = -1.0;
-  for (int i = 0; i < nc; i++)
-    if (c[i].own && c[i].rigid) t = fmax (t, fabs (creal (c[i].lambda)));
-  return t;
-}
-
 /* Rank 0. A complex mode's vector kept: x (n entries) and xi (m) copied into new arrays of
    the mode (md->x, md->xi, owned by the mode). Returns 0 or MB_ENOMEM. */
 static int keep_vector (mode *md, int n, int m, const double complex *x,
@@ -451,45 +265,6 @@ static int keep_vector (mode *md, int n, int m, const double complex *x,
   if (!md->x || (m > 0 && !md->xi)) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
   memcpy (md->x, x, (size_t) n * sizeof *x);
   if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *xi);
-  return 0;
-}
-
-/* Rank 0. Candidate c of a symmetric undamped pencil (real xr, M-unit) -> the next mode of
-   out: largest entry positive (canonical_index_r), multipliers scaled back by s, residual
-   on the unscaled pencil (rayleigh_quotient's when c->fresh, else
-   pencil_residual_undamped_real), kind; its vector copied into
-   new arrays of the mode (complex, as eigen.h keeps them) when keep_vectors. work: 2 N
-   doubles. Returns 0 or MB_ENOMEM. */
-static int finish_real (const gep_system *sys, double s, candidate *c, double rigid_tol,
-                        double anorm, double bnorm, int keep_vectors, double *work,
-                        eigen_result *out, mb_err *err)
-{
-  int n = sys->n, m = sys->m, N = n + m;
-  mode *md = &out->modes[out->nmodes];
-  double *phi = c->xr, *xi = c->xr + n;
-  int big = canonical_index_r (n, phi);  /* sign: largest entry positive */
-  if (phi[big] < 0.0) for (int k = 0; k < N; k++) phi[k] = 0.0 - phi[k];  /* no -0 */
-  for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
-  double lr = creal (c->lambda);
-  md->lambda = lr;
-  md->freq_hz = sqrt (fabs (lr)) / TWO_PI;
-  md->damped_freq_hz = md->freq_hz;
-  md->zeta = 0.0;
-  md->residual = c->fresh && !c->own ? c->resid  /* the same vector up to scale and lambda */
-              : pencil_residual_undamped_real (sys, lr, phi, xi, anorm, bnorm, work);
-  if (!isfinite (md->residual)) md->residual = INFINITY;
-  int rigid = c->own ? c->rigid : modes_is_rigid (lr, md->residual, rigid_tol, anorm, bnorm);
-  md->kind = rigid ? MODE_RIGID : lr < 0.0 ? MODE_UNSTABLE : MODE_OSCILLATORY;
-  md->cond = c->own ? c->cond : 0.0;
-  out->max_residual = fmax (out->max_residual, md->residual);
-  if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-  out->nmodes++;
-  if (!keep_vectors) return 0;
-  md->x = mb_calloc ((size_t) n, sizeof *md->x);
-  md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-  if (!md->x || (m > 0 && !md->xi)) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  for (int k = 0; k < n; k++) md->x[k] = phi[k];
-  for (int k = 0; k < m; k++) md->xi[k] = xi[k];
   return 0;
 }
 
@@ -523,47 +298,21 @@ static int cluster_end (const candidate *c, int nc, int i0, double rigid_tol)
    lambda M-orthonormalized, elastic modes cleaned of rigid-body components; then for the
    want nearest sigma: unit mass norm (or unit inf-norm without mass), largest entry real
    positive, multipliers scaled back, residual on the unscaled pencil, kind. */
-int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
-                    int keep_vectors, candidate *cand, int ncand, eigen_result *out,
-                    mb_err *err)
+int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vectors,
+                       candidate *cand, int ncand, eigen_result *out, mb_err *err)
 {
   int n = sys->n, m = sys->m, N = n + m, rc = 0;
   double rigid_tol = modes_rigid_threshold (sys, 0);
   qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
-  /* order the candidates by lambda for clustering */
   double anorm, bnorm;
   rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
-  size_t nmw = (size_t) (MO_CACHE + 1) * n + 2 * N;
-  if (symmetric && nmw < RQ_WORK (n, m)) nmw = RQ_WORK (n, m);
-  double *mwork = mb_calloc (nmw, sizeof *mwork);
-  double complex *work = symmetric ? NULL : mb_calloc ((size_t) 2 * (N + n), sizeof *work);
+  double *mwork = mb_calloc ((size_t) 2 * n + 1, sizeof *mwork);
+  double complex *work = mb_calloc ((size_t) 2 * (N + n), sizeof *work);
   int nsel = ncand < want ? ncand : want;
   out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (rc == 0 && (!mwork || (!symmetric && !work) || !out->modes || mb_fault ("modes")))
+  if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  if (rc == 0 && symmetric) {
-    rayleigh_quotients (sys, cand, ncand, s, anorm, bnorm, mwork);
-    if (sys->energy) {  /* at the modes' own scale: lambda, and the rigid-body floor */
-      own_scale_all (sys, s, cand, ncand, 0, mwork);
-      rigid_tol = own_rigid_tol (cand, ncand);
-    }
-    /* clusters of equal lambda among all candidates (by_dist order does not sort them by
-       lambda) */
-    sort_by_lambda (cand, ncand);
-    for (int i0 = 0; i0 < ncand;) {
-      int i1 = cluster_end (cand, ncand, i0, rigid_tol);
-      mass_orthonormalize (sys, cand, i0, i1, N, mwork, MO_CACHE);
-      i0 = i1;
-    }
-    int nrigid = ncand_rigid_prefix (cand, ncand, rigid_tol);  /* sorted by lambda */
-    for (int i = nrigid; nrigid > 0 && i < ncand; i++)
-      refine_against_rigid (sys, cand, nrigid, i, N, s, mwork);
-    qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
-    if (sys->energy) own_scale_all (sys, s, cand, nsel, 1, mwork);  /* the edited vectors */
-  }
-  for (int i = 0; i < nsel && rc == 0 && symmetric; i++)
-    rc = finish_real (sys, s, &cand[i], rigid_tol, anorm, bnorm, keep_vectors, mwork, out, err);
-  for (int i = 0; i < nsel && rc == 0 && !symmetric; i++) {
+  for (int i = 0; i < nsel && rc == 0; i++) {
     candidate *c = &cand[i];
     mode *md = &out->modes[out->nmodes];
     double complex *phi = c->x, *xi = c->x + n;
@@ -949,12 +698,16 @@ static int rows_products (rows_ctx *r, candidate *const *c, int nb, int with_a)
 
 /* Collective, after rows_products (..., with_a = 1) on the same nb candidates. With
    update (1: when phi^T M phi > 0 and the numerator is finite; 2: when phi^T M phi > 0)
-   the eigenvalue becomes the Rayleigh quotient x^T A0 x / phi^T M phi (as
-   rayleigh_quotient and refine_against_rigid on one rank). Then the true residual of
-   (lambda, x) on the unscaled pencil, as rayleigh_quotient: r = [K phi + Cq^T (s xi) -
+   the eigenvalue becomes the Rayleigh quotient
+       lambda = x^T A0 x / phi^T M phi = (phi^T K phi + 2 xi^T (s Cq) phi) / phi^T M phi:
+   sigma + 1/mu loses eps |sigma| / |lambda| of relative accuracy for a shift far from
+   lambda, while the quotient is accurate to the square of the vector's error at any
+   shift. Then the true residual of
+   (lambda, x) on the unscaled pencil: r = [K phi + Cq^T (s xi) -
    lambda M phi; Cq phi] (the rows of A0 x, the constraint rows divided by s), relative to
-   (||A|| + |lambda| ||B||) max|phi|, into c->resid, phi^T M phi into c->q, fresh = 1.
-   Two reductions for the block. */
+   (||A|| + |lambda| ||B||) max|phi|, into c->resid, phi^T M phi into c->q, fresh = 1 (they
+   hold until mass_orthonormalize_rows or refine_against_rigid_rows changes the vector's
+   direction). Two reductions for the block. */
 static void rows_rayleigh (rows_ctx *r, candidate *const *c, int nb, int update)
 {
   int nl = r->d->nloc, row0 = r->d->row0;
@@ -1020,9 +773,10 @@ static double rows_dot (const rows_ctx *r, const double *x, const double *y)
   return s;
 }
 
-/* Collective. mass_orthonormalize on this rank's rows: the same modified Gram-Schmidt in
-   the M inner product over the cluster c[i0..i1-1] (a lone fresh candidate scaled by its
-   q), the first MO_CACHE products M x_j kept in r->cache, one reduction per projection
+/* Collective. The cluster c[i0..i1-1] (equal real lambda) M-orthonormalized on its phi
+   parts, xi carried along, so that phi^T M phi = 1: modified Gram-Schmidt in the M inner
+   product on this rank's rows (a lone fresh candidate scaled by its q, no product), the
+   first MO_CACHE products M x_j kept in r->cache, one reduction per projection
    (clusters are a few repeated or rigid-body modes). M X is zero on the multiplier rows,
    so the dot products over all rows are phi's. */
 static int mass_orthonormalize_rows (rows_ctx *r, candidate *c, int i0, int i1)
@@ -1059,11 +813,14 @@ static int mass_orthonormalize_rows (rows_ctx *r, candidate *c, int i0, int i1)
   return 0;
 }
 
-/* Collective. refine_against_rigid on this rank's rows for the elastic candidates
-   c[nrigid..nc-1], RQ_BLOCK at a time: x -= sum_r (phi_r^T M phi) x_r over the M-unit
-   rigid-body modes (one reduction of the block's projections), then the Rayleigh quotient
-   of the cleaned vector (rows_rayleigh, update 2, which also gives its residual) and unit
-   mass. */
+/* Collective. The elastic candidates c[nrigid..nc-1] made M-orthogonal to the M-unit
+   rigid-body modes on this rank's rows, RQ_BLOCK at a time: x -= sum_r (phi_r^T M phi) x_r
+   (one reduction of the block's projections), then the Rayleigh quotient of the cleaned
+   vector (rows_rayleigh, update 2, which also gives its residual) and unit mass. With a
+   shift near zero, OP is ~1/|sigma| on rigid modes and ~1/lambda on elastic ones, so
+   rounding leaves rigid components of relative size eps lambda / |sigma| in elastic Ritz
+   vectors; exact eigenvectors have none (M-orthogonality), and the quotient of the
+   cleaned vector is accurate to the square of its error. */
 static int refine_against_rigid_rows (rows_ctx *r, candidate *c, int nrigid, int nc,
                                       double *proj)
 {
@@ -1171,8 +928,8 @@ static void finish_close (finish_buf *b)
   free (b->big); free (b->first); free (b->counts); free (b->displs); free (b->col);
 }
 
-/* Collective. finish_real for the selected candidates c[0..nsel-1] on this rank's rows:
-   the sign that makes the largest phi entry positive (the first entry within 1e-8 of the
+/* Collective. The selected candidates c[0..nsel-1] (real, M-unit) -> modes, on this rank's
+   rows: the sign that makes the largest phi entry positive (the first entry within 1e-8 of the
    largest modulus over all ranks: one MAX and one MINLOC reduction for all modes),
    multipliers scaled back by s, the mode's fields from the candidate's (fresh) residual,
    and, when keep_vectors, the vector gathered on rank 0 into the mode's arrays. Every
@@ -1281,7 +1038,7 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
   }
   if (rc == 0) {
     sort_by_lambda (cand, ncand);
-    for (int i0 = 0; i0 < ncand && rc == 0;) {  /* clusters as modes_undamped */
+    for (int i0 = 0; i0 < ncand && rc == 0;) {  /* clusters of equal lambda */
       int i1 = cluster_end (cand, ncand, i0, rigid_tol);
       rc = mass_orthonormalize_rows (&r, cand, i0, i1);
       i0 = i1;

@@ -19,7 +19,7 @@ typedef struct candidate {
                               NULL for the real vectors of a symmetric undamped pencil: */
   double *xr;              /* the same as real numbers (symmetric undamped only, else
                               NULL), borrowed from ks_result (xr, or x rewritten in place) */
-  double q;                /* symmetric undamped: phi^T M phi as rayleigh_quotient found it */
+  double q;                /* symmetric undamped: phi^T M phi as rows_rayleigh found it */
   double resid;            /* and the true residual of (lambda, xr) from the same products */
   int fresh;               /* 1 while xr is only rescaled since then (q, resid still hold) */
   int mult;                /* damped: eigenvalues this candidate stands for beyond a
@@ -49,20 +49,24 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
                       int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
                       mb_err *err);
 
-/* Rank 0. Undamped stage, GEP (18): the `want` candidates nearest sigma as modes into out
-   (out->modes, ascending frequency): cluster-wise M-orthonormal vectors and rigid-body
-   refinement when symmetric, largest entry real positive, multipliers scaled back by s,
-   residual and kind. cand is reordered (by distance to sigma on return) and its vectors
+/* Rank 0. Undamped stage, GEP (18), an unsymmetric pencil (a follower load: complex
+   eigenvalues possible): the `want` candidates nearest sigma as modes into out (out->modes,
+   ascending frequency): unit mass norm (else unit largest entry), largest entry real
+   positive, multipliers scaled back by s, residual and kind (unstable for Im lambda above
+   1e-8 |lambda|). cand is reordered (by distance to sigma on return) and its vectors
    edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM
    (fault site "modes"); out->modes is then the caller's to clear. */
-int modes_undamped (const gep_system *sys, double s, int symmetric, int want,
-                    int keep_vectors, candidate *cand, int ncand, eigen_result *out,
-                    mb_err *err);
+int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vectors,
+                       candidate *cand, int ncand, eigen_result *out, mb_err *err);
 
-/* Collective (the ranks of d). modes_undamped for a symmetric pencil on several ranks
-   with the Ritz vectors left by rows (ks_result.rows: cand from modes_candidates with
-   this rank's rows, stride max (d->nloc, 1), the same candidates on every rank): the same
-   steps on each rank's rows, with M's rows and those of A0 = [K, s Cq^T; s Cq, 0] (the
+/* Collective (the ranks of d). Undamped stage, GEP (18), a symmetric pencil on any number
+   of ranks (one rank is one block), with the Ritz vectors by rows (ks_result.rows, or the
+   dense path's handed out by rows: cand from modes_candidates with this rank's rows,
+   stride max (d->nloc, 1), the same candidates on every rank): the `want` candidates
+   nearest sigma as modes: Rayleigh quotients (at the modes' own scale with element
+   energies), cluster-wise M-orthonormal vectors, rigid-body refinement, largest entry
+   positive, multipliers scaled back by s, residual and kind, each step on each rank's
+   rows, with M's rows and those of A0 = [K, s Cq^T; s Cq, 0] (the
    pencil at sigma = 0, built on rank 0 from sys and scattered: spm_rows_scatter) for the
    products and one reduction per step for the dot products, so that no rank holds a
    whole vector; with parts (the system by rows in d's layout, NULL: none), M's rows are

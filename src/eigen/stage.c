@@ -514,9 +514,10 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-  /* the operator by rows always; real Ritz vectors stay by rows on more than one rank
-     (on one, rank 0 holds them whole anyway), and complex ones of a pencil by rows */
-  o.vectors_by_rows = st->nranks > 1 && (zarith ? st->parts != NULL : o.real_vectors);
+  /* the operator by rows always; real Ritz vectors (a symmetric undamped pencil, or the
+     damped one by rows at a real shift) stay by rows on every rank count, one rank being
+     one block, and complex ones of a pencil by rows on more than one rank */
+  o.vectors_by_rows = zarith ? st->nranks > 1 && st->parts != NULL : o.real_vectors;
   int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
@@ -554,8 +555,9 @@ static int modes_and_check (const stage_ops *ops, stage *st, factor *f, ks_resul
                             mb_err *err)
 {
   int rc = 0;
-  /* by rows (vectors by rows, or a system by rows): every rank on its own rows */
-  if (ks->rows || st->sys->parts || st->rank == 0) {
+  /* by rows (vectors by rows, a system by rows, or a symmetric pencil's dense path):
+     every rank on its own rows */
+  if (ks->rows || st->sys->parts || (ops->dense_by_rows && st->symmetric) || st->rank == 0) {
     rc = ops->modes (st, ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
