@@ -534,6 +534,13 @@ static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **ca
   return 0;
 }
 
+/* Every rank. The undamped stage's dense path hands its vectors out by rows for a
+   symmetric pencil (modes_undamped_rows), or a system read by rows. */
+static int modal_dense_by_rows (const stage *st)
+{
+  return st->symmetric || st->sys->parts != NULL;
+}
+
 /* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows, or the system is by rows).
    Candidates -> modes, and (rank 0) the interval of the missed-mode check. By rows, the
    Ritz values are rank 0's on every rank, so that every rank takes the same candidates; a
@@ -556,7 +563,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
                                 cand, ncand, st->out, err);
-  } else if (sys->parts || st->symmetric) {  /* the dense path: the vectors by rows */
+  } else if (modal_dense_by_rows (st)) {  /* the dense path: the vectors by rows */
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     double *rows = NULL;
@@ -757,7 +764,7 @@ static const stage_ops modal_ops = {
   .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
   .dense = modal_dense, .retry_shift = modal_retry_shift,
-  .refuse = refuse_complex_undamped, .missed_rerun = 1, .dense_by_rows = 1
+  .refuse = refuse_complex_undamped, .missed_rerun = 1, .dense_by_rows = modal_dense_by_rows
 };
 
 /* Collective. A system by rows that a stage cannot take as it is (an unsymmetric undamped
@@ -927,7 +934,7 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
   o->seed = 2;
   o->whole = st->opts->whole;
   if (o->whole) o->nev = st->opts->finite;  /* the dense path: the finite ones */
-  o->real_vectors = st->parts && st->nranks > 1 && cimag (st->sigma) == 0.0;
+  o->real_vectors = st->parts && cimag (st->sigma) == 0.0;
   stage_detail (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
 }
@@ -964,33 +971,24 @@ static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_er
   return 0;
 }
 
-/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows, or the system was read
-   by rows: then dense-path vectors are handed out by rows first, ritz_to_rows).
-   Candidates (positions scaled back by w) -> one mode per conjugate pair. */
+/* Every rank. The damped stage's dense path hands its vectors out by rows when the
+   system is by rows (read so, or handed out by stage_solve). */
+static int complex_dense_by_rows (const stage *st)
+{
+  return st->parts != NULL;
+}
+
+/* Collective. The damped stage's modes on the ranks' rows (its system is always by rows;
+   the dense path's vectors, whole on rank 0, are handed out by rows first: ritz_to_rows):
+   modes_damped_rows, one mode per conjugate pair. */
 static int complex_modes (stage *st, ks_result *ks, mb_err *err)
 {
-  if (!ks->rows && st->sys->parts) {  /* a system read by rows */
-    ks_dist d;
-    ks_dist_init (&d, st->comm, st->N);
-    MB_TRY (ritz_to_rows (st, &d, ks, err));
-  }
-  if (ks->rows) {
-    ks_dist d;
-    ks_dist_init (&d, st->comm, st->N);
-    log_rows_modes (st);
-    return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
-                              keep_rows (st), st->out, err);
-  }
-  /* rank 0, which holds the system whole */
-  candidate *cand = NULL;
-  int ncand = 0;
-  int rc = modes_candidates (ks, st->N, st->sys->n, st->sigma, 1, 0, st->w, &cand, &ncand,
-                             st->out, err);
-  if (rc == 0)
-    rc = modes_damped (st->sys, st->sigma, st->s, st->opts->modes, st->opts->keep_vectors,
-                       cand, ncand, st->out, err);
-  free (cand);
-  return rc;
+  ks_dist d;
+  ks_dist_init (&d, st->comm, st->N);
+  if (!ks->rows) MB_TRY (ritz_to_rows (st, &d, ks, err));  /* the dense path's, by rows */
+  log_rows_modes (st);
+  return modes_damped_rows (&d, st->parts, ks, st->sigma, st->w, st->s, st->opts->modes,
+                            keep_rows (st), st->out, err);
 }
 
 /* Rank 0. Rigid-body modes (lambda = 0, and -alpha with Rayleigh damping) sit next to the
@@ -1025,7 +1023,7 @@ static const stage_ops complex_ops = {
   .complex_arith = 1, .scaling = complex_scaling, .pencil = complex_pencil,
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
-  .retry_shift = complex_retry_shift,
+  .retry_shift = complex_retry_shift, .dense_by_rows = complex_dense_by_rows,
   .rigid_rerun = &complex_ops_z
 };
 
@@ -1035,7 +1033,7 @@ static const stage_ops complex_ops_z = {
   .complex_arith = 2, .scaling = complex_scaling, .pencil = complex_pencil_z,
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
-  .retry_shift = complex_retry_shift
+  .retry_shift = complex_retry_shift, .dense_by_rows = complex_dense_by_rows
 };
 
 /* The damped stage's first shift: given, or eps + i 2 pi f_c for a target frequency, or

@@ -100,8 +100,9 @@ static double complex quadratic_root_near (double complex a, double complex b, d
   return isfinite (creal (r)) && isfinite (cimag (r)) ? r : near;
 }
 
-/* Damped: the eigenvalue refined from the position part u of a mode of GEP (31): the root
-   nearest `near` of the quadratic Rayleigh quotient
+/* The damped stage's refinement (drows_candidate): the eigenvalue refined from the
+   position part u of a mode of GEP (31) is the root nearest the Ritz value of the
+   quadratic Rayleigh quotient
        u^T (lambda^2 M + lambda R + K) u = 0
    (unconjugated: for symmetric M, R, K the left eigenvector is u itself, so the root is
    accurate to the square of u's error; for the rest, to its first power). With conj (R not
@@ -110,8 +111,8 @@ static double complex quadratic_root_near (double complex a, double complex b, d
    circular whirl also has u^T M u = 0, and u in null(K) fits lambda = 0 as well: the
    unconjugated root of a free spinning body's nutation is 0). Cq u = 0 drops the
    multipliers. lambda = sigma + 1/mu loses |sigma| times the Ritz value's error, which a far
-   shift makes large; the quotient does not depend on the shift. Returns `near` when the
-   quotient is not finite. work: n entries. */
+   shift makes large; the quotient does not depend on the shift (quadratic_root_near keeps
+   the Ritz value when the root is not finite). */
 /* A refined eigenvalue of a pencil with a non-symmetric R is kept when its true residual is
    below GYRO_ACCEPT times the tolerance, even if above the Ritz pair's: a gyroscopic
    system's Ritz values carry an error in Re lambda of |lambda| times the residual's
@@ -119,22 +120,6 @@ static double complex quadratic_root_near (double complex a, double complex b, d
    'unstable' at 1e-10), which the two-sided quotient removes, while the residual, scaled
    by ||A||, rises from 1e-16 to 1e-14, both far below any tolerance. */
 #define GYRO_ACCEPT 1e-2
-
-static double complex damped_rayleigh (const gep_system *sys, const double complex *u,
-                                       double complex near, int conj_u, double complex *work)
-{
-  int n = sys->n;
-  double complex a = 0.0, b = 0.0, c = 0.0;
-  pencil_matvec_complex (sys->M, u, work);
-  for (int k = 0; k < n; k++) a += (conj_u ? conj (u[k]) : u[k]) * work[k];
-  if (sys->R) {
-    pencil_matvec_complex (sys->R, u, work);
-    for (int k = 0; k < n; k++) b += (conj_u ? conj (u[k]) : u[k]) * work[k];
-  }
-  pencil_matvec_complex (sys->K, u, work);
-  for (int k = 0; k < n; k++) c += (conj_u ? conj (u[k]) : u[k]) * work[k];
-  return quadratic_root_near (a, b, c, near);
-}
 
 static double inf_norm_c (int len, const double complex *x)
 {
@@ -360,13 +345,14 @@ int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vecto
    unit, is orthogonalized against those kept (two classical Gram-Schmidt passes); one with
    less than 1e-3 of its norm left is the other half of a kept motion: dropped, and counted
    in the mult of the kept one it lies along most (largest |coefficient|). A candidate into
-   which modes_damped folded a conjugate partner (mult 2 on entry; 0 otherwise) counts 2. When the
+   which fold_pairs_rows folded a conjugate partner (mult 2 on entry; 0 otherwise) counts 2. When the
    eigenvalues counted are twice the motions kept, every kept one stands for 2 (each Jordan
    block has two; which half lies along which motion is up to rounding); a kept one standing
    for 2 or more is made real (the pair is in mult, not in Im lambda). At most FOLD_MAX motions
    are kept as a basis (beyond that nothing more is folded); without memory for the work
-   nothing is folded. fold_rigid_core takes these steps for both finishers (rank 0's and the
-   ranks' rows); they own their candidates. */
+   nothing is folded. fold_rigid_core takes these steps on the ranks' rows for
+   fold_rigid_rows, which owns the candidates. */
+
 /* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
    (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
    which candidate first), and an all-reduce need not give every rank the same rounding. */
@@ -471,199 +457,7 @@ static int fold_rigid_core (const fold_src *f, char *state)
   return rc;
 }
 
-/* Rank 0's whole vectors for fold_rigid_core: u = candidate i's position part made unit,
-   M u and R u from the whole matrices. */
-typedef struct fold_whole {
-  const gep_system *sys;
-  const candidate *cand;
-  double complex *t;
-} fold_whole;
 
-static int unit_undamped_whole (void *ctx, int i, double complex *u)
-{
-  fold_whole *w = ctx;
-  const candidate *c = &w->cand[i];
-  int n = w->sys->n;
-  double l = cabs (c->lambda), unrm = 0.0;
-  for (int k = 0; k < n; k++) unrm += creal (c->x[k] * conj (c->x[k]));
-  unrm = sqrt (unrm);
-  if (!(unrm > 0.0)) return 0;
-  for (int k = 0; k < n; k++) u[k] = c->x[k] / unrm;
-  double complex qm = 0.0, qr = 0.0;  /* u^H M u, u^H R u */
-  spm_matvec_complex (w->sys->M, u, w->t);
-  for (int k = 0; k < n; k++) qm += conj (u[k]) * w->t[k];
-  if (w->sys->R) {
-    spm_matvec_complex (w->sys->R, u, w->t);
-    for (int k = 0; k < n; k++) qr += conj (u[k]) * w->t[k];
-  }
-  return cabs (qr) <= 0.1 * l * cabs (qm);  /* damped: a simple zero */
-}
-
-/* Rank 0. The fold on rank 0's candidates 0..nc-1 (whole vectors). Returns the candidates
-   left (in order), their mult set (0: one); without memory for the work, nc (no fold). */
-static int fold_rigid_pairs (const gep_system *sys, candidate *cand, int nc, double floor_round)
-{
-  fold_whole w = { sys, cand, mb_calloc ((size_t) sys->n + 1, sizeof (double complex)) };
-  double complex *lambda = mb_calloc ((size_t) nc + 1, sizeof *lambda);
-  int *mult = mb_calloc ((size_t) nc + 1, sizeof *mult);
-  char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
-  int kept = nc;
-  if (w.t && lambda && mult && state) {
-    for (int i = 0; i < nc; i++) lambda[i] = cand[i].lambda, mult[i] = cand[i].mult;
-    fold_src f = { MPI_COMM_SELF, nc, sys->n, (size_t) sys->n + 1, floor_round, lambda, mult,
-                   unit_undamped_whole, &w };
-    fold_rigid_core (&f, state);
-    kept = 0;
-    for (int i = 0; i < nc; i++) {
-      if (state[i] == 2) continue;
-      cand[i].lambda = lambda[i], cand[i].mult = mult[i];
-      cand[kept++] = cand[i];
-    }
-  }
-  free (w.t); free (lambda); free (mult); free (state);
-  return kept;
-}
-
-/* Rank 0. Each candidate of the damped stage with its multipliers scaled back (xi = s xi~)
-   and its eigenvalue refined by damped_rayleigh: the refined lr is kept, with the
-   velocity part set to lr u, when it lowers the true residual (or the first residual is
-   not finite), or, with the conjugated quotient (conj_u: R not symmetric, gyroscopic),
-   when its residual stays within GYRO_ACCEPT tol; else the vector is left as it was.
-   work: 2 N + n complex (the last n hold the saved velocity part). */
-static void damped_refine_all (const gep_system *sys, double s, candidate *cand, int ncand,
-                               int conj_u, double tol, double anorm, double bnorm,
-                               double complex *work)
-{
-  int n = sys->n, m = sys->m, N = 2 * n + m;
-  double complex *vsave = work + 2 * N;
-  for (int i = 0; i < ncand; i++) {
-    candidate *c = &cand[i];
-    double complex *u = c->x, *v = c->x + n, *xi = c->x + 2 * n;
-    for (int k = 0; k < m; k++) xi[k] *= s;
-    double complex lr = damped_rayleigh (sys, u, c->lambda, conj_u, work);
-    if (lr == c->lambda) continue;
-    double rho = pencil_residual_damped (sys, c->lambda, u, xi, anorm, bnorm, work);
-    memcpy (vsave, v, (size_t) n * sizeof *v);
-    for (int k = 0; k < n; k++) v[k] = lr * u[k];
-    double rho_r = pencil_residual_damped (sys, lr, u, xi, anorm, bnorm, work);
-    if (rho_r <= rho || !isfinite (rho) || (conj_u && rho_r <= GYRO_ACCEPT * tol))
-      c->lambda = lr;
-    else memcpy (v, vsave, (size_t) n * sizeof *v);
-  }
-}
-
-/* Rank 0. Each conjugate pair of the ncand candidates folded onto Im lambda >= 0: a
-   candidate with Im lambda < -1e-8 max (|lambda|, floor_round) is dropped when its
-   partner conj (lambda) is among the kept ones (to 1e-6 |lambda|; the partner's mult = 2,
-   it stands for the pair, for fold_rigid_pairs), else replaced by the partner (conj
-   lambda, conj x: N entries); an eigenvalue real to that tolerance made real. dist =
-   |lambda - sigma|. keep: ncand ints of scratch (caller's). Returns the count kept, packed
-   at the front of cand in their order. */
-static int fold_conjugates (candidate *cand, int ncand, int N, double complex sigma,
-                            double floor_round, int *keep)
-{
-  for (int i = 0; i < ncand; i++) keep[i] = 1, cand[i].mult = 0;
-  for (int i = 0; i < ncand; i++) {
-    candidate *c = &cand[i];
-    double tol = 1e-8 * fmax (cabs (c->lambda), floor_round);
-    if (cimag (c->lambda) < -tol) {
-      for (int j = 0; j < ncand; j++)
-        if (j != i && keep[j] && cabs (cand[j].lambda - conj (c->lambda)) <= 1e-6 * cabs (c->lambda)) {
-          keep[i] = 0;
-          cand[j].mult = 2;  /* j stands for the pair (for fold_rigid_pairs) */
-          break;
-        }
-      if (keep[i]) {  /* its partner was not found: report the partner, conj (x) */
-        c->lambda = conj (c->lambda);
-        for (int k = 0; k < N; k++) c->x[k] = conj (c->x[k]);
-      }
-    } else if (fabs (cimag (c->lambda)) <= tol) {
-      c->lambda = creal (c->lambda);
-    }
-    c->dist = cabs (c->lambda - sigma);
-  }
-  int kept = 0;
-  for (int i = 0; i < ncand; i++)
-    if (keep[i]) cand[kept++] = cand[i];
-  return kept;
-}
-
-/* Rank 0. Candidate c as the next damped mode of out (out->modes[out->nmodes], allocated
-   by the caller): x scaled to a unit largest position entry; frequency |lambda| / 2 pi,
-   damped frequency |Im lambda| / 2 pi, zeta = -Re lambda / |lambda| (0 when rigid);
-   residual (pencil_residual_damped, infinite when not finite) and kind (damped_is_rigid,
-   then unstable, overdamped, oscillatory); out's max_residual and n_above_tol count it;
-   the vector copied into the mode when keep_vectors. work: 2 N complex. Returns 0 or
-   MB_ENOMEM (keep_vector). */
-static int damped_store (const gep_system *sys, candidate *c, double floor_round,
-                         double anorm, double bnorm, int keep_vectors, double complex *work,
-                         eigen_result *out, mb_err *err)
-{
-  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
-  mode *md = &out->modes[out->nmodes];
-  double complex *x = c->x, *xi = c->x + 2 * n;
-  int big = canonical_index (n, x);  /* largest position entry = 1 */
-  double complex scale = x[big] != 0.0 ? x[big] : 1.0;
-  for (int k = 0; k < N; k++) x[k] /= scale;
-  double complex l = c->lambda;
-  md->lambda = l;
-  md->multiplicity = c->mult > 1 ? c->mult : 0;
-  md->freq_hz = cabs (l) / TWO_PI;
-  md->damped_freq_hz = fabs (cimag (l)) / TWO_PI;
-  md->zeta = cabs (l) > 0.0 ? -creal (l) / cabs (l) : 0.0;
-  md->residual = pencil_residual_damped (sys, l, x, xi, anorm, bnorm, work);
-  if (!isfinite (md->residual)) md->residual = INFINITY;
-  md->kind = damped_is_rigid (l, md->residual, floor_round, anorm, bnorm) ? MODE_RIGID
-           : creal (l) > 1e-10 * cabs (l) ? MODE_UNSTABLE
-           : cimag (l) == 0.0 ? MODE_OVERDAMPED : MODE_OSCILLATORY;
-  if (md->kind == MODE_RIGID) md->zeta = 0.0;  /* no direction to decay along */
-  out->max_residual = fmax (out->max_residual, md->residual);
-  if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-  if (keep_vectors) rc = keep_vector (md, n, m, x, xi, err);
-  out->nmodes++;
-  return rc;
-}
-
-/* Rank 0. Damped stage: candidates -> modes of GEP (31) (see modes.h): multipliers scaled
-   back, each eigenvalue refined by damped_rayleigh (kept when it lowers the true residual;
-   the velocity part then set to lambda u), one mode per conjugate pair (Im >= 0), nearest
-   the shift first, unit largest position entry, residual, kind (damped_is_rigid). Steps:
-   damped_refine_all, fold_conjugates, fold_rigid_pairs, the want nearest the shift stored
-   by damped_store, sorted by frequency. Owns keep and work. */
-int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
-                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err)
-{
-  int n = sys->n, m = sys->m, N = 2 * n + m, rc = 0;
-  double floor_round = modes_rigid_threshold (sys, 1);
-  double anorm, bnorm;
-  rc = pencil_norms (sys, 1, &anorm, &bnorm, err);
-  if (rc < 0) return rc;
-  int *keep = mb_fault ("modes") ? NULL : mb_calloc ((size_t) ncand + 1, sizeof *keep);
-  double complex *work = mb_calloc ((size_t) 2 * N + n, sizeof *work);
-  if (!keep || !work) {
-    free (keep);
-    free (work);
-    return mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  }
-  /* R not symmetric (gyroscopic): the conjugated quotient, kept also when the true
-     residual stays far below the tolerance (GYRO_ACCEPT) */
-  int conj_u = sys->R && !spm_is_symmetric (sys->R, 1e-12);
-  /* multipliers scaled back; eigenvalues refined from the vectors */
-  damped_refine_all (sys, s, cand, ncand, conj_u, out->tolerance, anorm, bnorm, work);
-  /* fold each pair onto Im >= 0; drop the second member of a pair */
-  int kept = fold_conjugates (cand, ncand, N, sigma, floor_round, keep);
-  free (keep);
-  kept = fold_rigid_pairs (sys, cand, kept, floor_round);  /* a double zero once */
-  qsort (cand, (size_t) kept, sizeof *cand, by_dist);
-  int nsel = kept < want ? kept : want;
-  out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (!out->modes) rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  for (int i = 0; i < nsel && rc == 0; i++)
-    rc = damped_store (sys, &cand[i], floor_round, anorm, bnorm, keep_vectors, work, out, err);
-  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
-  free (work);
-  return rc;
-}
 
 /* ---- the undamped stage by rows: symmetric pencil, several ranks ----------------------- */
 
@@ -1076,7 +870,7 @@ typedef struct drows_ctx {
   spm_part Ap, Bp, Sp;
   spm_rows *A, *B, *S;
   double anorm, bnorm, floor_round;
-  int conj_u;       /* R not symmetric: the quotient conjugated (damped_rayleigh) */
+  int conj_u;       /* R not symmetric: the quotient conjugated (above GYRO_ACCEPT) */
   double tol;       /* the stage's tolerance (GYRO_ACCEPT) */
   size_t ld;
   double *W;        /* 20 columns: drows_candidate's (drows_residual uses the first 6) */
@@ -1208,13 +1002,13 @@ static int drows_residual (drows_ctx *c, double complex lambda, const double *re
 }
 
 /* Collective. One Ritz value's candidate (columns re, im of this rank's rows, im NULL for
-   a real one) as modes_damped prepares it, into c's own columns (from store: 2 ld doubles):
+   a real one) into c's own columns (from store: 2 ld doubles):
    u scaled back by w, the multipliers by s; then the eigenvalue refined by the quadratic
-   Rayleigh quotient (damped_rayleigh) and kept, with the velocity part v = lambda u, when
+   Rayleigh quotient (see above GYRO_ACCEPT) and kept, with the velocity part v = lambda u, when
    that lowers the true residual. With x = [u; v; xi] split into X1 = [u; 0; 0],
    X3 = [0; 0; xi], Xv = [0; v; 0] and X2 = S X1 = [0; u; 0] (complex: re and im columns):
        u^T M u, u^T R u, u^T K u = the velocity rows of X2 . B X2, -X2 . A X2, -X2 . A X1
-   (unconjugated; conjugated, u^H, with c->conj_u as damped_rayleigh), and, as B X1 = X1 and B X3 = 0, the residuals of (lambda, x) and of
+   (unconjugated; conjugated, u^H, with c->conj_u), and, as B X1 = X1 and B X3 = 0, the residuals of (lambda, x) and of
    (lr, [u; lr u; xi]) are those of
        A x = A X1 + A Xv + A X3,  B x = X1 + B Xv;  A X1 + lr A X2 + A X3,  X1 + lr B X2.
    Three halo exchanges (S; A on 8 columns; B on 4) and two reductions. */
@@ -1225,7 +1019,7 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
   size_t ld = c->ld;
   out->re = store;
   out->im = store + ld;
-  for (int k = 0; k < nl; k++) {  /* as modes_candidates and modes_damped: u / w, xi s */
+  for (int k = 0; k < nl; k++) {  /* as modes_candidates: u / w, xi s */
     int g = row0 + k;
     double x = re[k], y = im ? im[k] : 0.0;
     out->re[k] = g < n ? x / w : g >= 2 * n ? x * s : x;
@@ -1293,7 +1087,7 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
   return 0;
 }
 
-/* Collective. The selected candidates as modes, as modes_damped finishes them: the largest
+/* Collective. The selected candidates as modes: the largest
    position entry over all ranks (the first within 1e-8 of the largest modulus: one MAX and
    one MINLOC reduction for all, its value from its owner by a sum) made 1, the residual
    of the scaled vector, the fields and kind; with keep_vectors each mode's u and xi
@@ -1363,8 +1157,8 @@ done:
 }
 
 /* Every rank (the same candidates on every rank). The candidates of complex arithmetic
-   (each Ritz vector its own, no conjugate partner implied) folded as modes_damped folds
-   them, in their order: one with Im lambda below -tol whose conjugate (within 1e-6
+   (each Ritz vector its own, no conjugate partner implied) folded onto Im lambda >= 0, in
+   their order: one with Im lambda below -tol whose conjugate (within 1e-6
    relative) is among the others still kept is dropped, that one standing for the pair
    (mult 2); without its partner it is reported as the partner (conj lambda, conj x); one
    real to tol is made real. Returns the candidates left, in order. */
@@ -1440,7 +1234,7 @@ static int unit_undamped_rows (void *ctx, int i, double complex *u)
   return cabs (CMPLX (q[2], q[3])) <= 0.1 * l * cabs (CMPLX (q[0], q[1]));
 }
 
-/* Collective. The fold of fold_rigid_pairs (see there; fold_rigid_core) on the ranks' rows:
+/* Collective. The rigid-body fold (see above fold_rigid_core) on the ranks' rows:
    one reduction for each unit u, one for u^H M u and u^H R u, one per Gram-Schmidt
    coefficient. Without memory for the work (on any rank) nothing is folded. Returns the
    candidates left (in order), their mult set (0: one), or a negative error of the
@@ -1524,8 +1318,8 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
                           store + (size_t) 2 * c.ld * nc, x);
     if (rc < 0) break;
     nc++;
-    if (zvec) continue;  /* folded below (fold_pairs_rows), as modes_damped folds them */
-    if (pair) {  /* the pair folded onto Im lambda >= 0, as modes_damped folds it */
+    if (zvec) continue;  /* folded below (fold_pairs_rows) */
+    if (pair) {  /* the pair folded onto Im lambda >= 0 */
       double tol = 1e-8 * fmax (cabs (x->lambda), c.floor_round);
       if (cimag (x->lambda) < -tol) {       /* report the partner: conj (x) */
         x->lambda = conj (x->lambda);

@@ -23,7 +23,7 @@ typedef struct candidate {
   double resid;            /* and the true residual of (lambda, xr) from the same products */
   int fresh;               /* 1 while xr is only rescaled since then (q, resid still hold) */
   int mult;                /* damped: eigenvalues this candidate stands for beyond a
-                              conjugate pair (fold_rigid_pairs: 2 for a rigid-body Jordan
+                              conjugate pair (fold_rigid_core: 2 for a rigid-body Jordan
                               pair); 0 = 1 */
   int own;                 /* 1: lambda, rigid and cond are at the mode's own scale
                               (gep_system.energy; modes.c "own scale") */
@@ -79,24 +79,16 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
                          double s, int want, int keep_vectors, candidate *cand, int ncand,
                          eigen_result *out, mb_err *err);
 
-/* Rank 0. Damped stage, GEP (31): multipliers scaled back by s, eigenvalues refined from
-   the position parts (quadratic Rayleigh quotient, kept when the true residual is not
-   worse), one mode per conjugate pair (Im lambda >= 0), the `want` nearest sigma, largest
-   position entry 1, residual, kind (rigid-body from the eigenvalue against the pencil's
-   rounding floor and the mode's own residual, never from the shift).
-   cand is edited as above (the dropped partners are moved out of the first entries).
-   Returns 0 or MB_ENOMEM (fault site "modes"); out->modes is then the caller's to clear. */
-int modes_damped (const gep_system *sys, double complex sigma, double s, int want,
-                  int keep_vectors, candidate *cand, int ncand, eigen_result *out, mb_err *err);
-
-/* Collective (the ranks of d, the Krylov layout of order 2n + m). modes_damped for the
-   damped stage on several ranks with the Ritz vectors left by rows (ks->rows; real
+/* Collective (the ranks of d, the Krylov layout of order 2n + m). Damped stage, GEP (31),
+   on any number of ranks (one rank is one block), with the Ritz vectors by rows (ks->rows; real
    arithmetic: real columns in ks->xr, a conjugate pair (j, j+1) as x_j = xr_j + i xr_{j+1};
    complex arithmetic: complex columns in ks->x, each its own, no partner implied, whose
-   pairs and rigid-body double zeros are folded as modes_damped folds them): the same
-   steps on each rank's rows (u scaled back by w, the multipliers by s, the eigenvalue
-   refined by the quadratic Rayleigh quotient, each pair folded onto Im lambda >= 0, the
-   `want` nearest sigma, largest position entry 1, residual, kind), with the rows of the
+   pairs and rigid-body double zeros are folded): on each rank's rows, u scaled back by w,
+   the multipliers by s, the eigenvalue refined by the quadratic Rayleigh quotient (kept
+   when the true residual is not worse), one mode per conjugate pair (Im lambda >= 0), the
+   `want` nearest sigma, largest position entry 1, residual, kind (rigid-body from the
+   eigenvalue against the pencil's rounding floor and the mode's own residual, never from
+   the shift), with the rows of the
    unscaled GEP (31)'s A and B built from the system's parts (layout of order n + m) and one
    reduction per step for the dot products and norms, so that no rank holds a whole vector
    or matrix; keep_vectors as for modes_undamped_rows (1: gathered on rank 0 into the

@@ -517,7 +517,7 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   /* the operator by rows always; real Ritz vectors (a symmetric undamped pencil, or the
      damped one by rows at a real shift) stay by rows on every rank count, one rank being
      one block, and complex ones of a pencil by rows on more than one rank */
-  o.vectors_by_rows = zarith ? st->nranks > 1 && st->parts != NULL : o.real_vectors;
+  o.vectors_by_rows = zarith ? st->parts != NULL : o.real_vectors;
   int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
@@ -557,7 +557,8 @@ static int modes_and_check (const stage_ops *ops, stage *st, factor *f, ks_resul
   int rc = 0;
   /* by rows (vectors by rows, a system by rows, or a symmetric pencil's dense path):
      every rank on its own rows */
-  if (ks->rows || st->sys->parts || (ops->dense_by_rows && st->symmetric) || st->rank == 0) {
+  if (ks->rows || st->sys->parts || (ops->dense_by_rows && ops->dense_by_rows (st))
+      || st->rank == 0) {
     rc = ops->modes (st, ks, err);
   } else if (mb_fault ("modes")) {
     rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
@@ -751,6 +752,30 @@ static int rule_whole (const stage *st, int rc, int parts_own)
   return rc < 0 && st->singular_by_rows && parts_own && st->attempts.whole == 0;
 }
 
+/* Collective. The whole system sys (rank 0's matrices) handed out by rows into *parts
+   (gep_parts_scatter, owned by the caller): matrices not yet compressed are compressed in
+   copies on rank 0 first (freed here). Returns 0 or an error, the same on every rank. */
+static int scatter_whole (MPI_Comm comm, const gep_system *sys, int with_r, gep_parts *parts,
+                          mb_err *err)
+{
+  int rank, rc = 0;
+  MPI_Comm_rank (comm, &rank);
+  gep_system view = *sys;
+  spm *tmp[4] = { NULL, NULL, NULL, NULL };
+  const spm **mat[4] = { &view.K, &view.M, &view.Cq, &view.R };
+  for (int t = 0; rank == 0 && t < 4 && rc == 0; t++)
+    if (*mat[t] && !(*mat[t])->compressed) {
+      tmp[t] = spm_copy (*mat[t]);
+      if (!tmp[t] || spm_compress (tmp[t]) < 0)
+        rc = mb_fail (err, MB_ENOMEM, "out of memory for the system by rows");
+      *mat[t] = tmp[t];
+    }
+  rc = mb_agree (comm, rc, err);
+  if (rc == 0) rc = gep_parts_scatter (comm, &view, with_r, parts, err);
+  for (int t = 0; t < 4; t++) spm_free (tmp[t]);
+  return rc;
+}
+
 /* Collective. The attempts of one stage, in the order of the rules above: the stage at
    sigma (run_at_shift, rule 1 inside it); unless that failed for another reason than its
    true residuals, rule 2, then rule 3; on a failure that rule 4 takes, the pencil's parts
@@ -828,27 +853,21 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                st.nranks);
     return stage_policy (ops, &st, NULL, 0, err);
   }
-  /* the damped stage by rows only at a real shift (its pencil by rows is real; the
-     retry shifts are real too) */
+  /* a whole system is handed out by rows, one rank being one block: each rank builds its
+     rows of the pencil (real or complex arithmetic) and finishes its modes there */
   gep_parts parts;
-  int by_parts = ops->scaling && st.nranks > 1 && !complex_at (ops, &st);
-  if (by_parts && st.rank == 0)
-    by_parts = sys->K->compressed && sys->M->compressed && (!sys->Cq || sys->Cq->compressed)
-               && sys->K->nrows == sys->n && sys->M->nrows == sys->n
-               && (!ops->complex_arith || !sys->R
-                   || (sys->R->compressed && sys->R->nrows == sys->n));
-  MPI_Bcast (&by_parts, 1, MPI_INT, 0, comm);
-  if (by_parts) {  /* more than one rank */
+  int by_parts = ops->scaling != NULL;
+  if (by_parts) {
     double t0 = now ();
-    rc = gep_parts_scatter (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
+    rc = scatter_whole (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
     if (rc < 0) {
       memset (out, 0, sizeof *out);
       return rc;
     }
     st.parts = &parts;
-    stage_log (&st, "%s: the system by rows on %d ranks (%.2f s): each builds its rows of "
+    stage_log (&st, "%s: the system by rows on %d rank%s (%.2f s): each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
-               st.nranks, now () - t0);
+               st.nranks, st.nranks == 1 ? "" : "s", now () - t0);
   }
   return stage_policy (ops, &st, by_parts ? &parts : NULL, by_parts, err);
 }
@@ -918,7 +937,7 @@ static int rule_missed (const stage_ops *ops, MPI_Comm comm, const gep_system *s
 /* Collective (rule 6, its test). 1 when the stage ran in real arithmetic (a real shift)
    and reported a rigid-body mode: a multiple real eigenvalue (the zeros of several free
    bodies, -alpha with Rayleigh damping) that rounding split into a conjugate pair
-   +-i delta is folded by modes_damped into one mode, where it holds two (the complex
+   +-i delta is folded by modes_damped_rows into one mode, where it holds two (the complex
    path's split is not conjugate: both members are reported); which multiplicities come
    back then differs with the rounding (1 and 2 ranks, decks/free-free). Rank 0 decides,
    every rank returns it. */

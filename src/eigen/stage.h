@@ -75,10 +75,10 @@ typedef struct stage_ops {
   /* 1: the policy's rule 5, the missed-mode rerun (the undamped stage, which has the
      check) */
   int missed_rerun;
-  /* 1: a symmetric pencil's modes are finished by rows on every rank even when its Ritz
-     vectors came whole to rank 0 (the dense path), which hands them out by rows (the
-     undamped stage) */
-  int dense_by_rows;
+  /* Every rank: 1 when the stage's modes are finished by rows even where its Ritz vectors
+     came whole to rank 0 (the dense path), which hands them out by rows (the undamped
+     stage: a symmetric pencil; the damped stage: a system by rows); NULL: never. */
+  int (*dense_by_rows) (const stage *st);
   /* The policy's rule 6: the stage whose run replaces this one's when real arithmetic
      reported rigid-body modes (the damped stage: the same in complex arithmetic), on the
      system as it is; NULL for none. */
