@@ -1266,39 +1266,59 @@ static int fold_rigid_rows (drows_ctx *c, dcand *cand, int nc)
   return rc < 0 ? rc : kept;
 }
 
-int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
-                       double complex sigma, double w, double s, int want, int keep_vectors,
-                       eigen_result *out, mb_err *err)
+/* Collective. The rows of the unscaled A, B and S for c (drows_build), the pencil's
+   measures, and with a non-symmetric R the conjugated quotient (c->conj_u, c->tol: the
+   stage's tolerance for GYRO_ACCEPT). Returns 0 or an error, the same on every rank. */
+static int drows_open (drows_ctx *c, const gep_parts *parts, double tol)
 {
-  drows_ctx c = { .d = d, .n = parts->n, .m = parts->m, .err = err };
-  c.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
-  int nconv = ks->nconv, ld = (int) c.ld;
-  dcand *cand = NULL;
-  double *store = NULL, *split = NULL;
-  int zvec = ks->x != NULL;  /* complex arithmetic: complex columns, each its own */
-  int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
-  if (rc == 0) {
-    c.W = mb_calloc (20 * c.ld, sizeof *c.W);
-    /* a pair whose eigenvalue is real to rounding gives two candidates */
-    cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
-    store = mb_calloc ((size_t) 2 * c.ld * (nconv + 1), sizeof *store);
-    split = mb_calloc ((size_t) 2 * c.ld, sizeof *split);  /* a complex column's re, im */
-    if (!c.W || !cand || !store || !split)
-      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  }
-  rc = mb_agree (d->comm, rc, err);
-  if (rc == 0) rc = drows_build (&c, parts);
-  if (rc == 0) drows_measures (&c, parts);
+  int rc = drows_build (c, parts);
+  if (rc == 0) drows_measures (c, parts);
   if (rc == 0 && parts->R.L.rowptr) {   /* a non-symmetric R: conjugated quotient */
     int rsym = 1;
-    rc = spm_part_is_symmetric (d->comm, &parts->R, parts->n, 1e-12, &rsym, err);
-    c.conj_u = !rsym;
-    c.tol = out->tolerance;
+    rc = spm_part_is_symmetric (c->d->comm, &parts->R, parts->n, 1e-12, &rsym, c->err);
+    c->conj_u = !rsym;
+    c->tol = tol;
   }
-  if (rc == 0) MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, d->comm);  /* rank 0's, everywhere */
+  return rc;
+}
+
+/* Every rank. Real arithmetic: candidate x of a conjugate pair (j, j+1) folded onto
+   Im lambda >= 0: below -tol it is reported as its partner (conj lambda, conj x); real to
+   tol (1e-8 max (|lambda|, the rigid floor)), both members are kept as on one rank (the
+   second into cand[*nc], its columns from store). */
+static void fold_real_pair (const drows_ctx *c, dcand *cand, dcand *x, int *nc, double *store)
+{
+  int nl = c->d->nloc;
+  double tol = 1e-8 * fmax (cabs (x->lambda), c->floor_round);
+  if (cimag (x->lambda) < -tol) {       /* report the partner: conj (x) */
+    x->lambda = conj (x->lambda);
+    for (int k = 0; k < nl; k++) x->im[k] = 0.0 - x->im[k];
+  } else if (fabs (cimag (x->lambda)) <= tol) {  /* real: both members, as on one rank */
+    x->lambda = creal (x->lambda);
+    dcand *y = &cand[*nc];
+    y->re = store + (size_t) 2 * c->ld * *nc;
+    y->im = y->re + c->ld;
+    memcpy (y->re, x->re, (size_t) nl * sizeof *y->re);
+    for (int k = 0; k < nl; k++) y->im[k] = 0.0 - x->im[k];
+    y->lambda = x->lambda;
+    (*nc)++;
+  }
+}
+
+/* Collective. Every finite Ritz pair of ks as candidates cand[0..*nc-1] (drows_candidate,
+   columns in store, split: a complex column's re and im), infinite ones (|mu| below
+   INFINITE_MU_RTOL of the largest) counted in out->n_infinite; real arithmetic folds each
+   conjugate pair here (fold_real_pair), complex arithmetic after (fold_pairs_rows,
+   fold_rigid_rows). Returns 0 or an error, the same on every rank. */
+static int drows_all_candidates (drows_ctx *c, ks_result *ks, double complex sigma,
+                                 double w, double s, dcand *cand, double *store,
+                                 double *split, int *nc, eigen_result *out)
+{
+  int nconv = ks->nconv, ld = (int) c->ld, zvec = ks->x != NULL, rc = 0;
+  MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, c->d->comm);  /* rank 0's, everywhere */
   double mu_max = 0.0;
-  for (int i = 0; rc == 0 && i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
-  int nc = 0;
+  for (int i = 0; i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  *nc = 0;
   for (int j = 0; rc == 0 && j < nconv; j++) {
     /* real arithmetic: (j, j+1) a pair, x_j = re + i im */
     int pair = !zvec && cimag (ks->mu[j]) != 0.0 && j + 1 < nconv;
@@ -1310,36 +1330,48 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
     const double *re = zvec ? split : ks->xr + (size_t) j * ld, *im = pair ? re + ld : NULL;
     if (zvec) {  /* complex column j: its real and imaginary parts */
       const double complex *z = ks->x + (size_t) j * ld;
-      for (int k = 0; k < d->nloc; k++) split[k] = creal (z[k]), split[ld + k] = cimag (z[k]);
+      for (int k = 0; k < c->d->nloc; k++) split[k] = creal (z[k]), split[ld + k] = cimag (z[k]);
       im = split + ld;
     }
-    dcand *x = &cand[nc];
-    rc = drows_candidate (&c, re, im, sigma + 1.0 / ks->mu[j], w, s,
-                          store + (size_t) 2 * c.ld * nc, x);
+    dcand *x = &cand[*nc];
+    rc = drows_candidate (c, re, im, sigma + 1.0 / ks->mu[j], w, s,
+                          store + (size_t) 2 * c->ld * *nc, x);
     if (rc < 0) break;
-    nc++;
-    if (zvec) continue;  /* folded below (fold_pairs_rows) */
-    if (pair) {  /* the pair folded onto Im lambda >= 0 */
-      double tol = 1e-8 * fmax (cabs (x->lambda), c.floor_round);
-      if (cimag (x->lambda) < -tol) {       /* report the partner: conj (x) */
-        x->lambda = conj (x->lambda);
-        for (int k = 0; k < d->nloc; k++) x->im[k] = 0.0 - x->im[k];
-      } else if (fabs (cimag (x->lambda)) <= tol) {  /* real: both members, as on one rank */
-        x->lambda = creal (x->lambda);
-        dcand *y = &cand[nc];
-        y->re = store + (size_t) 2 * c.ld * nc;
-        y->im = y->re + c.ld;
-        memcpy (y->re, x->re, (size_t) d->nloc * sizeof *y->re);
-        for (int k = 0; k < d->nloc; k++) y->im[k] = 0.0 - x->im[k];
-        y->lambda = x->lambda;
-        nc++;
-      }
+    (*nc)++;
+    if (zvec) continue;  /* folded by the caller (fold_pairs_rows) */
+    if (pair) {
+      fold_real_pair (c, cand, x, nc, store);
       j++;
-    } else if (fabs (cimag (x->lambda)) <= 1e-8 * fmax (cabs (x->lambda), c.floor_round)) {
+    } else if (fabs (cimag (x->lambda)) <= 1e-8 * fmax (cabs (x->lambda), c->floor_round)) {
       x->lambda = creal (x->lambda);
     }
   }
-  if (rc == 0 && zvec) {  /* complex arithmetic: pairs, then a double zero once */
+  return rc;
+}
+
+int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
+                       double complex sigma, double w, double s, int want, int keep_vectors,
+                       eigen_result *out, mb_err *err)
+{
+  drows_ctx c = { .d = d, .n = parts->n, .m = parts->m, .err = err };
+  c.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
+  int nconv = ks->nconv, nc = 0;
+  dcand *cand = NULL;
+  double *store = NULL, *split = NULL;
+  int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
+  if (rc == 0) {
+    c.W = mb_calloc (20 * c.ld, sizeof *c.W);
+    /* a pair whose eigenvalue is real to rounding gives two candidates */
+    cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
+    store = mb_calloc ((size_t) 2 * c.ld * (nconv + 1), sizeof *store);
+    split = mb_calloc ((size_t) 2 * c.ld, sizeof *split);  /* a complex column's re, im */
+    if (!c.W || !cand || !store || !split)
+      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
+  }
+  rc = mb_agree (d->comm, rc, err);
+  if (rc == 0) rc = drows_open (&c, parts, out->tolerance);
+  if (rc == 0) rc = drows_all_candidates (&c, ks, sigma, w, s, cand, store, split, &nc, out);
+  if (rc == 0 && ks->x) {  /* complex arithmetic: pairs, then a double zero once */
     nc = fold_pairs_rows (&c, cand, nc);
     int kept = fold_rigid_rows (&c, cand, nc);
     if (kept < 0) rc = kept;
