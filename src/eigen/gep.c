@@ -441,7 +441,7 @@ static void modal_scaling (stage *st)
    (st->Ap and their rows st->Arow). */
 static int modal_pencil (stage *st)
 {
-  if (!st->parts) {
+  if (!stage_pencil_by_rows (st)) {
     modal_scaling (st);
     return take_real_pencil (st, pencil_undamped (st->sys, creal (st->sigma), st->s,
                                                   st->symmetric));
@@ -605,7 +605,8 @@ static int modal_check (stage *st, mb_err *err)
   }
   factor_opts anew;
   stage_factor_opts (st, 6, &anew);   /* the stage's LDL^T choice: QAMD */
-  return missed_check_run (st->comm, st->sys, st->parts, &st->mc, st->symmetric ? st->f : NULL,
+  return missed_check_run (st->comm, st->sys, stage_pencil_by_rows (st) ? st->parts : NULL,
+                           &st->mc, st->symmetric ? st->f : NULL,
                            &anew, st->nnz_factored, st->log, st->out, err);
 }
 
@@ -894,15 +895,16 @@ static int complex_pencil_as (stage *st, int real)
 {
   const gep_system *sys = st->sys;
   st->Nf = sys->n + sys->m;
-  if (!st->parts) complex_scaling (st);
+  int by_rows = stage_pencil_by_rows (st);
+  if (!by_rows) complex_scaling (st);
   double c = st->s * st->w;
-  if (real && st->parts)
+  if (real && by_rows)
     return take_pencil_rows (st, pencil_damped_reduced_part (st->parts, creal (st->sigma), c,
                                                              st->symmetric, &st->Ap));
   if (real)  /* real shift: a real matrix, for DMUMPS */
     return take_real_pencil (st, pencil_damped_reduced_real (sys, creal (st->sigma), c,
                                                              st->symmetric));
-  if (st->parts)  /* this rank's rows, complex, for ZMUMPS's distributed input */
+  if (by_rows)  /* this rank's rows, complex, for ZMUMPS's distributed input */
     MB_TRY (pencil_damped_reduced_part_z (st->parts, st->sigma, c, st->symmetric, &st->t));
   else
     MB_TRY (pencil_damped_reduced (sys, st->sigma, c, st->symmetric, &st->t));

@@ -264,7 +264,7 @@ static int diagnose_singular (const stage_ops *ops, stage *st, factor_kind kind,
   int count = -1, count2 = -1, *rows = NULL, *rows2 = NULL;
   mb_err e2;
   mb_err_init (&e2);
-  int dist = st->parts != NULL;  /* every rank's rows, or rank 0's whole pencil */
+  int dist = stage_pencil_by_rows (st);  /* every rank's rows, or rank 0's whole pencil */
   int rc = factor_deficiency_dist (st->comm, kind, st->Nf, st->nnz, st->row, st->col, st->val,
                                    "A - sigma B", dist, &count, &rows, NULL, &e2);
   if (rc < 0 || count <= 0) {  /* no null pivot found: MUMPS's own message stands */
@@ -328,7 +328,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   eigen_result *out = st->out;
   double t_start = now ();
   int fail = mb_fault ("pencil");
-  if (st->parts) {
+  if (stage_pencil_by_rows (st)) {
     if (st->rank == 0) ops->scaling (st);
     double sc[3] = { st->symmetric, st->s, st->w };
     MPI_Bcast (sc, 3, MPI_DOUBLE, 0, st->comm);
@@ -341,6 +341,7 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
                         st->Nf) : 0;
   MPI_Bcast (&st->symmetric, 1, MPI_INT, 0, st->comm);
   MPI_Bcast (&st->w, 1, MPI_DOUBLE, 0, st->comm);
+  MPI_Bcast (&st->s, 1, MPI_DOUBLE, 0, st->comm);  /* the modes by rows scale back by s */
   out->cq_scale = st->s;
   *rc = mb_agree (st->comm, *rc, err);
   if (*rc < 0) { ops->pencil_clear (st); return NULL; }
@@ -369,13 +370,13 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   factor_opts fo;
   stage_factor_opts (st, undamped_ldlt ? 6 : 7, &fo);
   if (undamped_ldlt) fo.pivot_threshold = 0.1;
-  fo.distributed = st->parts != NULL;   /* a null pivot then fails as singular */
+  fo.distributed = stage_pencil_by_rows (st);   /* a null pivot then fails as singular */
   /* a sweep's step: on the last step's analysis when the pattern is the same */
   factor *f = factor_cache_create (st->opts->factor_cache, st->comm, kind, st->Nf, st->nnz,
                                    st->row, st->col, st->val, name, &fo, NULL, err);
   st->nnz_factored = st->nnz;
   if (!f && err->code == MB_ESOLVE) {
-    if (st->parts) st->singular_by_rows = 1;
+    if (stage_pencil_by_rows (st)) st->singular_by_rows = 1;
     *rc = diagnose_singular (ops, st, kind, err);
     ops->pencil_clear (st);
     return NULL;
@@ -794,20 +795,21 @@ static int stage_policy (const stage_ops *ops, stage *st, gep_parts *parts, int 
       rc = rule_second_shift (ops, st, rc, err);
       if (rc >= 0 || st->residual_failed) rc = rule_tighter (ops, st, rc, err);
     }
-    if (parts_own && st->parts) {  /* the parts served every run of this sequence */
-      gep_parts_clear (parts);
-      st->parts = NULL;
-    }
     if (!rule_whole (st, rc, parts_own)) break;
     stage_log (st, "%s: the pencil by rows had null pivots at MUMPS's threshold: singular, "
                "or the rounding of an ill-conditioned pencil; again with the system whole on "
                "rank 0 (centralized input), whose factorization decides\n", ops->label);
     st->attempts.whole++;
+    st->centralized = 1;  /* the parts stay for the operator and the modes */
     eigen_result_clear (st->out);
     mb_err_init (err);
     st->singular_by_rows = 0;
     st->residual_failed = 0;
     st->sigma = sigma;
+  }
+  if (parts_own && st->parts) {  /* the parts served every run of this sequence */
+    gep_parts_clear (parts);
+    st->parts = NULL;
   }
   const stage_attempts *a = &st->attempts;
   if (a->runs > 1 || a->block_to_single)
@@ -865,6 +867,7 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
       return rc;
     }
     st.parts = &parts;
+    st.centralized = st.nranks == 1;  /* one rank: MUMPS reads the pencil whole */
     stage_log (&st, "%s: the system by rows on %d rank%s (%.2f s): each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
                st.nranks, st.nranks == 1 ? "" : "s", now () - t0);

@@ -118,6 +118,9 @@ struct stage {
   factor *f;                  /* the stage's factors while ops->check runs (borrowed) */
   long nnz_factored;          /* entries of the factored pencil (its pattern's size) */
   int residual_failed;        /* 1: Krylov-Schur converged but true residuals did not */
+  int centralized;            /* 1: the system is by rows (parts) but A - sigma B goes to MUMPS
+                                 whole from rank 0 (centralized input): one rank holding
+                                 the system, or rule 4's rerun */
   int singular_by_rows;       /* 1: a factorization of the pencil by rows (distributed input)
                                  failed as singular (null pivots at MUMPS's threshold) */
   double ks_tol;              /* Krylov-Schur's tolerance when tighter than opts->tolerance
@@ -161,5 +164,12 @@ void stage_detail (const stage *st, const char *fmt, ...)
    solver choices (opts->solver) over them. own_ordering: the stage's own ICNTL(7) choice
    (7: MUMPS's automatic one), which a solver ordering replaces. */
 void stage_factor_opts (const stage *st, int own_ordering, factor_opts *fo);
+
+/* Every rank: 1 when A - sigma B is built and factored by rows (each rank its rows,
+   MUMPS's distributed input): the system by rows and not st->centralized. */
+static inline int stage_pencil_by_rows (const stage *st)
+{
+  return st->parts != NULL && !st->centralized;
+}
 
 #endif
