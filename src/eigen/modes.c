@@ -334,25 +334,6 @@ int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vecto
   return rc;
 }
 
-/* Damped stage. A rigid-body motion u (K u = 0 and Cq u = 0) that R does not damp
-   (R u = 0) is a 2 x 2 Jordan block at lambda = 0 of GEP (31): rounding of size eps splits
-   it into two eigenvalues +-delta, |delta| ~ sqrt(eps) times the pencil's omega scale
-   (within floor_round, modes_rigid_threshold), whose position parts are both u; listed
-   apart they are one motion twice, and they take two of the `modes` asked. Candidates
-   0..nc-1 with |lambda| <= floor_round and |u^H R u| <= 0.1 |lambda| |u^H M u| (no damping
-   that could separate two zeros: a damped motion's zero is simple, its other eigenvalue
-   -u^H R u / u^H M u stays apart) are taken nearest zero first; each position part, made
-   unit, is orthogonalized against those kept (two classical Gram-Schmidt passes); one with
-   less than 1e-3 of its norm left is the other half of a kept motion: dropped, and counted
-   in the mult of the kept one it lies along most (largest |coefficient|). A candidate into
-   which fold_pairs_rows folded a conjugate partner (mult 2 on entry; 0 otherwise) counts 2. When the
-   eigenvalues counted are twice the motions kept, every kept one stands for 2 (each Jordan
-   block has two; which half lies along which motion is up to rounding); a kept one standing
-   for 2 or more is made real (the pair is in mult, not in Im lambda). At most FOLD_MAX motions
-   are kept as a basis (beyond that nothing more is folded); without memory for the work
-   nothing is folded. fold_rigid_core takes these steps on the ranks' rows for
-   fold_rigid_rows, which owns the candidates. */
-
 /* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
    (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
    which candidate first), and an all-reduce need not give every rank the same rounding. */
@@ -364,102 +345,7 @@ static void sum_everywhere (MPI_Comm comm, double *buf, int count)
   MPI_Bcast (buf, count, MPI_DOUBLE, 0, comm);
 }
 
-#define FOLD_MAX 64
-
-/* What fold_rigid_core needs of a finisher: its nc candidates' eigenvalues and mults
-   (copies, written back by the caller), this rank's np position rows of each unit position
-   part (columns ld apart in the basis), and unit_undamped (ctx, i, u): u = candidate i's
-   position part made unit (this rank's rows), returning 1 when R leaves it undamped
-   (|u^H R u| <= 0.1 |lambda| |u^H M u|), 0 when not (or a zero vector), < 0 on an error.
-   comm: the ranks whose rows these are (MPI_COMM_SELF on rank 0's whole vectors). */
-typedef struct fold_src {
-  MPI_Comm comm;
-  int nc, np;
-  size_t ld;
-  double floor_round;
-  double complex *lambda;
-  int *mult;
-  int (*unit_undamped) (void *ctx, int i, double complex *u);
-  void *ctx;
-} fold_src;
-
-/* Collective over f->comm. Two classical Gram-Schmidt passes of u against the kept basis
-   (nk columns): coef[b] the coefficients, returns ||u|| after them (every rank the same). */
-static double fold_project (const fold_src *f, const double complex *basis, int nk,
-                            double complex *u, double complex *coef)
-{
-  for (int g = 0; g < 2; g++)
-    for (int b = 0; b < nk; b++) {
-      const double complex *e = basis + (size_t) b * f->ld;
-      double complex t = 0.0;
-      for (int k = 0; k < f->np; k++) t += conj (e[k]) * u[k];
-      double ts[2] = { creal (t), cimag (t) };
-      sum_everywhere (f->comm, ts, 2);
-      t = CMPLX (ts[0], ts[1]);
-      for (int k = 0; k < f->np; k++) u[k] -= t * e[k];
-      coef[b] += t;
-    }
-  double left[1] = { 0.0 };
-  for (int k = 0; k < f->np; k++) left[0] += creal (u[k] * conj (u[k]));
-  sum_everywhere (f->comm, left, 1);
-  return sqrt (left[0]);
-}
-
-/* Collective over f->comm. The fold above on f's candidates: state[i] = 2 for a candidate
-   dropped as the other half of a kept motion; f->mult and f->lambda updated (a kept motion
-   standing for 2 or more made real; a pair's mult 2 cleared outside the floor). Returns 0,
-   or an error of unit_undamped; without memory nothing is folded. */
-static int fold_rigid_core (const fold_src *f, char *state)
-{
-  int nk = 0, total = 0, kept_at[FOLD_MAX], count[FOLD_MAX], rc = 0;
-  double complex *basis = mb_calloc (f->ld * FOLD_MAX, sizeof *basis);
-  double complex *u = mb_calloc (f->ld, sizeof *u);
-  int ok = basis && u, all;
-  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, f->comm);
-  for (;;) {
-    if (!all) break;
-    int i = -1;  /* the next candidate within the floor, nearest zero */
-    for (int j = 0; j < f->nc; j++)
-      if (!state[j] && cabs (f->lambda[j]) <= f->floor_round
-          && (i < 0 || cabs (f->lambda[j]) < cabs (f->lambda[i])))
-        i = j;
-    if (i < 0) break;
-    state[i] = 1;
-    rc = f->unit_undamped (f->ctx, i, u);
-    if (rc < 0) break;
-    if (rc == 0) continue;
-    rc = 0;
-    int here = f->mult[i] == 2 ? 2 : 1;  /* a conjugate pair folded into i: 2 */
-    double complex coef[FOLD_MAX] = { 0 };
-    double left = fold_project (f, basis, nk, u, coef);
-    if (left <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
-      int best = 0;
-      for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
-      state[i] = 2;
-      count[best] += here;
-      total += here;
-    } else if (nk < FOLD_MAX) {
-      for (int k = 0; k < f->np; k++) basis[(size_t) nk * f->ld + k] = u[k] / left;
-      count[nk] = here;
-      kept_at[nk++] = i;
-      total += here;
-    }
-  }
-  for (int b = 0; b < nk && rc == 0; b++) {  /* every Jordan block has two: rounding pairs them */
-    int i = kept_at[b], k = total == 2 * nk ? 2 : count[b];
-    f->mult[i] = k > 1 ? k : 0;
-    if (k > 1) f->lambda[i] = creal (f->lambda[i]);  /* the pair is in mult, not Im lambda */
-  }
-  for (int i = 0; i < f->nc && rc == 0; i++)
-    if (state[i] != 2 && f->mult[i] == 2 && cabs (f->lambda[i]) > f->floor_round)
-      f->mult[i] = 0;  /* a conjugate pair, not a double zero */
-  free (basis); free (u);
-  return rc;
-}
-
-
-
-/* ---- the undamped stage by rows: symmetric pencil, several ranks ----------------------- */
+/* ---- the undamped stage by rows: symmetric pencil, any number of ranks ----------------- */
 
 /* What the by-rows post-processing shares between its steps (all owned by it): the rows
    of this rank (d), M's and A0 = [K, s Cq^T; s Cq, 0]'s rows with their halo plans (A0 is
@@ -1191,20 +1077,14 @@ static int fold_pairs_rows (const drows_ctx *c, dcand *cand, int nc)
   return kept;
 }
 
-/* The ranks' rows for fold_rigid_core: u = candidate i's position rows made unit, then
-   [0; u; 0] through S (the scaling to the unscaled pencil), A and B by rows: u^H M u from B's
-   velocity rows, u^H R u from -A's. */
-typedef struct fold_rows {
-  drows_ctx *c;
-  const dcand *cand;
-} fold_rows;
-
-static int unit_undamped_rows (void *ctx, int i, double complex *u)
+/* Collective. u = candidate x's position rows made unit (this rank's np rows), then
+   [0; u; 0] through S (the scaling to the unscaled pencil), A and B by rows: u^H M u from
+   B's velocity rows, u^H R u from -A's. Returns 1 when R leaves u undamped
+   (|u^H R u| <= 0.1 |lambda| |u^H M u|), 0 when not (or u is zero), or an error of the
+   products; the same on every rank. */
+static int unit_undamped_rows (drows_ctx *c, const dcand *x, double complex *u)
 {
-  fold_rows *fr = ctx;
-  drows_ctx *c = fr->c;
   const ks_dist *d = c->d;
-  const dcand *x = &fr->cand[i];
   int nl = d->nloc, n = c->n, np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
   size_t ld = c->ld;
   double *X1 = c->W, *X2 = c->W + 2 * ld, *AX = c->W + 4 * ld, *BX = c->W + 6 * ld;
@@ -1234,35 +1114,99 @@ static int unit_undamped_rows (void *ctx, int i, double complex *u)
   return cabs (CMPLX (q[2], q[3])) <= 0.1 * l * cabs (CMPLX (q[0], q[1]));
 }
 
-/* Collective. The rigid-body fold (see above fold_rigid_core) on the ranks' rows:
-   one reduction for each unit u, one for u^H M u and u^H R u, one per Gram-Schmidt
-   coefficient. Without memory for the work (on any rank) nothing is folded. Returns the
-   candidates left (in order), their mult set (0: one), or a negative error of the
-   products, the same on every rank. */
+/* Collective. Two classical Gram-Schmidt passes of u (this rank's np rows) against the nk
+   kept motions (columns ld apart in basis), one reduction per coefficient: coef[b] the
+   coefficients; returns ||u|| after them, the same on every rank. */
+static double fold_project (MPI_Comm comm, size_t ld, int np, const double complex *basis,
+                            int nk, double complex *u, double complex *coef)
+{
+  for (int g = 0; g < 2; g++)
+    for (int b = 0; b < nk; b++) {
+      const double complex *e = basis + (size_t) b * ld;
+      double complex t = 0.0;
+      for (int k = 0; k < np; k++) t += conj (e[k]) * u[k];
+      double ts[2] = { creal (t), cimag (t) };
+      sum_everywhere (comm, ts, 2);
+      t = CMPLX (ts[0], ts[1]);
+      for (int k = 0; k < np; k++) u[k] -= t * e[k];
+      coef[b] += t;
+    }
+  double left[1] = { 0.0 };
+  for (int k = 0; k < np; k++) left[0] += creal (u[k] * conj (u[k]));
+  sum_everywhere (comm, left, 1);
+  return sqrt (left[0]);
+}
+
+/* Collective. Damped stage, on the ranks' rows. A rigid-body motion u (K u = 0 and Cq u = 0) that R does not damp
+   (R u = 0) is a 2 x 2 Jordan block at lambda = 0 of GEP (31): rounding of size eps splits
+   it into two eigenvalues +-delta, |delta| ~ sqrt(eps) times the pencil's omega scale
+   (within floor_round, modes_rigid_threshold), whose position parts are both u; listed
+   apart they are one motion twice, and they take two of the `modes` asked. Candidates
+   0..nc-1 with |lambda| <= floor_round and |u^H R u| <= 0.1 |lambda| |u^H M u| (no damping
+   that could separate two zeros: a damped motion's zero is simple, its other eigenvalue
+   -u^H R u / u^H M u stays apart) are taken nearest zero first; each position part, made
+   unit, is orthogonalized against those kept (two classical Gram-Schmidt passes); one with
+   less than 1e-3 of its norm left is the other half of a kept motion: dropped, and counted
+   in the mult of the kept one it lies along most (largest |coefficient|). A candidate into
+   which fold_pairs_rows folded a conjugate partner (mult 2 on entry; 0 otherwise) counts 2. When the
+   eigenvalues counted are twice the motions kept, every kept one stands for 2 (each Jordan
+   block has two; which half lies along which motion is up to rounding); a kept one standing
+   for 2 or more is made real (the pair is in mult, not in Im lambda). At most FOLD_MAX motions
+   are kept as a basis (beyond that nothing more is folded); without memory for the work
+   nothing is folded. Returns the candidates left (in order), their mult set (0: one), or a
+   negative error of the products, the same on every rank. */
+#define FOLD_MAX 64
 static int fold_rigid_rows (drows_ctx *c, dcand *cand, int nc)
 {
   const ks_dist *d = c->d;
-  int n = c->n, nl = d->nloc;
+  int n = c->n, nl = d->nloc, nk = 0, total = 0, kept_at[FOLD_MAX], count[FOLD_MAX], rc = 0;
   int np = d->row0 >= n ? 0 : n - d->row0 < nl ? n - d->row0 : nl;
-  fold_rows fr = { c, cand };
-  double complex *lambda = mb_calloc ((size_t) nc + 1, sizeof *lambda);
-  int *mult = mb_calloc ((size_t) nc + 1, sizeof *mult);
+  double complex *basis = mb_calloc (c->ld * FOLD_MAX, sizeof *basis);
+  double complex *u = mb_calloc (c->ld, sizeof *u);
   char *state = mb_calloc ((size_t) nc + 1, 1);  /* 1 visited, 2 dropped */
-  int ok = lambda && mult && state, all, rc = 0, kept = nc;
+  int ok = basis && u && state, all;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (all) {
-    for (int i = 0; i < nc; i++) lambda[i] = cand[i].lambda, mult[i] = cand[i].mult;
-    fold_src f = { d->comm, nc, np, c->ld, c->floor_round, lambda, mult, unit_undamped_rows,
-                   &fr };
-    rc = fold_rigid_core (&f, state);
-    kept = 0;
-    for (int i = 0; i < nc && rc == 0; i++) {
-      if (state[i] == 2) continue;
-      cand[i].lambda = lambda[i], cand[i].mult = mult[i];
-      cand[kept++] = cand[i];
+  for (;;) {
+    if (!all) break;
+    int i = -1;  /* the next candidate within the floor, nearest zero */
+    for (int j = 0; j < nc; j++)
+      if (!state[j] && cabs (cand[j].lambda) <= c->floor_round
+          && (i < 0 || cabs (cand[j].lambda) < cabs (cand[i].lambda)))
+        i = j;
+    if (i < 0) break;
+    state[i] = 1;
+    if ((rc = unit_undamped_rows (c, &cand[i], u)) < 0) break;
+    if (rc == 0) continue;  /* damped: a simple zero */
+    rc = 0;
+    int here = cand[i].mult == 2 ? 2 : 1;  /* a conjugate pair folded into i: 2 */
+    double complex coef[FOLD_MAX] = { 0 };
+    double left = fold_project (d->comm, c->ld, np, basis, nk, u, coef);
+    if (left <= 1e-3 && nk > 0) {  /* the other half of a kept motion */
+      int best = 0;
+      for (int b = 1; b < nk; b++) if (cabs (coef[b]) > cabs (coef[best])) best = b;
+      state[i] = 2;
+      count[best] += here;
+      total += here;
+    } else if (nk < FOLD_MAX) {
+      for (int k = 0; k < np; k++) basis[(size_t) nk * c->ld + k] = u[k] / left;
+      count[nk] = here;
+      kept_at[nk++] = i;
+      total += here;
     }
   }
-  free (lambda); free (mult); free (state);
+  for (int b = 0; b < nk && rc == 0; b++) {  /* every Jordan block has two: rounding pairs them */
+    dcand *x = &cand[kept_at[b]];
+    int k = total == 2 * nk ? 2 : count[b];
+    x->mult = k > 1 ? k : 0;
+    if (k > 1) x->lambda = creal (x->lambda);  /* the pair is in mult, not Im lambda */
+  }
+  int kept = 0;
+  for (int i = 0; i < nc && rc == 0; i++) {
+    if (state && state[i] == 2) continue;
+    if (cand[i].mult == 2 && cabs (cand[i].lambda) > c->floor_round) cand[i].mult = 0;  /* a pair */
+    cand[kept++] = cand[i];
+  }
+  free (basis); free (u); free (state);
   return rc < 0 ? rc : kept;
 }
 
