@@ -21,6 +21,7 @@
 #   QUICK=1      GRIDS="20 40", RANK_GRID=20, DAMPED_GRID=20
 #   GRIDS        undamped grids, NCX = NCZ     (default "20 40 80 120": about 13k to 437k DOFs)
 #   NPS          ranks of the undamped runs   (default "1 2")
+#   NPS_G        ranks of the G x G grid's undamped runs (NPS_120="8 16", say; default NPS)
 #   PEERS        peer configurations, of "lu ldlt" (default both)
 #   NEV          undamped modes               (default 100)
 #   RANK_GRID, RANK_NPS   rank check          (default 40, "1 2 4"; RANK_GRID= skips it)
@@ -36,6 +37,12 @@
 #                an extended-precision reference independent of mbmodal and SLEPc, which
 #                says which side of an eigenvalue difference is right (reference.txt)
 #   BEAMGRID, BUILD, MBMODAL, PYTHON, MPIRUN as in run.sh
+#   PEER_REAL, PEER_COMPLEX   prebuilt peers (the portable bundle's slepc_peer, slepc_peer_complex)
+#                instead of building slepc_peer.c here
+#   GTIME        GNU time                     (default /usr/bin/time)
+#   BUDGET       seconds: no case starts once the run is this old (a device lease); the table
+#                then counts the repeats that ran. Cases run repeat by repeat (every case once,
+#                then every case again), so a cut run still has each case at least once
 set -eu
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,7 +71,11 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 MPIRUN=${MPIRUN:-mpirun}
 BENCH=$BUILD/bench
 OUT=$BENCH/targets
-TIME=/usr/bin/time
+TIME=${GTIME:-/usr/bin/time}
+BUDGET=${BUDGET:-0}
+START=$(date +%s)
+PEER_REAL=${PEER_REAL:-}
+PEER_COMPLEX=${PEER_COMPLEX:-}
 
 for v in $GRIDS $NPS $NEV $RANK_GRID $RANK_NPS $DAMPED_GRID $DAMPED_MODES $DAMPED_NPS $CASE_TIMEOUT $REPEAT; do
   case $v in ''|*[!0-9]*|0) echo "targets.sh: '$v' is not a positive integer" >&2; exit 2 ;; esac
@@ -92,6 +103,9 @@ fi
 # directories (never plain `pkg-config slepc`, which may resolve to the other flavour)
 build_peer() {  # FLAVOUR (real|complex) -> $BENCH/slepc_peer_FLAVOUR
   fl=$1 exe=$BENCH/slepc_peer_$1
+  eval "given=\$PEER_$(echo "$1" | tr '[:lower:]' '[:upper:]')"
+  # shellcheck disable=SC2154 # given is set by eval
+  if [ -n "$given" ]; then mkdir -p "$BENCH"; ln -sf "$given" "$exe"; return 0; fi
   if [ -x "$exe" ] && [ -z "$(find "$TOP/scripts/bench/slepc_peer.c" -newer "$exe")" ]; then return 0; fi
   pcp=""
   for dir in /usr/lib/petscdir/petsc*/*-"$fl"/lib/pkgconfig /usr/lib/slepcdir/slepc*/*-"$fl"/lib/pkgconfig; do
@@ -121,6 +135,9 @@ grid() {  # G: the inputs of the G x G grid, once (the same cache as run.sh)
 run_case() {
   c=$1 g=$2 np=$3 kind=$4 d=$OUT/$1
   [ -f "$d/.done" ] && { echo "$c: already run, result kept"; return 0; }
+  if [ "$BUDGET" -gt 0 ] && [ $(($(date +%s) - START)) -ge "$BUDGET" ]; then
+    echo "$c: not run (BUDGET $BUDGET s spent)"; return 0
+  fi
   grid "$g"
   rm -rf "$d"
   mkdir -p "$d/out"
@@ -187,6 +204,10 @@ for v in QUICK GRIDS NPS PEERS NEV RANK_GRID RANK_NPS DAMPED_GRID DAMPED_MODES D
   # shellcheck disable=SC2154 # val is set by eval
   [ "$val" = "$def" ] || cmd="$cmd$v=\"$val\" "
 done
+for g in $GRIDS; do
+  eval "val=\${NPS_$g:-}"
+  [ -z "$val" ] || cmd="${cmd}NPS_$g=\"$val\" "
+done
 {
   echo "machine: $(uname -n), $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)," \
        "$NCPU cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
@@ -199,30 +220,30 @@ done
 } > "$OUT/header.txt"
 # the suffix of repeat R of a case: none for the first, .rR after
 rep() { if [ "$1" -gt 1 ]; then echo ".r$1"; fi; }
-# undamped grids, smallest first; mbmodal and the peers one after the other for each case,
-# REPEAT times in turn
-for g in $GRIDS; do
-  for np in $NPS; do
-    r=1
-    while [ "$r" -le "$REPEAT" ]; do
+# every case once, smallest grid first, mbmodal and its peers one after the other; then every
+# case again, REPEAT times in all (a drift of the machine's speed slows both sides alike)
+for g in $GRIDS; do grid "$g" & done   # the generators side by side
+wait
+for g in $GRIDS; do [ -f "$BENCH/work/${g}x$g/.complete" ] || die "the ${g}x$g grid was not generated"; done
+r=1
+while [ "$r" -le "$REPEAT" ]; do
+  for g in $GRIDS; do
+    eval "nps=\${NPS_$g:-\$NPS}"
+    # shellcheck disable=SC2154 # nps is set by eval
+    for np in $nps; do
       run_case "g$g-np$np-mbmodal$(rep $r)" "$g" "$np" mbmodal
       for p in $PEERS; do run_case "g$g-np$np-$p$(rep $r)" "$g" "$np" "$p"; done
-      r=$((r + 1))
     done
   done
+  for np in $DAMPED_NPS; do
+    [ -n "$DAMPED_GRID" ] || break
+    run_case "d$DAMPED_GRID-np$np-mbmodal$(rep $r)" "$DAMPED_GRID" "$np" mbmodal-damped
+    run_case "d$DAMPED_GRID-np$np-complex$(rep $r)" "$DAMPED_GRID" "$np" complex
+  done
+  r=$((r + 1))
 done
 if [ -n "$RANK_GRID" ]; then
   for np in $RANK_NPS; do run_case "g$RANK_GRID-np$np-mbmodal" "$RANK_GRID" "$np" mbmodal; done
-fi
-if [ -n "$DAMPED_GRID" ]; then
-  for np in $DAMPED_NPS; do
-    r=1
-    while [ "$r" -le "$REPEAT" ]; do
-      run_case "d$DAMPED_GRID-np$np-mbmodal$(rep $r)" "$DAMPED_GRID" "$np" mbmodal-damped
-      run_case "d$DAMPED_GRID-np$np-complex$(rep $r)" "$DAMPED_GRID" "$np" complex
-      r=$((r + 1))
-    done
-  done
 fi
 echo "end $(date -u '+%Y-%m-%d %H:%M UTC')" >> "$OUT/meta.txt"
 echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/meta.txt"
