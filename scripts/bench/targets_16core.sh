@@ -6,7 +6,7 @@
 # Runs targets.sh with the bundle's mbmodal and SLEPc peer (PC LU, the peer), the 80x80
 # grid on 4, 8 and 16 ranks and the 120x120 grid on 8 and 16 (the table), three repeats
 # taken in turn; no case starts after BUDGET seconds (default 470: a 10-minute device command).
-# Writes into RESULTS (default $OUT, else build/bench): lscpu.txt, targets.log (targets.sh's
+# Writes into RESULTS (default $OUT, else build/bench): lscpu.txt (and OpenBLAS's core), targets.log (targets.sh's
 # output and table) and targets16.tgz (the case folders, without the matrices). Back here:
 #   mkdir -p D && tar xzf targets16.tgz -C D && scripts/bench/targets.py D/targets 100 50 \
 #     "80 120" "4 8 16" lu "" "" "" ""
@@ -15,7 +15,8 @@ set -eu
 RESULTS=${RESULTS:-${OUT:-build/bench}}
 mkdir -p "$RESULTS"
 command -v slepc_peer >/dev/null || { echo "targets_16core.sh: source .portable/setup-env.sh first" >&2; exit 2; }
-lscpu > "$RESULTS/lscpu.txt" 2>&1 || true
+{ lscpu; echo "OpenBLAS as loaded (OPENBLAS_VERBOSE=2):"; OPENBLAS_VERBOSE=2 mbmodal --version; } \
+  > "$RESULTS/lscpu.txt" 2>&1 || true      # which BLAS kernel the sandbox's CPUID selected
 export OMPI_MCA_btl_vader_single_copy_mechanism=none   # a sandboxed kernel may lack CMA
 B=/tmp/targets16
 rm -rf "$B"
