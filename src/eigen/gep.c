@@ -461,8 +461,8 @@ static void modal_pencil_clear (stage *st)
   st->val = NULL;
 }
 
-/* The wanted modes and a few more, for the missed-mode check; the Ritz vectors gathered as
-   real columns when the pencil is symmetric (its modes are real). */
+/* The wanted modes and a few more, for the missed-mode check; the Ritz vectors kept by rows
+   as real columns (real arithmetic: a conjugate pair as its real and imaginary parts). */
 static void modal_krylov_opts (const stage *st, ks_opts *o)
 {
   int want = st->opts->modes, extra = want / 10 > 2 ? want / 10 : 2;
@@ -475,7 +475,9 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
                o->nev, want);
     return;
   }
-  o->real_vectors = st->symmetric;  /* real Ritz vectors: modes_candidates takes ks->xr */
+  /* real Ritz vectors, by rows (stage.c's vectors_by_rows): modes_candidates takes ks->xr
+     (a symmetric pencil), modes_unsymmetric_rows a conjugate pair from its two columns */
+  o->real_vectors = 1;
   if (st->opts->min_nev > o->nev) {
     o->nev = st->opts->min_nev;
     stage_detail (st, "modal: Krylov-Schur for %d eigenvalues (all that the inertia counts "
@@ -534,25 +536,38 @@ static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **ca
   return 0;
 }
 
-/* Every rank. The undamped stage's dense path hands its vectors out by rows for a
-   symmetric pencil (modes_undamped_rows), or a system read by rows. */
+/* Every rank. The undamped stage's dense path hands its vectors out by rows, whatever the
+   pencil (modes_undamped_rows, modes_unsymmetric_rows). */
 static int modal_dense_by_rows (const stage *st)
 {
-  return st->symmetric || st->sys->parts != NULL;
+  (void) st;
+  return 1;
 }
 
-/* Rank 0 (every rank when the Ritz vectors are by rows, ks->rows, or the system is by rows).
-   Candidates -> modes, and (rank 0) the interval of the missed-mode check. By rows, the
-   Ritz values are rank 0's on every rank, so that every rank takes the same candidates; a
-   system by rows whose Ritz vectors came whole to rank 0 (the dense path) has its
-   candidates handed out by rows (candidates_to_rows). */
+static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_err *err);
+
+/* Collective. Candidates -> modes on every rank's rows, and (rank 0) the interval of the
+   missed-mode check. The Ritz values are rank 0's on every rank, so that every rank takes
+   the same candidates. An unsymmetric pencil's modes (complex) come from its Ritz vectors
+   by rows (modes_unsymmetric_rows; the dense path's, whole on rank 0, handed out by rows
+   first: ritz_to_rows); a symmetric one's from real vectors by rows (modes_undamped_rows;
+   the dense path's candidates handed out by rows: candidates_to_rows). */
 static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 {
   const gep_system *sys = st->sys;
   double sigma = creal (st->sigma);
   candidate *cand = NULL;
   int ncand = 0, rc;
-  if (ks->rows) {
+  if (!st->symmetric) {  /* complex modes, by rows */
+    ks_dist d;
+    ks_dist_init (&d, st->comm, st->N);
+    rc = ks->rows ? 0 : ritz_to_rows (st, &d, ks, err);  /* the dense path's, by rows */
+    if (rc == 0) {
+      log_rows_modes (st);
+      rc = modes_unsymmetric_rows (&d, sys, st->parts, ks, sigma, st->s, st->opts->modes,
+                                   keep_rows (st), st->out, err);
+    }
+  } else if (ks->rows) {
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     log_rows_modes (st);
@@ -563,7 +578,7 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
                                 cand, ncand, st->out, err);
-  } else if (modal_dense_by_rows (st)) {  /* the dense path: the vectors by rows */
+  } else {  /* the dense path: the vectors by rows */
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     double *rows = NULL;
@@ -575,12 +590,6 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
                                 cand, ncand, st->out, err);
     free (rows);
-  } else {
-    rc = modes_candidates (ks, st->N, sys->n, sigma, 0, st->symmetric, 1.0, &cand, &ncand,
-                           st->out, err);
-    if (rc == 0)
-      rc = modes_unsymmetric (sys, st->s, st->opts->modes, st->opts->keep_vectors, cand,
-                              ncand, st->out, err);
   }
   if (rc == 0 && st->rank == 0)
     missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
@@ -768,56 +777,14 @@ static const stage_ops modal_ops = {
   .refuse = refuse_complex_undamped, .missed_rerun = 1, .dense_by_rows = modal_dense_by_rows
 };
 
-/* Collective. A system by rows that a stage cannot take as it is (an unsymmetric undamped
-   pencil, whose modes are complex and found on rank 0) gathered whole on rank 0: *whole
-   is sys with K, M, Cq and R (new, freed by whole_clear) and no parts. A system not by
-   rows is copied as it is. Returns 0 or
-   MB_ENOMEM, the same on every rank. */
-static int whole_system (MPI_Comm comm, const gep_system *sys, gep_system *whole,
-                         FILE *log, mb_err *err)
-{
-  *whole = *sys;
-  if (!sys->parts) return 0;
-  int rank;
-  MPI_Comm_rank (comm, &rank);
-  spm *K = NULL, *M = NULL, *Cq = NULL, *R = NULL;
-  double t = MPI_Wtime ();
-  int rc = gep_parts_gather (comm, sys->parts, &K, &M, &Cq, &R, err);
-  if (rc < 0) return rc;
-  whole->K = K, whole->M = M, whole->Cq = Cq, whole->R = R;
-  whole->parts = NULL, whole->measures = NULL;
-  if (log && rank == 0)
-    fprintf (log, "eigen: the system read by rows gathered on rank 0 (%.2f s): this stage "
-             "needs it whole\n", MPI_Wtime () - t);
-  return 0;
-}
-
-static void whole_clear (const gep_system *sys, gep_system *whole)
-{
-  if (sys->parts) {
-    spm_free ((spm *) whole->K);
-    spm_free ((spm *) whole->M);
-    spm_free ((spm *) whole->Cq);
-    spm_free ((spm *) whole->R);
-  }
-}
-
 static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
                       const eigen_opts *opts, eigen_result *out, mb_err *err);
 
 int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
                eigen_result *out, mb_err *err)
 {
-  /* the operator is by rows on any system; an unsymmetric pencil's complex modes are
-     finished on rank 0 from the whole system */
-  if (sys->parts && !sys->measures->symmetric) {
-    gep_system whole;
-    int rc = whole_system (comm, sys, &whole, opts->log, err);
-    if (rc == 0) rc = run_stage (comm, &whole, 0, opts, out, err);
-    else memset (out, 0, sizeof *out);
-    whole_clear (sys, &whole);
-    return rc;
-  }
+  /* by rows on any system and pencil: the operator, and the modes (an unsymmetric
+     pencil's complex ones too) */
   return run_stage (comm, sys, 0, opts, out, err);
 }
 
@@ -826,7 +793,7 @@ int gep_modal (MPI_Comm comm, const gep_system *sys, const eigen_opts *opts,
    lambda = a +- i b (flutter), which the undamped stage's report cannot hold: it writes
    omega^2 as a real number, so a pair would come out as two equal real parts. Rank 0
    looks at the modes it found (Im lambda above 1e-8 |lambda|, the rule that labels such a
-   mode unstable in modes_unsymmetric); when there is one, the stage is refused (every rank:
+   mode unstable in modes_unsymmetric_rows); when there is one, the stage is refused (every rank:
    out->refused_complex = 1, so that the damped stage still runs): MB_ESOLVE
    naming the first pair and pointing to the damped stage, which reports complex
    eigenvalues. Returns rc otherwise, the same on every rank. */

@@ -121,23 +121,6 @@ static double complex quadratic_root_near (double complex a, double complex b, d
    by ||A||, rises from 1e-16 to 1e-14, both far below any tolerance. */
 #define GYRO_ACCEPT 1e-2
 
-static double inf_norm_c (int len, const double complex *x)
-{
-  double s = 0.0;
-  for (int i = 0; i < len; i++) s = fmax (s, cabs (x[i]));
-  return s;
-}
-
-/* Index of the entry of largest modulus; among entries within 1e-8 of it, the first, so that
-   the choice does not flip between runs that differ by rounding. */
-static int canonical_index (int len, const double complex *x)
-{
-  double big = inf_norm_c (len, x);
-  for (int i = 0; i < len; i++)
-    if (cabs (x[i]) >= big * (1.0 - 1e-8)) return i;
-  return 0;
-}
-
 static int by_dist (const void *a, const void *b)
 {
   const candidate *x = a, *y = b;
@@ -240,19 +223,6 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
 #define RQ_BLOCK SPM_MM_CHUNK
 #define RQ_WORK(n, m) ((size_t) RQ_BLOCK * (size_t) (2 * (n) + (m)) + SPM_MM_WORK (n))
 
-/* Rank 0. A complex mode's vector kept: x (n entries) and xi (m) copied into new arrays of
-   the mode (md->x, md->xi, owned by the mode). Returns 0 or MB_ENOMEM. */
-static int keep_vector (mode *md, int n, int m, const double complex *x,
-                        const double complex *xi, mb_err *err)
-{
-  md->x = mb_calloc ((size_t) n, sizeof *md->x);
-  md->xi = m > 0 ? mb_calloc ((size_t) m, sizeof *md->xi) : NULL;
-  if (!md->x || (m > 0 && !md->xi)) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  memcpy (md->x, x, (size_t) n * sizeof *x);
-  if (m > 0) memcpy (md->xi, xi, (size_t) m * sizeof *xi);
-  return 0;
-}
-
 /* The candidates sorted by real lambda (insertion sort: stable, so that equal eigenvalues
    keep their order on every rank). */
 static void sort_by_lambda (candidate *c, int nc)
@@ -277,61 +247,6 @@ static int cluster_end (const candidate *c, int nc, int i0, double rigid_tol)
     i1++;
   }
   return i1;
-}
-
-/* Rank 0. Undamped stage: candidates -> modes (see modes.h). Symmetric: clusters of equal
-   lambda M-orthonormalized, elastic modes cleaned of rigid-body components; then for the
-   want nearest sigma: unit mass norm (or unit inf-norm without mass), largest entry real
-   positive, multipliers scaled back, residual on the unscaled pencil, kind. */
-int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vectors,
-                       candidate *cand, int ncand, eigen_result *out, mb_err *err)
-{
-  int n = sys->n, m = sys->m, N = n + m, rc = 0;
-  double rigid_tol = modes_rigid_threshold (sys, 0);
-  qsort (cand, (size_t) ncand, sizeof *cand, by_dist);
-  double anorm, bnorm;
-  rc = pencil_norms (sys, 0, &anorm, &bnorm, err);
-  double *mwork = mb_calloc ((size_t) 2 * n + 1, sizeof *mwork);
-  double complex *work = mb_calloc ((size_t) 2 * (N + n), sizeof *work);
-  int nsel = ncand < want ? ncand : want;
-  out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
-  if (rc == 0 && (!mwork || !work || !out->modes || mb_fault ("modes")))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  for (int i = 0; i < nsel && rc == 0; i++) {
-    candidate *c = &cand[i];
-    mode *md = &out->modes[out->nmodes];
-    double complex *phi = c->x, *xi = c->x + n;
-    {  /* unit mass-norm when possible, else unit inf-norm */
-      double q = 0.0;
-      for (int k = 0; k < n; k++) mwork[k] = creal (phi[k]);
-      spm_matvec (sys->M, mwork, mwork + n);
-      for (int k = 0; k < n; k++) q += mwork[n + k] * mwork[k];
-      double scale = q > 0.0 ? sqrt (q) : inf_norm_c (n, phi);
-      if (scale > 0.0) for (int k = 0; k < N; k++) c->x[k] /= scale;
-    }
-    int big = canonical_index (n, phi);  /* sign (phase): largest entry real positive */
-    double complex ph = cabs (phi[big]) > 0.0 ? conj (phi[big]) / cabs (phi[big]) : 1.0;
-    for (int k = 0; k < N; k++) c->x[k] *= ph;
-    for (int k = 0; k < m; k++) xi[k] *= s;  /* multipliers scaled back */
-    md->lambda = c->lambda;
-    double lr = creal (c->lambda);
-    md->freq_hz = sqrt (cabs (c->lambda)) / TWO_PI;
-    md->damped_freq_hz = md->freq_hz;
-    md->zeta = 0.0;
-    md->residual = pencil_residual_undamped (sys, c->lambda, phi, xi, anorm, bnorm, work);
-    if (!isfinite (md->residual)) md->residual = INFINITY;
-    md->kind = modes_is_rigid (c->lambda, md->residual, rigid_tol, anorm, bnorm) ? MODE_RIGID
-             : (lr < 0.0 || fabs (cimag (c->lambda)) > 1e-8 * cabs (c->lambda)) ? MODE_UNSTABLE
-             : MODE_OSCILLATORY;
-    out->max_residual = fmax (out->max_residual, md->residual);
-    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
-    if (keep_vectors) rc = keep_vector (md, n, m, phi, xi, err);
-    out->nmodes++;
-  }
-  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
-  free (mwork);
-  free (work);
-  return rc;
 }
 
 /* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
@@ -661,44 +576,64 @@ done:
   return rc;
 }
 
-int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
-                         double s, int want, int keep_vectors, candidate *cand, int ncand,
-                         eigen_result *out, mb_err *err)
+/* Collective. Opens r (r->d, r->n, r->ld and r->err set by the caller) for an undamped
+   stage's modes by rows (fault site "modes"): rank 0's s, the norms ||A||, ||B|| of
+   GEP (18) (pencil_norms) and the rigid-body floor (*rigid_tol) on every rank; the rows of
+   M and of A0 = [K, a Cq^T; a Cq, 0] (the pencil at sigma = 0; a = s, the scaled pencil's,
+   or a = 1 with unscaled: the unscaled pencil's) with their halo plans. With parts (the
+   system by rows in d's layout) M's rows are the parts' and each rank builds its rows of
+   A0 into *A0p; without, rank 0 builds A0 whole (*A0) and scatters both. *A0 and *A0p are
+   the caller's to free after r->arows (which borrows their values). Returns 0 or an
+   error, the same on every rank. */
+static int rows_open (rows_ctx *r, const gep_system *sys, const gep_parts *parts, double s,
+                      int unscaled, double *rigid_tol, spm **A0, spm_part *A0p)
 {
+  const ks_dist *d = r->d;
+  mb_err *err = r->err;
   int rank;
   MPI_Comm_rank (d->comm, &rank);
-  rows_ctx r = { .d = d, .n = sys->n, .err = err };
-  r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
   double par[4] = { s, 1.0, 1.0, 0.0 };  /* s, anorm, bnorm, rigid_tol: rank 0's */
-  spm *A0 = NULL;      /* rank 0's whole A0, without parts */
-  spm_part A0p = { 0 };  /* this rank's rows of A0, with parts */
   int rc = mb_fault ("modes") ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0;
   if (rank == 0 && rc == 0) {
     par[3] = modes_rigid_threshold (sys, 0);
     rc = pencil_norms (sys, 0, &par[1], &par[2], err);
-    if (rc == 0 && !parts && !(A0 = pencil_undamped (sys, 0.0, s, 0)))
+    if (rc == 0 && !parts && !(*A0 = pencil_undamped (sys, 0.0, unscaled ? 1.0 : s, 0)))
       rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   rc = mb_agree (d->comm, rc, err);
   MPI_Bcast (par, 4, MPI_DOUBLE, 0, d->comm);
-  r.s = par[0]; r.anorm = par[1]; r.bnorm = par[2];
-  double rigid_tol = par[3];
+  r->s = par[0]; r->anorm = par[1]; r->bnorm = par[2];
+  *rigid_tol = par[3];
   if (parts) {  /* M's rows are the parts', A0's built by rows: nothing scattered */
     if (rc == 0)
-      rc = mb_agree (d->comm, pencil_undamped_part (parts, 0.0, r.s, 0, &A0p) < 0
+      rc = mb_agree (d->comm, pencil_undamped_part (parts, 0.0, unscaled ? 1.0 : r->s, 0,
+                                                    A0p) < 0
                      ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0, err);
-    if (rc == 0) r.mrows = spm_rows_from_part (d->comm, &parts->M, sys->n, d->n, d->row0,
-                                               d->nloc, err);
-    if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
-    if (rc == 0) r.arows = spm_rows_from_part (d->comm, &A0p, d->n, d->n, d->row0, d->nloc,
-                                               err);
+    if (rc == 0) r->mrows = spm_rows_from_part (d->comm, &parts->M, sys->n, d->n, d->row0,
+                                                d->nloc, err);
+    if (rc == 0 && !r->mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+    if (rc == 0) r->arows = spm_rows_from_part (d->comm, A0p, d->n, d->n, d->row0, d->nloc,
+                                                err);
   } else {
-    if (rc == 0) r.mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n,
-                                             d->row0, d->nloc, err);
-    if (rc == 0 && !r.mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
-    if (rc == 0) r.arows = spm_rows_scatter (d->comm, A0, d->n, d->row0, d->nloc, err);
+    if (rc == 0) r->mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n,
+                                              d->row0, d->nloc, err);
+    if (rc == 0 && !r->mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+    if (rc == 0) r->arows = spm_rows_scatter (d->comm, *A0, d->n, d->row0, d->nloc, err);
   }
-  if (rc == 0 && !r.arows) rc = err->code ? err->code : MB_ENOMEM;
+  if (rc == 0 && !r->arows) rc = err->code ? err->code : MB_ENOMEM;
+  return rc;
+}
+
+int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
+                         double s, int want, int keep_vectors, candidate *cand, int ncand,
+                         eigen_result *out, mb_err *err)
+{
+  rows_ctx r = { .d = d, .n = sys->n, .err = err };
+  r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
+  spm *A0 = NULL;      /* rank 0's whole A0, without parts */
+  spm_part A0p = { 0 };  /* this rank's rows of A0, with parts */
+  double rigid_tol;
+  int rc = rows_open (&r, sys, parts, s, 0, &rigid_tol, &A0, &A0p);
   int nsel = ncand < want ? ncand : want;
   double *proj = NULL;
   if (rc == 0) {
@@ -973,42 +908,52 @@ static int drows_candidate (drows_ctx *c, const double *re, const double *im,
   return 0;
 }
 
-/* Collective. The selected candidates as modes: the largest
-   position entry over all ranks (the first within 1e-8 of the largest modulus: one MAX and
-   one MINLOC reduction for all, its value from its owner by a sum) made 1, the residual
-   of the scaled vector, the fields and kind; with keep_vectors each mode's u and xi
-   gathered on rank 0. Every rank fills out->modes the same way. */
-static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
-                         eigen_result *out)
+/* Collective, once on a freshly opened b. For each of the nsel candidates (complex, this
+   rank's rows re + i im), its largest entry among the first b->n rows (positions or DOFs)
+   of the whole vector: the first within 1e-8 of the largest modulus over all ranks (one
+   MAX and one MINLOC reduction for all: the same entry on every rank, which rounding
+   between runs does not flip), its value from the rank that holds it by a sum, into
+   b->big[2 i] (real part) and b->big[2 i + 1] (imaginary part) on every rank. */
+static void largest_entries (finish_buf *b, const dcand *cand, int nsel)
 {
-  int nl = c->d->nloc, row0 = c->d->row0, n = c->n, m = c->m, N = 2 * n + m, rank;
-  MPI_Comm comm = c->d->comm;
-  MPI_Comm_rank (comm, &rank);
-  finish_buf b;
-  int rc = finish_open (&b, c->d, n, m, N, c->ld, 1, nsel, keep_vectors, c->err);
-  double *big = b.big;
-  int *first = b.first;
-  if (rc < 0) goto done;
+  int nl = b->nl, row0 = b->row0, n = b->n, N = b->N;
+  double *big = b->big;
+  int *first = b->first;
   for (int i = 0; i < nsel; i++)
     for (int k = 0; k < nl && row0 + k < n; k++)
       big[i] = fmax (big[i], cabs (CMPLX (cand[i].re[k], cand[i].im[k])));
-  MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, b->comm);
   for (int i = 0; i < nsel; i++) {  /* (global row, rank), MPI_2INT */
     first[2 * i] = N;
-    first[2 * i + 1] = rank;
+    first[2 * i + 1] = b->rank;
     for (int k = 0; k < nl && row0 + k < n; k++)
       if (cabs (CMPLX (cand[i].re[k], cand[i].im[k])) >= big[i] * (1.0 - 1e-8)) {
         first[2 * i] = row0 + k;
         break;
       }
   }
-  MPI_Allreduce (MPI_IN_PLACE, first, nsel, MPI_2INT, MPI_MINLOC, comm);
+  MPI_Allreduce (MPI_IN_PLACE, first, nsel, MPI_2INT, MPI_MINLOC, b->comm);
   for (int i = 0; i < nsel; i++) {  /* the entry's value, from the rank that holds it */
     int g = first[2 * i], k = g - row0;
     big[2 * i] = big[2 * i + 1] = 0.0;
     if (g < N && k >= 0 && k < nl) big[2 * i] = cand[i].re[k], big[2 * i + 1] = cand[i].im[k];
   }
-  MPI_Allreduce (MPI_IN_PLACE, big, 2 * nsel, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Allreduce (MPI_IN_PLACE, big, 2 * nsel, MPI_DOUBLE, MPI_SUM, b->comm);
+}
+
+/* Collective. The selected candidates as modes: the largest position entry over all ranks
+   (largest_entries) made 1, the residual of the scaled vector, the fields and kind; with
+   keep_vectors each mode's u and xi gathered on rank 0. Every rank fills out->modes the
+   same way. */
+static int drows_finish (drows_ctx *c, dcand *cand, int nsel, int keep_vectors,
+                         eigen_result *out)
+{
+  int nl = c->d->nloc, n = c->n, m = c->m, N = 2 * n + m;
+  finish_buf b;
+  int rc = finish_open (&b, c->d, n, m, N, c->ld, 1, nsel, keep_vectors, c->err);
+  double *big = b.big;
+  if (rc < 0) goto done;
+  largest_entries (&b, cand, nsel);
   for (int i = 0; i < nsel && rc == 0; i++) {
     double complex scale = CMPLX (big[2 * i], big[2 * i + 1]);
     if (scale == 0.0) scale = 1.0;
@@ -1334,5 +1279,165 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
   spm_rows_free (c.A); spm_rows_free (c.B); spm_rows_free (c.S);
   spm_part_clear (&c.Ap); spm_part_clear (&c.Bp); spm_part_clear (&c.Sp);
   free (c.W); free (cand); free (store); free (split);
+  return rc;
+}
+
+/* ---- the undamped stage by rows: an unsymmetric pencil, any number of ranks ----------- */
+
+/* Collective. Every finite Ritz pair of ks (rank 0's mu, broadcast: |mu| above
+   INFINITE_MU_RTOL of the largest; the others are infinite eigenvalues, counted in
+   out->n_infinite) as a candidate cand[0..] in ks's order: lambda = sigma + 1/mu (complex:
+   a conjugate pair is flutter, or a split repeated eigenvalue), dist = |lambda - sigma|,
+   and its own copy of the vector's rows (2 ld doubles of store each, re then im): from
+   real columns (ks->xr by rows, a conjugate pair (j, j+1) as x_j = xr_j + i xr_{j+1},
+   x_{j+1} its conjugate) or complex ones (ks->x by rows, each its own). Returns how many. */
+static int unsym_candidates (const ks_dist *d, ks_result *ks, double sigma, size_t ld,
+                             dcand *cand, double *store, eigen_result *out)
+{
+  int nconv = ks->nconv, nl = d->nloc, nc = 0;
+  MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, d->comm);  /* rank 0's, everywhere */
+  double mu_max = 0.0;
+  for (int i = 0; i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  for (int i = 0, part = 0; i < nconv; i++) {
+    /* real columns: part 1 for the first of a pair, 2 for its second, 0 for a real one */
+    part = part == 1 ? 2 : !ks->x && cimag (ks->mu[i]) != 0.0 && i + 1 < nconv ? 1 : 0;
+    if (cabs (ks->mu[i]) <= INFINITE_MU_RTOL * mu_max) { out->n_infinite++; continue; }
+    dcand *c = &cand[nc];
+    c->re = store + 2 * ld * (size_t) nc;
+    c->im = c->re + ld;
+    c->mult = 0;
+    c->lambda = sigma + 1.0 / ks->mu[i];
+    c->dist = cabs (c->lambda - sigma);
+    const double complex *z = ks->x ? ks->x + (size_t) i * ld : NULL;
+    const double *re = ks->xr + (size_t) (part == 2 ? i - 1 : i) * ld;
+    for (int k = 0; k < nl; k++) {
+      c->re[k] = z ? creal (z[k]) : re[k];
+      c->im[k] = z ? cimag (z[k]) : part == 1 ? re[ld + k] : part == 2 ? 0.0 - re[ld + k] : 0.0;
+    }
+    nc++;
+  }
+  return nc;
+}
+
+/* Collective. The selected candidates cand[0..nsel-1] as modes, on this rank's rows (r:
+   M's rows and the unscaled A0 = [K, Cq^T; Cq, 0]'s, X, MX, AX of 2 columns each), with
+   modes_undamped_rows' conventions for an unsymmetric pencil: x = [phi; xi] scaled to
+   q = (Re phi)^T M (Re phi) = 1 (the real part only: a real mode's is its mass norm), or to
+   a largest entry of modulus 1 when q <= 0; the phase that makes the largest phi entry real
+   positive (largest_entries: the same entry on every rank); the multipliers scaled back
+   by s; the residual on the unscaled pencil,
+       ||[K phi + Cq^T xi - lambda M phi; Cq phi]|| / ((||A|| + |lambda| ||B||) ||phi||)
+   (infinity norms: pencil_residual_undamped's); the kind (unstable for Re lambda < 0 or
+   Im lambda above 1e-8 |lambda|); with keep_vectors the vector gathered on rank 0
+   (finish_keep). One halo exchange and one or two reductions a mode for the scale, two
+   exchanges and one reduction for the residual. Every rank fills out->modes alike. */
+static int unsym_finish (rows_ctx *r, dcand *cand, int nsel, double rigid_tol,
+                         int keep_vectors, eigen_result *out)
+{
+  const ks_dist *d = r->d;
+  int nl = d->nloc, row0 = d->row0, n = r->n, N = d->n, ld = (int) r->ld;
+  finish_buf b;
+  int rc = finish_open (&b, d, n, N - n, N, r->ld, 1, nsel, keep_vectors, r->err);
+  for (int i = 0; i < nsel && rc == 0; i++) {  /* unit mass norm, else unit inf-norm */
+    dcand *c = &cand[i];
+    rc = spm_rows_matmat (r->mrows, 1, c->re, ld, r->MX, ld, r->err);
+    if (rc < 0) break;
+    double q[1] = { 0.0 }, inf = 0.0;
+    for (int k = 0; k < nl && row0 + k < n; k++) {
+      q[0] += r->MX[k] * c->re[k];
+      inf = fmax (inf, cabs (CMPLX (c->re[k], c->im[k])));
+    }
+    sum_everywhere (d->comm, q, 1);
+    if (!(q[0] > 0.0)) MPI_Allreduce (MPI_IN_PLACE, &inf, 1, MPI_DOUBLE, MPI_MAX, d->comm);
+    double scale = q[0] > 0.0 ? sqrt (q[0]) : inf;
+    if (scale > 0.0)
+      for (int k = 0; k < nl; k++) c->re[k] /= scale, c->im[k] /= scale;
+  }
+  if (rc < 0) goto done;
+  largest_entries (&b, cand, nsel);
+  for (int i = 0; i < nsel && rc == 0; i++) {
+    dcand *c = &cand[i];
+    double complex big = CMPLX (b.big[2 * i], b.big[2 * i + 1]);
+    double complex ph = cabs (big) > 0.0 ? conj (big) / cabs (big) : 1.0;
+    for (int k = 0; k < nl; k++) {  /* largest entry real positive, multipliers back */
+      double complex x = CMPLX (c->re[k], c->im[k]) * ph;
+      if (row0 + k >= n) x *= r->s;
+      c->re[k] = creal (x);
+      c->im[k] = cimag (x);
+    }
+    memcpy (r->X, c->re, (size_t) nl * sizeof *r->X);
+    memcpy (r->X + ld, c->im, (size_t) nl * sizeof *r->X);
+    rc = spm_rows_matmat (r->arows, 2, r->X, ld, r->AX, ld, r->err);
+    if (rc == 0) rc = spm_rows_matmat (r->mrows, 2, r->X, ld, r->MX, ld, r->err);
+    if (rc < 0) break;
+    double complex l = c->lambda;
+    double ext[2] = { 0.0, 0.0 };  /* ||r||, ||phi|| */
+    for (int k = 0; k < nl; k++) {
+      double complex res = CMPLX (r->AX[k], r->AX[ld + k]);
+      if (row0 + k < n) {
+        res -= l * CMPLX (r->MX[k], r->MX[ld + k]);
+        ext[1] = fmax (ext[1], cabs (CMPLX (c->re[k], c->im[k])));
+      }
+      ext[0] = fmax (ext[0], cabs (res));
+    }
+    MPI_Allreduce (MPI_IN_PLACE, ext, 2, MPI_DOUBLE, MPI_MAX, d->comm);
+    double rho = ext[0] / ((r->anorm + cabs (l) * r->bnorm) * (ext[1] > 0.0 ? ext[1] : 1.0));
+    mode *md = &out->modes[out->nmodes];
+    md->lambda = l;
+    md->freq_hz = sqrt (cabs (l)) / TWO_PI;
+    md->damped_freq_hz = md->freq_hz;
+    md->zeta = 0.0;
+    md->residual = isfinite (rho) ? rho : INFINITY;
+    md->kind = modes_is_rigid (l, md->residual, rigid_tol, r->anorm, r->bnorm) ? MODE_RIGID
+             : (creal (l) < 0.0 || fabs (cimag (l)) > 1e-8 * cabs (l)) ? MODE_UNSTABLE
+             : MODE_OSCILLATORY;
+    out->max_residual = fmax (out->max_residual, md->residual);
+    if (!(md->residual <= EIGEN_RESIDUAL_SAFETY * out->tolerance)) out->n_above_tol++;
+    out->nmodes++;
+    rc = finish_keep (&b, md, c->re, c->im);
+  }
+done:
+  finish_close (&b);
+  return rc;
+}
+
+int modes_unsymmetric_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
+                            ks_result *ks, double sigma, double s, int want, int keep_vectors,
+                            eigen_result *out, mb_err *err)
+{
+  rows_ctx r = { .d = d, .n = sys->n, .err = err };
+  r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
+  spm *A0 = NULL;        /* rank 0's whole unscaled A0, without parts */
+  spm_part A0p = { 0 };  /* this rank's rows of it, with parts */
+  double rigid_tol;
+  int rc = rows_open (&r, sys, parts, s, 1, &rigid_tol, &A0, &A0p);
+  int nconv = ks->nconv, nsel = 0;
+  dcand *cand = NULL;
+  double *store = NULL;
+  if (rc == 0) {
+    r.X = mb_calloc (6 * r.ld, sizeof *r.X);  /* X, MX, AX: 2 columns each */
+    cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
+    store = mb_calloc (2 * r.ld * ((size_t) nconv + 1), sizeof *store);
+    int fail = !r.X || !cand || !store;
+    rc = mb_agree (d->comm, fail ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0,
+                   err);
+  }
+  if (rc == 0) {
+    r.MX = r.X + 2 * r.ld;
+    r.AX = r.MX + 2 * r.ld;
+    int nc = unsym_candidates (d, ks, sigma, r.ld, cand, store, out);
+    qsort (cand, (size_t) nc, sizeof *cand, by_dcand_dist);  /* nearest sigma first */
+    nsel = nc < want ? nc : want;
+    out->modes = mb_calloc ((size_t) nsel + 1, sizeof *out->modes);
+    rc = mb_agree (d->comm, out->modes ? 0 : mb_fail (err, MB_ENOMEM, "out of memory for "
+                   "modes"), err);
+  }
+  if (rc == 0) rc = unsym_finish (&r, cand, nsel, rigid_tol, keep_vectors, out);
+  if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
+  spm_rows_free (r.mrows);
+  spm_rows_free (r.arows);
+  spm_free (A0);  /* after arows, which borrows its values on rank 0 */
+  spm_part_clear (&A0p);
+  free (r.X); free (cand); free (store);
   return rc;
 }

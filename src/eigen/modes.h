@@ -49,16 +49,6 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
                       int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
                       mb_err *err);
 
-/* Rank 0. Undamped stage, GEP (18), an unsymmetric pencil (a follower load: complex
-   eigenvalues possible): the `want` candidates nearest sigma as modes into out (out->modes,
-   ascending frequency): unit mass norm (else unit largest entry), largest entry real
-   positive, multipliers scaled back by s, residual and kind (unstable for Im lambda above
-   1e-8 |lambda|). cand is reordered (by distance to sigma on return) and its vectors
-   edited. Vectors are copied into the modes when keep_vectors. Returns 0 or MB_ENOMEM
-   (fault site "modes"); out->modes is then the caller's to clear. */
-int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vectors,
-                       candidate *cand, int ncand, eigen_result *out, mb_err *err);
-
 /* Collective (the ranks of d). Undamped stage, GEP (18), a symmetric pencil on any number
    of ranks (one rank is one block), with the Ritz vectors by rows (ks_result.rows, or the
    dense path's handed out by rows: cand from modes_candidates with this rank's rows,
@@ -78,6 +68,26 @@ int modes_unsymmetric (const gep_system *sys, double s, int want, int keep_vecto
 int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
                          double s, int want, int keep_vectors, candidate *cand, int ncand,
                          eigen_result *out, mb_err *err);
+
+/* Collective (the ranks of d). Undamped stage, GEP (18), an unsymmetric pencil (a
+   follower load: complex eigenvalues possible) on any number of ranks (one rank is one
+   block), with the Ritz vectors by rows (ks->rows: real columns in ks->xr, a conjugate
+   pair (j, j+1) as x_j = xr_j + i xr_{j+1}; or complex columns in ks->x, each its own, the
+   dense path's handed out by rows): the `want` finite candidates nearest sigma (lambda =
+   sigma + 1/mu) as modes: unit mass norm (Re phi)^T M (Re phi) = 1 (else unit largest
+   entry), largest entry real positive (the first within 1e-8 of the largest modulus over
+   all ranks), multipliers scaled back by s, residual on the unscaled pencil, kind
+   (unstable for Re lambda < 0 or Im lambda above 1e-8 |lambda|), each step on each rank's
+   rows with M's rows and those of [K, Cq^T; Cq, 0] (from parts, the system by rows in d's
+   layout, or NULL: built on rank 0 from sys and scattered) and a few reductions per mode,
+   so that no rank holds a whole vector; keep_vectors as for modes_undamped_rows (1:
+   gathered on rank 0 into the mode). ks->mu is rank 0's on return. sys: n and m on every
+   rank, the matrices on rank 0; sigma, s: rank 0's (the same on every rank). Every rank
+   fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
+   "modes"); out->modes is then the caller's to clear. */
+int modes_unsymmetric_rows (const ks_dist *d, const gep_system *sys, const gep_parts *parts,
+                            ks_result *ks, double sigma, double s, int want, int keep_vectors,
+                            eigen_result *out, mb_err *err);
 
 /* Collective (the ranks of d, the Krylov layout of order 2n + m). Damped stage, GEP (31),
    on any number of ranks (one rank is one block), with the Ritz vectors by rows (ks->rows; real

@@ -556,8 +556,8 @@ static int modes_and_check (const stage_ops *ops, stage *st, factor *f, ks_resul
                             mb_err *err)
 {
   int rc = 0;
-  /* by rows (vectors by rows, a system by rows, or a symmetric pencil's dense path):
-     every rank on its own rows */
+  /* by rows (vectors by rows, a system by rows, or a dense path that hands its vectors
+     out by rows: ops->dense_by_rows): every rank on its own rows */
   if (ks->rows || st->sys->parts || (ops->dense_by_rows && ops->dense_by_rows (st))
       || st->rank == 0) {
     rc = ops->modes (st, ks, err);
@@ -847,8 +847,8 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   }
   /* the system by rows when the stage can build its pencil by rows (compressed matrices
      on rank 0) on more than one rank with the operator by rows */
-  if (sys->parts) {  /* given by rows (the caller checked that this stage takes it: every
-                        stage but an unsymmetric undamped one) */
+  if (sys->parts) {  /* given by rows (every stage takes it so, an unsymmetric undamped
+                        pencil's too) */
     st.parts = sys->parts;
     stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
                "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,

@@ -77,7 +77,7 @@ typedef struct stage_ops {
   int missed_rerun;
   /* Every rank: 1 when the stage's modes are finished by rows even where its Ritz vectors
      came whole to rank 0 (the dense path), which hands them out by rows (the undamped
-     stage: a symmetric pencil; the damped stage: a system by rows); NULL: never. */
+     stage: every pencil; the damped stage: a system by rows); NULL: never. */
   int (*dense_by_rows) (const stage *st);
   /* The policy's rule 6: the stage whose run replaces this one's when real arithmetic
      reported rigid-body modes (the damped stage: the same in complex arithmetic), on the

@@ -374,8 +374,8 @@ static int run_stage (int damped, const problem *p, const eigen_opts *st, int ke
   /* TEST_GEP_PARTS set (on every rank): the system by rows, as a matrix deck read by rows
      gives it (rank 0's entries routed to their rows' ranks, no whole matrix; R only for
      the damped stage, as a deck without a damped stage does not read it): every check
-     then runs on the stages' by-rows paths (and their gathers for an unsymmetric undamped
-     pencil, a complex shift or one rank) */
+     then runs on the stages' by-rows paths (an unsymmetric undamped pencil's too; and
+     their gathers for a complex shift or one rank) */
   gep_parts parts;
   gep_measures ms;
   int by_rows = getenv ("TEST_GEP_PARTS") != NULL, rc = 0;
