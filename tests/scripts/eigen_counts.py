@@ -14,7 +14,10 @@ usage:
       a model without damping: K physical damped modes, each rigid-body double zero once
       with multiplicity 2 (see damped())
   eigen_counts.py flutter REPORT     the damped report of the flutter deck: its modes'
-      lambda^2 must be -(eigenvalues of M^-1 K) (numpy.linalg.eigvals), rtol 1e-9"""
+      lambda^2 must be -(eigenvalues of M^-1 K) (numpy.linalg.eigvals), rtol 1e-9
+  eigen_counts.py pair MTXDIR LOG    the undamped stage's refusal in LOG names a complex
+      lambda = omega^2 that scipy.linalg.eig finds among the finite eigenvalues of
+      (Z^T K Z, Z^T M Z) (rtol 1e-5: the message's 6 digits)"""
 import os
 import sys
 
@@ -30,6 +33,49 @@ FLUTTER_K = np.array([[2000.0, 3000.0, 0.0], [-3000.0, 2000.0, 100.0], [0.0, 100
 FLUTTER_M = np.diag([1.0, 1.0, 2.0])
 # non-symmetric with real eigenvalues (400 +- sqrt(...) real): the undamped stage must run
 REAL_K = np.array([[2000.0, 300.0, 0.0], [100.0, 1000.0, 50.0], [0.0, 20.0, 500.0]])
+
+
+# order 60 with 3 random constraint rows, the Krylov path (not the dense one): K0 a chain
+# (1e4 (2, -1) tridiagonal), M = diag (linspace (1, 2)). nsbig: K0 plus a skew tridiagonal
+# part (+-200 off the diagonal): non-symmetric, real eigenvalues (101, 209, 363, ...);
+# nsflut: K0 plus g (M p1 p2^T M - M p2 p1^T M) with p1, p2 its two lowest constrained
+# modes (M-unit) and g their gap: those two become the flutter pair 150.839 +- 85.888 i.
+def unsym60(d, flutter):
+    os.makedirs(d, exist_ok=True)
+    n = 60
+    K = 1e4 * (2.0 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1))
+    M = np.diag(np.linspace(1.0, 2.0, n))
+    Cq = np.random.default_rng(7).standard_normal((3, n))
+    if flutter:
+        Z = scipy.linalg.null_space(Cq)
+        lam, Y = scipy.linalg.eigh(Z.T @ K @ Z, Z.T @ M @ Z)
+        p1, p2 = M @ Z @ Y[:, 0], M @ Z @ Y[:, 1]
+        K = K + (lam[1] - lam[0]) * (np.outer(p1, p2) - np.outer(p2, p1))
+    else:
+        K = K + 200.0 * (np.eye(n, k=1) - np.eye(n, k=-1))
+    write(d, "K.mtx", K, False)
+    write(d, "M.mtx", M, True)
+    write(d, "Cq.mtx", Cq, False)
+
+
+def pair(d, log):
+    """The refusal's lambda = a +- b i against scipy's finite eigenvalues."""
+    import re
+    m = re.search(r"lambda = omega\^2, (\S+) ([+-]) (\S+) i", open(log).read())
+    if not m:
+        print("FAIL %s: no refusal naming a complex lambda" % log)
+        return 1
+    got = complex(float(m.group(1)), float(m.group(3)) * (1 if m.group(2) == "+" else -1))
+    K, M, Cq = load(d, "K"), load(d, "M"), load(d, "Cq")
+    Z = scipy.linalg.null_space(Cq)
+    ev = scipy.linalg.eigvals(Z.T @ K @ Z, Z.T @ M @ Z)
+    e = ev[int(np.argmin(np.abs(ev - got)))]
+    if abs(e - got) > 1e-5 * abs(e) or abs(e.imag) <= 1e-8 * abs(e):
+        print("FAIL %s: refused with lambda %s, scipy's nearest %s" % (log, got, e))
+        return 1
+    print("ok %s: refused naming lambda = %s, scipy.linalg.eig %.9g%+.9gi" % (log, got, e.real,
+                                                                            e.imag))
+    return 0
 
 
 def write(d, name, A, symmetric):
@@ -61,6 +107,8 @@ def gen(d):
         write(sub, "K.mtx", K, False)
         write(sub, "M.mtx", FLUTTER_M, True)
         write(sub, "R.mtx", np.zeros((3, 3)), True)
+    unsym60(os.path.join(d, "nsbig"), False)
+    unsym60(os.path.join(d, "nsflut"), True)
 
 
 def load(d, name):
@@ -176,3 +224,5 @@ if __name__ == "__main__":
         sys.exit(damped(a[1], a[2], int(a[3])))
     elif a[0] == "flutter":
         sys.exit(flutter(a[1]))
+    elif a[0] == "pair":
+        sys.exit(pair(a[1], a[2]))

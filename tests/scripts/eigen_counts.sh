@@ -10,7 +10,8 @@
 # (eigen_counts.py), with two constrained random pencils of order 90 (F = 30) on which
 # Krylov-Schur's own path gave a spurious mode of 7e7 Hz at 743b901. Item 6: rigid-body
 # double zeros of the damped stage once, with multiplicity 2. Item 8: every mode of the
-# 3 x 3 beam grid from one symmetric LAPACK call. 1 and 2 ranks.
+# 3 x 3 beam grid from one symmetric LAPACK call. 1 and 2 ranks. Item 7 again on the Krylov
+# path (order 60, 3 constraint rows): modes and a flutter pair by rows on 1, 2, 3 ranks.
 # usage: sh eigen_counts.sh MBMODAL OUTDIR
 bin=$1
 dir="$2/eigen_counts"
@@ -44,6 +45,25 @@ for np in 1 2; do
   run $np "$dir/nsreal" d.yaml 0
   $py "$here/eigen_counts.py" modal "$dir/nsreal" "$dir/nsreal/out$np/d.modal.yaml" 3 \
     || fails=$((fails + 1))
+done
+# item 7 on the Krylov path by rows (issue 24): non-symmetric K of order 60 with 3
+# constraint rows, real eigenvalues (nsbig: 1, 2, 3 ranks) and a flutter pair (nsflut:
+# 1, 3 ranks), the modes and the refusal's pair against scipy.linalg.eig; the system read
+# by rows is never gathered on rank 0 (the log, without -q)
+printf 'matrices: {K: K.mtx, M: M.mtx, Cq: Cq.mtx}\nmodal: {modes: 4}\n' > "$dir/nsbig/d.yaml"
+cp "$dir/nsbig/d.yaml" "$dir/nsflut/d.yaml"
+for case in "nsbig 1 0" "nsbig 2 0" "nsbig 3 0" "nsflut 1 3" "nsflut 3 3"; do
+  set -- $case
+  (cd "$dir/$1" && $(ranks $2) "$bin" -o "out$2" d.yaml > "d.np$2.log" 2>&1)
+  st=$?
+  [ "$st" = "$3" ] || { fail "$1 (np $2): exit $st, expected $3"; tail -n 3 "$dir/$1/d.np$2.log"; }
+  grep -q "gathered on rank 0" "$dir/$1/d.np$2.log" && fail "$1 (np $2): the system gathered on rank 0"
+  if [ "$1" = nsbig ]; then
+    $py "$here/eigen_counts.py" modal "$dir/nsbig" "$dir/nsbig/out$2/d.modal.yaml" 4 \
+      || fails=$((fails + 1))
+  else
+    $py "$here/eigen_counts.py" pair "$dir/nsflut" "$dir/nsflut/d.np$2.log" || fails=$((fails + 1))
+  fi
 done
 # item 4: small decks asked for exactly their finite count F, and F + 1. F of each model
 # deck from scipy on its exported matrices (eigen_counts.py count); each run exports its
@@ -120,4 +140,4 @@ for np in 1 2; do
   fi
 done
 [ "$fails" = 0 ] || { echo "$fails failed"; exit 1; }
-echo "eigen_counts: the 3 x 3 grid asked 1000000 modes gives its 288 from one dsyevd, as scipy; damped rigid-body double zeros once with multiplicity 2, modes counted physically; every small deck asked its finite count F and F + 1 gives the F modes of dense LAPACK; a flutter pair refused by the undamped stage and given by the damped one as numpy; real eigenvalues of a non-symmetric K as numpy (1, 2 ranks)"
+echo "eigen_counts: the 3 x 3 grid asked 1000000 modes gives its 288 from one dsyevd, as scipy; damped rigid-body double zeros once with multiplicity 2, modes counted physically; every small deck asked its finite count F and F + 1 gives the F modes of dense LAPACK; a flutter pair refused by the undamped stage and given by the damped one as numpy; real eigenvalues of a non-symmetric K as numpy (1, 2 ranks); a non-symmetric K of order 60 on the Krylov path by rows, never gathered, its modes and its flutter pair as scipy (1, 2, 3 ranks)"
