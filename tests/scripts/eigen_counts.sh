@@ -47,12 +47,12 @@ for np in 1 2; do
     || fails=$((fails + 1))
 done
 # item 7 on the Krylov path by rows (issue 24): non-symmetric K of order 60 with 3
-# constraint rows, real eigenvalues (nsbig: 1, 2, 3 ranks) and a flutter pair (nsflut:
-# 1, 3 ranks), the modes and the refusal's pair against scipy.linalg.eig; the system read
-# by rows is never gathered on rank 0 (the log, without -q)
+# constraint rows, real eigenvalues (nsbig: 1 and 3 ranks) and a flutter pair (nsflut:
+# 2 ranks), the modes and the refusal's pair against scipy.linalg.eig; the system read by
+# rows is never gathered on rank 0 (the log, without -q)
 printf 'matrices: {K: K.mtx, M: M.mtx, Cq: Cq.mtx}\nmodal: {modes: 4}\n' > "$dir/nsbig/d.yaml"
 cp "$dir/nsbig/d.yaml" "$dir/nsflut/d.yaml"
-for case in "nsbig 1 0" "nsbig 2 0" "nsbig 3 0" "nsflut 1 3" "nsflut 3 3"; do
+for case in "nsbig 1 0" "nsbig 3 0" "nsflut 2 3"; do
   set -- $case
   (cd "$dir/$1" && $(ranks $2) "$bin" -o "out$2" d.yaml > "d.np$2.log" 2>&1)
   st=$?
