@@ -530,7 +530,6 @@ static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **ca
     MPI_Scatterv (st->rank == 0 ? (*cand)[i].xr : NULL, counts, displs, MPI_DOUBLE, mine,
                   d->nloc, MPI_DOUBLE, 0, st->comm);
     (*cand)[i].xr = mine;
-    (*cand)[i].x = NULL;
   }
   free (counts); free (displs);
   return 0;
@@ -572,8 +571,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     ks_dist_init (&d, st->comm, st->N);
     log_rows_modes (st);
     MPI_Bcast (ks->mu, 2 * ks->nconv, MPI_DOUBLE, 0, st->comm);
-    rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sys->n, sigma, 0, 1, 1.0, &cand,
-                           &ncand, st->out, err);
+    rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sigma, &cand, &ncand, st->out,
+                           err);
     rc = mb_agree (st->comm, rc, err);
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
@@ -582,8 +581,8 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     ks_dist d;
     ks_dist_init (&d, st->comm, st->N);
     double *rows = NULL;
-    rc = st->rank == 0 ? modes_candidates (ks, st->N, sys->n, sigma, 0, 1, 1.0, &cand,
-                                           &ncand, st->out, err) : 0;
+    rc = st->rank == 0 ? modes_candidates (ks, st->N, sigma, &cand, &ncand, st->out,
+                                           err) : 0;
     rc = mb_agree (st->comm, rc, err);
     if (rc == 0) rc = candidates_to_rows (st, &d, &cand, &ncand, &rows, err);
     if (rc == 0)

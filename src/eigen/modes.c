@@ -178,10 +178,9 @@ static double *real_column (ks_result *ks, int i, int N)
 }
 
 /* Rank 0. Ritz pairs -> candidates (see modes.h): mu ~ 0 is an infinite eigenvalue
-   (constraint or massless direction), the others give lambda = sigma + 1/mu. */
-int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
-                      int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
-                      mb_err *err)
+   (constraint or massless direction), the others give lambda = sigma + 1/mu, real. */
+int modes_candidates (ks_result *ks, int N, double sigma, candidate **cand, int *ncand,
+                      eigen_result *out, mb_err *err)
 {
   *cand = NULL;
   *ncand = 0;
@@ -190,28 +189,13 @@ int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int dam
   candidate *c0 = mb_calloc ((size_t) ks->nconv + 1, sizeof *c0);
   if (!c0) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
   int nc = 0;
-  double sr = creal (sigma);  /* the undamped stage's real shift */
   for (int i = 0; i < ks->nconv; i++) {
     if (cabs (ks->mu[i]) <= INFINITE_MU_RTOL * mu_max) { out->n_infinite++; continue; }
     candidate *c = &c0[nc++];
-    c->x = ks->x + (size_t) i * N;
-    if (damped) {
-      c->lambda = sigma + 1.0 / ks->mu[i];
-      c->dist = cabs (c->lambda - sigma);
-      for (int k = 0; k < n; k++) c->x[k] /= w;  /* u = u~ / w */
-      continue;
-    }
-    /* a conjugate pair (a split repeated eigenvalue, or flutter when K is not symmetric)
-       gives its real and imaginary parts */
-    double complex lambda = sr + 1.0 / ks->mu[i];
-    if (symmetric) {  /* real eigenvalues: real vectors (a split pair: Re and Im parts) */
-      c->lambda = creal (lambda);
-      c->x = NULL;
-      c->xr = real_column (ks, i, N);
-    } else {
-      c->lambda = lambda;
-    }
-    c->dist = cabs (c->lambda - sr);
+    /* real eigenvalues: real vectors (a split repeated pair: its Re and Im parts) */
+    c->lambda = creal (sigma + 1.0 / ks->mu[i]);
+    c->xr = real_column (ks, i, N);
+    c->dist = cabs (c->lambda - sigma);
   }
   *cand = c0;
   *ncand = nc;

@@ -15,10 +15,9 @@
 typedef struct candidate {
   double complex lambda;   /* eigenvalue of the pencil */
   double dist;             /* |lambda - sigma| ordering key: larger |mu| first */
-  double complex *x;       /* full pencil vector, borrowed from (and edited in) ks_result;
-                              NULL for the real vectors of a symmetric undamped pencil: */
-  double *xr;              /* the same as real numbers (symmetric undamped only, else
-                              NULL), borrowed from ks_result (xr, or x rewritten in place) */
+  double *xr;              /* the real vector (this rank's rows, or whole on rank 0 for the
+                              dense path), borrowed from ks_result (xr, or x rewritten in
+                              place) or from the rows handed out */
   double q;                /* symmetric undamped: phi^T M phi as rows_rayleigh found it */
   double resid;            /* and the true residual of (lambda, xr) from the same products */
   int fresh;               /* 1 while xr is only rescaled since then (q, resid still hold) */
@@ -36,18 +35,15 @@ typedef struct candidate {
    depend on the shift or the tolerance. */
 double modes_rigid_threshold (const gep_system *sys, int damped);
 
-/* Rank 0. The finite Ritz pairs of ks (|mu| above a tiny fraction of the largest; the
-   others are infinite eigenvalues, counted in out->n_infinite) as candidates with
-   lambda = sigma + 1/mu, vectors of length N borrowed from ks->x.
-   Undamped (damped = 0): a symmetric pencil gives real lambda and real vectors in xr (a
-   split repeated pair: its real and imaginary parts), taken from ks->xr when Krylov-Schur
-   gathered real columns (ks_opts.real_vectors), else written as doubles in place over
-   each complex column of ks->x. Damped: the balanced position part is
-   scaled back, u = u~ / w. Returns a new array in *cand (caller frees; vectors stay in ks)
-   and its length in *ncand, or MB_ENOMEM. */
-int modes_candidates (ks_result *ks, int N, int n, double complex sigma, int damped,
-                      int symmetric, double w, candidate **cand, int *ncand, eigen_result *out,
-                      mb_err *err);
+/* Rank 0. The finite Ritz pairs of ks of a symmetric undamped pencil (|mu| above a tiny
+   fraction of the largest; the others are infinite eigenvalues, counted in
+   out->n_infinite) as candidates with real lambda = sigma + 1/mu and real vectors of length
+   N in xr (a split repeated pair: its real and imaginary parts), taken from ks->xr when
+   Krylov-Schur kept real columns (ks_opts.real_vectors), else written as doubles in place
+   over each complex column of ks->x. Returns a new array in *cand (caller frees; vectors
+   stay in ks) and its length in *ncand, or MB_ENOMEM. */
+int modes_candidates (ks_result *ks, int N, double sigma, candidate **cand, int *ncand,
+                      eigen_result *out, mb_err *err);
 
 /* Collective (the ranks of d). Undamped stage, GEP (18), a symmetric pencil on any number
    of ranks (one rank is one block), with the Ritz vectors by rows (ks_result.rows, or the

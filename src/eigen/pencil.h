@@ -133,29 +133,15 @@ int pencil_damped_reduced (const gep_system *sys, double complex sigma, double c
    real operator and the damped stage runs in real arithmetic. */
 spm *pencil_damped_reduced_real (const gep_system *sys, double sigma, double c, int lower_only);
 
-/* y = A x for a real sparse A and complex x (y of size A->nrows): spm_matvec_complex. */
-void pencil_matvec_complex (const spm *A, const double complex *x, double complex *y);
-
 /* Infinity norms ||A||, ||B|| of the unscaled pencil (18) (damped = 0) or (31). Returns 0
    or MB_ENOMEM (err set; the norms are then 1). */
 int pencil_norms (const gep_system *sys, int damped, double *anorm, double *bnorm, mb_err *err);
 
-/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms:
-   r = [K phi + Cq^T xi - lambda M phi; Cq phi], ||r|| / ((||A|| + |lambda| ||B||) ||phi||).
-   work: at least 2n + m entries. */
-double pencil_residual_undamped (const gep_system *sys, double complex lambda,
-                                 const double complex *phi, const double complex *xi,
-                                 double anorm, double bnorm, double complex *work);
-/* The same for real lambda, phi, xi (a symmetric pencil); work: 2 n + m doubles. */
+/* Relative residual of (lambda, [phi; xi]) for GEP (18), unscaled, infinity norms, real
+   lambda, phi, xi (a symmetric pencil): r = [K phi + Cq^T xi - lambda M phi; Cq phi],
+   ||r|| / ((||A|| + |lambda| ||B||) ||phi||). work: 2 n + m doubles. */
 double pencil_residual_undamped_real (const gep_system *sys, double lambda, const double *phi,
                                       const double *xi, double anorm, double bnorm,
                                       double *work);
-
-/* Relative residual for GEP (31), unscaled, x = [u; v], scaled by ||[u; v]||:
-   r = [v - lambda u; -K u - R v - Cq^T xi - lambda M v; -Cq u]. work: at least 3n + m
-   entries. */
-double pencil_residual_damped (const gep_system *sys, double complex lambda,
-                               const double complex *x, const double complex *xi,
-                               double anorm, double bnorm, double complex *work);
 
 #endif
