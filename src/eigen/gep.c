@@ -535,14 +535,6 @@ static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **ca
   return 0;
 }
 
-/* Every rank. The undamped stage's dense path hands its vectors out by rows, whatever the
-   pencil (modes_undamped_rows, modes_unsymmetric_rows). */
-static int modal_dense_by_rows (const stage *st)
-{
-  (void) st;
-  return 1;
-}
-
 static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_err *err);
 
 /* Collective. Candidates -> modes on every rank's rows, and (rank 0) the interval of the
@@ -773,7 +765,7 @@ static const stage_ops modal_ops = {
   .pencil_clear = modal_pencil_clear,
   .krylov_opts = modal_krylov_opts, .modes = modal_modes, .check = modal_check,
   .dense = modal_dense, .retry_shift = modal_retry_shift,
-  .refuse = refuse_complex_undamped, .missed_rerun = 1, .dense_by_rows = modal_dense_by_rows
+  .refuse = refuse_complex_undamped, .missed_rerun = 1
 };
 
 static int run_stage (MPI_Comm comm, const gep_system *sys, int damped,
@@ -902,7 +894,7 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
   o->seed = 2;
   o->whole = st->opts->whole;
   if (o->whole) o->nev = st->opts->finite;  /* the dense path: the finite ones */
-  o->real_vectors = st->parts && cimag (st->sigma) == 0.0;
+  o->real_vectors = cimag (st->sigma) == 0.0;
   stage_detail (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
 }
@@ -937,13 +929,6 @@ static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_er
   ks->rows = 1;
   free (counts); free (displs);
   return 0;
-}
-
-/* Every rank. The damped stage's dense path hands its vectors out by rows when the
-   system is by rows (read so, or handed out by stage_solve). */
-static int complex_dense_by_rows (const stage *st)
-{
-  return st->parts != NULL;
 }
 
 /* Collective. The damped stage's modes on the ranks' rows (its system is always by rows;
@@ -991,7 +976,7 @@ static const stage_ops complex_ops = {
   .complex_arith = 1, .scaling = complex_scaling, .pencil = complex_pencil,
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
-  .retry_shift = complex_retry_shift, .dense_by_rows = complex_dense_by_rows,
+  .retry_shift = complex_retry_shift,
   .rigid_rerun = &complex_ops_z
 };
 
@@ -1001,7 +986,7 @@ static const stage_ops complex_ops_z = {
   .complex_arith = 2, .scaling = complex_scaling, .pencil = complex_pencil_z,
   .pencil_clear = complex_pencil_clear,
   .krylov_opts = complex_krylov_opts, .modes = complex_modes, .check = NULL,
-  .retry_shift = complex_retry_shift, .dense_by_rows = complex_dense_by_rows
+  .retry_shift = complex_retry_shift
 };
 
 /* The damped stage's first shift: given, or eps + i 2 pi f_c for a target frequency, or

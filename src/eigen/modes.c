@@ -563,14 +563,13 @@ done:
 /* Collective. Opens r (r->d, r->n, r->ld and r->err set by the caller) for an undamped
    stage's modes by rows (fault site "modes"): rank 0's s, the norms ||A||, ||B|| of
    GEP (18) (pencil_norms) and the rigid-body floor (*rigid_tol) on every rank; the rows of
-   M and of A0 = [K, a Cq^T; a Cq, 0] (the pencil at sigma = 0; a = s, the scaled pencil's,
-   or a = 1 with unscaled: the unscaled pencil's) with their halo plans. With parts (the
-   system by rows in d's layout) M's rows are the parts' and each rank builds its rows of
-   A0 into *A0p; without, rank 0 builds A0 whole (*A0) and scatters both. *A0 and *A0p are
-   the caller's to free after r->arows (which borrows their values). Returns 0 or an
-   error, the same on every rank. */
+   M (the parts', the system by rows in d's layout) and of A0 = [K, a Cq^T; a Cq, 0] (the
+   pencil at sigma = 0; a = s, the scaled pencil's, or a = 1 with unscaled: the unscaled
+   pencil's), each rank building its rows of A0 into *A0p, with their halo plans. *A0p is
+   the caller's to free after r->arows (which borrows its values). Returns 0 or an error,
+   the same on every rank. */
 static int rows_open (rows_ctx *r, const gep_system *sys, const gep_parts *parts, double s,
-                      int unscaled, double *rigid_tol, spm **A0, spm_part *A0p)
+                      int unscaled, double *rigid_tol, spm_part *A0p)
 {
   const ks_dist *d = r->d;
   mb_err *err = r->err;
@@ -581,29 +580,20 @@ static int rows_open (rows_ctx *r, const gep_system *sys, const gep_parts *parts
   if (rank == 0 && rc == 0) {
     par[3] = modes_rigid_threshold (sys, 0);
     rc = pencil_norms (sys, 0, &par[1], &par[2], err);
-    if (rc == 0 && !parts && !(*A0 = pencil_undamped (sys, 0.0, unscaled ? 1.0 : s, 0)))
-      rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
   rc = mb_agree (d->comm, rc, err);
   MPI_Bcast (par, 4, MPI_DOUBLE, 0, d->comm);
   r->s = par[0]; r->anorm = par[1]; r->bnorm = par[2];
   *rigid_tol = par[3];
-  if (parts) {  /* M's rows are the parts', A0's built by rows: nothing scattered */
-    if (rc == 0)
-      rc = mb_agree (d->comm, pencil_undamped_part (parts, 0.0, unscaled ? 1.0 : r->s, 0,
-                                                    A0p) < 0
-                     ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0, err);
-    if (rc == 0) r->mrows = spm_rows_from_part (d->comm, &parts->M, sys->n, d->n, d->row0,
-                                                d->nloc, err);
-    if (rc == 0 && !r->mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
-    if (rc == 0) r->arows = spm_rows_from_part (d->comm, A0p, d->n, d->n, d->row0, d->nloc,
-                                                err);
-  } else {
-    if (rc == 0) r->mrows = spm_rows_scatter (d->comm, rank == 0 ? sys->M : NULL, d->n,
-                                              d->row0, d->nloc, err);
-    if (rc == 0 && !r->mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
-    if (rc == 0) r->arows = spm_rows_scatter (d->comm, *A0, d->n, d->row0, d->nloc, err);
-  }
+  if (rc == 0)
+    rc = mb_agree (d->comm, pencil_undamped_part (parts, 0.0, unscaled ? 1.0 : r->s, 0,
+                                                  A0p) < 0
+                   ? mb_fail (err, MB_ENOMEM, "out of memory for modes") : 0, err);
+  if (rc == 0) r->mrows = spm_rows_from_part (d->comm, &parts->M, sys->n, d->n, d->row0,
+                                              d->nloc, err);
+  if (rc == 0 && !r->mrows) rc = err->code ? err->code : MB_ENOMEM;  /* agreed there */
+  if (rc == 0) r->arows = spm_rows_from_part (d->comm, A0p, d->n, d->n, d->row0, d->nloc,
+                                              err);
   if (rc == 0 && !r->arows) rc = err->code ? err->code : MB_ENOMEM;
   return rc;
 }
@@ -614,10 +604,9 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
 {
   rows_ctx r = { .d = d, .n = sys->n, .err = err };
   r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
-  spm *A0 = NULL;      /* rank 0's whole A0, without parts */
-  spm_part A0p = { 0 };  /* this rank's rows of A0, with parts */
+  spm_part A0p = { 0 };  /* this rank's rows of A0 */
   double rigid_tol;
-  int rc = rows_open (&r, sys, parts, s, 0, &rigid_tol, &A0, &A0p);
+  int rc = rows_open (&r, sys, parts, s, 0, &rigid_tol, &A0p);
   int nsel = ncand < want ? ncand : want;
   double *proj = NULL;
   if (rc == 0) {
@@ -653,8 +642,7 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   spm_rows_free (r.mrows);
   spm_rows_free (r.arows);
-  spm_free (A0);  /* after arows, which borrows its values on rank 0 */
-  spm_part_clear (&A0p);  /* and from this part with parts */
+  spm_part_clear (&A0p);  /* after arows, which borrows its values */
   free (r.X); free (r.cache); free (proj);
   return rc;
 }
@@ -780,9 +768,11 @@ static void drows_measures (drows_ctx *c, const gep_parts *P)
   c->floor_round = sqrt (RIGID_RTOL * ratio);
 }
 
-/* Collective. The true residual of (lambda, x = re + i im) on the unscaled GEP (31), as
-   pencil_residual_damped: ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||[u; v]||),
-   infinity norms (im NULL: a real vector). One halo exchange for A and one for B. */
+/* Collective. The true residual of (lambda, x = re + i im) on the unscaled GEP (31),
+   r = [v - lambda u; -K u - R v - Cq^T xi - lambda M v; -Cq u]:
+   ||A x - lambda B x|| / ((||A|| + |lambda| ||B||) ||[u; v]||), infinity norms (the
+   multipliers left out of the vector's norm; im NULL: a real vector). One halo exchange
+   for A and one for B. */
 static int drows_residual (drows_ctx *c, double complex lambda, const double *re,
                            const double *im, double *rho)
 {
@@ -1391,10 +1381,9 @@ int modes_unsymmetric_rows (const ks_dist *d, const gep_system *sys, const gep_p
 {
   rows_ctx r = { .d = d, .n = sys->n, .err = err };
   r.ld = d->nloc > 0 ? (size_t) d->nloc : 1;
-  spm *A0 = NULL;        /* rank 0's whole unscaled A0, without parts */
-  spm_part A0p = { 0 };  /* this rank's rows of it, with parts */
+  spm_part A0p = { 0 };  /* this rank's rows of the unscaled A0 */
   double rigid_tol;
-  int rc = rows_open (&r, sys, parts, s, 1, &rigid_tol, &A0, &A0p);
+  int rc = rows_open (&r, sys, parts, s, 1, &rigid_tol, &A0p);
   int nconv = ks->nconv, nsel = 0;
   dcand *cand = NULL;
   double *store = NULL;
@@ -1420,7 +1409,6 @@ int modes_unsymmetric_rows (const ks_dist *d, const gep_system *sys, const gep_p
   if (rc == 0) qsort (out->modes, (size_t) out->nmodes, sizeof *out->modes, by_freq);
   spm_rows_free (r.mrows);
   spm_rows_free (r.arows);
-  spm_free (A0);  /* after arows, which borrows its values on rank 0 */
   spm_part_clear (&A0p);
   free (r.X); free (cand); free (store);
   return rc;

@@ -53,11 +53,10 @@ int modes_candidates (ks_result *ks, int N, double sigma, candidate **cand, int 
    energies), cluster-wise M-orthonormal vectors, rigid-body refinement, largest entry
    positive, multipliers scaled back by s, residual and kind, each step on each rank's
    rows, with M's rows and those of A0 = [K, s Cq^T; s Cq, 0] (the
-   pencil at sigma = 0, built on rank 0 from sys and scattered: spm_rows_scatter) for the
-   products and one reduction per step for the dot products, so that no rank holds a
-   whole vector; with parts (the system by rows in d's layout, NULL: none), M's rows are
-   the parts' and A0's rows are built by each rank (pencil_undamped_part), so that no rank
-   builds or scatters them whole; keep_vectors 1 gathers each selected mode's vector on
+   pencil at sigma = 0) for the products and one reduction per step for the dot products,
+   so that no rank holds a whole vector: parts is the system by rows in d's layout, M's
+   rows are the parts' and A0's rows are built by each rank (pencil_undamped_part), so
+   that no rank builds or scatters them whole; keep_vectors 1 gathers each selected mode's vector on
    rank 0 into the mode (for the report). sys: n and m on every rank, the matrices on
    rank 0; s: rank 0's. Every rank fills out->modes alike. Returns 0 or an error, the same on every rank (fault site
    "modes"); out->modes is then the caller's to clear. */
@@ -74,8 +73,8 @@ int modes_undamped_rows (const ks_dist *d, const gep_system *sys, const gep_part
    entry), largest entry real positive (the first within 1e-8 of the largest modulus over
    all ranks), multipliers scaled back by s, residual on the unscaled pencil, kind
    (unstable for Re lambda < 0 or Im lambda above 1e-8 |lambda|), each step on each rank's
-   rows with M's rows and those of [K, Cq^T; Cq, 0] (from parts, the system by rows in d's
-   layout, or NULL: built on rank 0 from sys and scattered) and a few reductions per mode,
+   rows with M's rows and those of [K, Cq^T; Cq, 0] (built from parts, the system by rows in
+   d's layout) and a few reductions per mode,
    so that no rank holds a whole vector; keep_vectors as for modes_undamped_rows (1:
    gathered on rank 0 into the mode). ks->mu is rank 0's on return. sys: n and m on every
    rank, the matrices on rank 0; sigma, s: rank 0's (the same on every rank). Every rank

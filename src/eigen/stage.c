@@ -515,10 +515,10 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   /* real arithmetic unless the shift is complex (complex_at) */
   int zarith = complex_at (ops, st);
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
-  /* the operator by rows always; real Ritz vectors (a symmetric undamped pencil, or the
-     damped one by rows at a real shift) stay by rows on every rank count, one rank being
-     one block, and complex ones of a pencil by rows on more than one rank */
-  o.vectors_by_rows = zarith ? st->parts != NULL : o.real_vectors;
+  /* the operator by rows always; the Ritz vectors stay by rows on every rank count, one
+     rank being one block: real columns in real arithmetic (ops->krylov_opts sets
+     real_vectors), complex ones in complex arithmetic */
+  o.vectors_by_rows = 1;
   int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
@@ -549,21 +549,14 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   return rc;
 }
 
-/* Collective. The Ritz pairs in ks -> modes (ops->modes: by rows, every rank on its own
-   rows; else rank 0, fault site "modes" on the other ranks), agreed; then the stage's check
-   (ops->check) on the factors f, which it frees. Returns the agreed status. */
+/* Collective. The Ritz pairs in ks -> modes (ops->modes, every rank on its own rows: the
+   dense path's vectors, whole on rank 0, are handed out by rows there), agreed; then the
+   stage's check (ops->check) on the factors f, which it frees. Returns the agreed
+   status. */
 static int modes_and_check (const stage_ops *ops, stage *st, factor *f, ks_result *ks,
                             mb_err *err)
 {
-  int rc = 0;
-  /* by rows (vectors by rows, a system by rows, or a dense path that hands its vectors
-     out by rows: ops->dense_by_rows): every rank on its own rows */
-  if (ks->rows || st->sys->parts || (ops->dense_by_rows && ops->dense_by_rows (st))
-      || st->rank == 0) {
-    rc = ops->modes (st, ks, err);
-  } else if (mb_fault ("modes")) {
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
-  }
+  int rc = ops->modes (st, ks, err);
   ks_result_clear (ks);
   rc = mb_agree (st->comm, rc, err);
   st->f = f;
@@ -858,21 +851,18 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   /* a whole system is handed out by rows, one rank being one block: each rank builds its
      rows of the pencil (real or complex arithmetic) and finishes its modes there */
   gep_parts parts;
-  int by_parts = ops->scaling != NULL;
-  if (by_parts) {
-    double t0 = now ();
-    rc = scatter_whole (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
-    if (rc < 0) {
-      memset (out, 0, sizeof *out);
-      return rc;
-    }
-    st.parts = &parts;
-    st.centralized = st.nranks == 1;  /* one rank: MUMPS reads the pencil whole */
-    stage_log (&st, "%s: the system by rows on %d rank%s (%.2f s): each builds its rows of "
-               "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
-               st.nranks, st.nranks == 1 ? "" : "s", now () - t0);
+  double t0 = now ();
+  rc = scatter_whole (comm, sys, ops->complex_arith != 0, &parts, err);   /* agreed */
+  if (rc < 0) {
+    memset (out, 0, sizeof *out);
+    return rc;
   }
-  return stage_policy (ops, &st, by_parts ? &parts : NULL, by_parts, err);
+  st.parts = &parts;
+  st.centralized = st.nranks == 1;  /* one rank: MUMPS reads the pencil whole */
+  stage_log (&st, "%s: the system by rows on %d rank%s (%.2f s): each builds its rows of "
+             "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
+             st.nranks, st.nranks == 1 ? "" : "s", now () - t0);
+  return stage_policy (ops, &st, &parts, 1, err);
 }
 
 /* Collective, after a converged undamped stage (rule 5). When its missed-mode check counted

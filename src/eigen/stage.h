@@ -44,18 +44,16 @@ typedef struct stage_ops {
      the reduced matrix of order n + m for GEP (31); its rows are q then xi in both).
      Returns 0 or MB_ENOMEM (the skeleton says what failed). */
   int (*pencil) (stage *st);
-  /* Rank 0: the scaling that pencil sets (st->symmetric, st->s, st->w), for a pencil built
-     by rows: with st->parts, the skeleton calls it and broadcasts its results, then calls
-     pencil on every rank for its rows (a system scattered by the stage: the damped
-     stage at a real shift only; a system read by rows: every shift). NULL: the
-     stage's pencil is built on rank 0 only. */
+  /* Rank 0: the scaling that pencil sets (st->symmetric, st->s, st->w), for the pencil
+     built by rows: the skeleton calls it and broadcasts its results, then calls pencil on
+     every rank for its rows (or on rank 0 alone for centralized input). */
   void (*scaling) (stage *st);
   /* Every rank: frees what pencil built (called once the factors exist). */
   void (*pencil_clear) (stage *st);
   /* Rank 0 (log) and every rank (o): o->nev and o->seed; logs why that many. */
   void (*krylov_opts) (const stage *st, ks_opts *o);
-  /* Rank 0 (every rank, collectively, when ks->rows): the Ritz pairs in ks -> st->out's
-     modes. Returns 0 or MB_ENOMEM. */
+  /* Collective: the Ritz pairs in ks (by rows; the dense path's whole on rank 0, which
+     the stage hands out by rows) -> st->out's modes. Returns 0 or MB_ENOMEM. */
   int (*modes) (stage *st, ks_result *ks, mb_err *err);
   /* Collective, once the modes are agreed; NULL when the stage has no check. Returns 0
      or an error, the same on every rank. */
@@ -75,10 +73,6 @@ typedef struct stage_ops {
   /* 1: the policy's rule 5, the missed-mode rerun (the undamped stage, which has the
      check) */
   int missed_rerun;
-  /* Every rank: 1 when the stage's modes are finished by rows even where its Ritz vectors
-     came whole to rank 0 (the dense path), which hands them out by rows (the undamped
-     stage: every pencil; the damped stage: a system by rows); NULL: never. */
-  int (*dense_by_rows) (const stage *st);
   /* The policy's rule 6: the stage whose run replaces this one's when real arithmetic
      reported rigid-body modes (the damped stage: the same in complex arithmetic), on the
      system as it is; NULL for none. */
@@ -98,9 +92,8 @@ struct stage {
   int N;                      /* order of the pencil (and of the Krylov vectors) */
   int Nf;                     /* order of the factored matrix: n + m (both stages) */
   eigen_result *out;          /* borrowed: filled by the stage */
-  /* the system by rows (every rank) when the pencil is built by rows and given to MUMPS
-     distributed (ops->scaling, more than one rank, the operator by rows); NULL: built on
-     rank 0 */
+  /* the system by rows (every rank), for every run of the stage: the operator, the
+     pencil's rows (given to MUMPS distributed unless centralized) and the modes */
   const gep_parts *parts;
   spm_part Ap;                /* with parts: this rank's rows of the undamped pencil */
   int *Arow;                  /* and the rows of its entries (the triplets' rows) */
@@ -133,13 +126,13 @@ struct stage {
    path after a block that did not converge; when opts sets neither shift nor target and
    ops->retry_shift gives a shift, once more there (out cleared first); when the true
    residuals are still above the tolerance, once more with a tighter Krylov-Schur
-   tolerance; after a pencil by rows found singular, all again with the system whole. With
-   ops->scaling, on more than one rank with the operator by rows and compressed matrices
-   (and, for the damped stage, a real shift), the system is handed out by rows once
-   (gep_parts_scatter; R's rows too for the damped stage) for all of these runs: the
-   pencil is then built by rows and factored from distributed input. Fills *out (on rank
-   0; the other ranks hold convergence data only). Returns 0, MB_ENOCONV (out still holds the converged modes), MB_ESOLVE or
-   MB_ENOMEM, identically on every rank. */
+   tolerance; after a pencil by rows found singular, all again with the pencil given to
+   MUMPS whole from rank 0. A system not read by rows is handed out by rows once
+   (gep_parts_scatter; R's rows too for the damped stage) for all of these runs, one rank
+   being one block: the pencil is built by rows and factored from distributed input (on
+   one rank, from rank 0's whole pencil). Fills *out (on rank 0; the other ranks hold
+   convergence data only). Returns 0, MB_ENOCONV (out still holds the converged modes),
+   MB_ESOLVE or MB_ENOMEM, identically on every rank. */
 int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
                  const eigen_opts *opts, double complex sigma, int N, eigen_result *out,
                  mb_err *err);
