@@ -71,7 +71,11 @@ int main (int argc, char **argv)
 
   MPI_Barrier (MPI_COMM_WORLD);
   double t0 = MPI_Wtime ();
-  spm_rows *R = spm_rows_scatter (MPI_COMM_WORLD, M, N, row0, nloc, &err);
+  spm_part P;  /* this rank's rows of M, then their halo plan (as the stages build them) */
+  int own = n - row0 < nloc ? n - row0 : nloc;
+  spm_rows *R = spm_part_scatter (MPI_COMM_WORLD, rank == 0 ? M : NULL, row0,
+                                  own > 0 ? own : 0, &P, &err) == 0
+                ? spm_rows_from_part (MPI_COMM_WORLD, &P, n, N, row0, nloc, &err) : NULL;
   double tsetup = MPI_Wtime () - t0;
   MPI_Allreduce (MPI_IN_PLACE, &tsetup, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (!R) {
@@ -136,6 +140,7 @@ int main (int argc, char **argv)
   }
   if (rank == 0) printf ("bit for bit the same: %s\n", same ? "yes" : "NO");
   spm_rows_free (R);
+  spm_part_clear (&P);
   spm_free (M);
   free (counts); free (displs); free (X); free (Y); free (t); free (xf); free (work); free (Z);
   MPI_Finalize ();

@@ -7,14 +7,13 @@
 
 /* Collective. The distribution of order N and this rank's rows of M (and of R for GEP (31)),
    in the Krylov layout for GEP (18) and in the reduced layout of order n + m (si->rdist) for
-   GEP (31): scattered from rank 0's whole matrices (spm_rows_scatter; on one rank all rows,
-   no halo) or taken from the parts (spm_rows_from_part). Everything is owned by si until
-   shift_invert_clear. Returns 0 or an error (MB_ENOMEM, or the scatter's) on every rank. */
+   GEP (31), taken from the parts (spm_rows_from_part; on one rank all rows, no halo).
+   Everything is owned by si until shift_invert_clear. Returns 0 or an error (MB_ENOMEM,
+   or a layout the parts do not fit) on every rank. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
                        const gep_parts *parts, int N, mb_err *err)
 {
-  int rank, size;
-  MPI_Comm_rank (comm, &rank);
+  int size;
   MPI_Comm_size (comm, &size);
   memset (si, 0, sizeof *si);
   si->comm = comm;
@@ -36,21 +35,15 @@ int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_sys
     ks_dist_init (&si->rdist, comm, sys->n + sys->m);
     lay = &si->rdist;
   }
-  /* from the parts when the system is by rows: their layout (order n + m) is the Krylov
-     layout of GEP (18) and the reduced layout of GEP (31) */
-  si->mrows = parts
-              ? spm_rows_from_part (comm, &parts->M, sys->n, lay->n, lay->row0, lay->nloc, err)
-              : spm_rows_scatter (comm, rank == 0 ? sys->M : NULL, lay->n, lay->row0,
-                                  lay->nloc, err);
-  if (!si->mrows) return err->code ? err->code : MB_ENOMEM;  /* agreed by the scatter */
-  int has_r = parts ? parts->R.L.rowptr != NULL : rank == 0 && sys->R != NULL, any_r;
+  /* the parts' layout (order n + m) is the Krylov layout of GEP (18) and the reduced
+     layout of GEP (31) */
+  si->mrows = spm_rows_from_part (comm, &parts->M, sys->n, lay->n, lay->row0, lay->nloc, err);
+  if (!si->mrows) return err->code ? err->code : MB_ENOMEM;  /* agreed there */
+  int has_r = parts->R.L.rowptr != NULL, any_r;
   MPI_Allreduce (&has_r, &any_r, 1, MPI_INT, MPI_MAX, comm);
   if (si->damped && any_r) {
-    si->rrows = parts
-                ? spm_rows_from_part (comm, &parts->R, sys->n, lay->n, lay->row0, lay->nloc,
-                                      err)
-                : spm_rows_scatter (comm, rank == 0 ? sys->R : NULL, lay->n, lay->row0,
-                                    lay->nloc, err);
+    si->rrows = spm_rows_from_part (comm, &parts->R, sys->n, lay->n, lay->row0, lay->nloc,
+                                    err);
     if (!si->rrows) return err->code ? err->code : MB_ENOMEM;
   }
   return 0;

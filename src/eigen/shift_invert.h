@@ -50,11 +50,11 @@ typedef struct shift_invert {
 } shift_invert;
 
 /* Collective. Sets up the row distribution of order N (the Krylov layout) and this rank's
-   rows of M (and R for GEP (31), in the reduced layout of order n + m): scattered from rank
-   0 (spm_rows_scatter; sys->M and sys->R compressed there), or taken from parts (the system
-   by rows in the layout of order n + m, NULL: none; spm_rows_from_part; R's from parts->R).
-   No rank holds a whole vector. Fault site "krylov". Returns 0 or an error (MB_ENOMEM, or
-   the scatter's), the same on every rank; clear si in both cases. */
+   rows of M (and R for GEP (31), in the reduced layout of order n + m), taken from parts
+   (the system by rows in the layout of order n + m: spm_rows_from_part; R's from
+   parts->R). No rank holds a whole vector. Fault site "krylov". Returns 0 or an error
+   (MB_ENOMEM, or parts that do not fit the layout), the same on every rank; clear si in
+   both cases. */
 int shift_invert_init (shift_invert *si, MPI_Comm comm, factor *f, const gep_system *sys,
                        const gep_parts *parts, int N, mb_err *err);
 

@@ -98,53 +98,6 @@ static int own_rows (int n, int r0, int nl)
   return k > 0 ? k : 0;
 }
 
-/* Collective. Rank 0 sends each rank its rows of A: counts and offsets (MPI_Scatter), then
-   the row pointers (rowptr[r0 + 1 .. r0 + nown], rebased to 0 here), columns and values
-   (MPI_Scatterv). R->L gets them, columns still global. lay: every rank's (row0, nloc, N).
-   Returns 0 or MB_ENOMEM, agreed. */
-static int scatter_rows (spm_rows *R, const spm *A, const int *lay, mb_err *err)
-{
-  int size = R->size, rank = R->rank, rc = 0;
-  /* rank 0, 6 x size: row counts, row offsets, entry counts, entry offsets, then the
-     (entry count, entry offset) pairs that MPI_Scatter hands out */
-  int *cnt = NULL, mine[2];  /* mine: this rank's entry count and offset in rank 0's arrays */
-  if (rank == 0 && !(cnt = mb_calloc (6 * (size_t) size, sizeof *cnt)))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for the row plan (%d ranks)", size);
-  if (rank == 0 && cnt)
-    for (int r = 0; r < size; r++) {
-      int r0 = lay[3 * r], nown = own_rows (R->n, r0, lay[3 * r + 1]);
-      cnt[r] = nown;
-      cnt[size + r] = nown ? r0 + 1 : 0;
-      cnt[2 * size + r] = cnt[4 * size + 2 * r] = nown ? A->rowptr[r0 + nown] - A->rowptr[r0] : 0;
-      cnt[3 * size + r] = cnt[4 * size + 2 * r + 1] = nown ? A->rowptr[r0] : 0;
-    }
-  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
-  MPI_Scatter (cnt ? cnt + 4 * size : NULL, 2, MPI_INT, mine, 2, MPI_INT, 0, R->comm);
-  int nown = R->L.nrows, nnz = mine[0];
-  R->L.rowptr = mb_calloc ((size_t) nown + 1, sizeof *R->L.rowptr);
-  R->L.col = mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.col);
-  R->val_borrowed = rank == 0 && nnz > 0;  /* rank 0's rows start at entry 0 of A */
-  R->L.val = R->val_borrowed ? A->val
-                             : mb_calloc (nnz > 0 ? (size_t) nnz : 1, sizeof *R->L.val);
-  if (!R->L.rowptr || !R->L.col || !R->L.val || mb_fault ("rowdist"))
-    rc = mb_fail (err, MB_ENOMEM, "out of memory for rank %d's %d rows (%d entries)", rank,
-                  nown, nnz);
-  if ((rc = mb_agree (R->comm, rc, err)) < 0) goto done;
-  const int *rp = rank == 0 ? A->rowptr : NULL, *ci = rank == 0 ? A->col : NULL;
-  const double *va = rank == 0 ? A->val : NULL;
-  MPI_Scatterv (rp, cnt, cnt + size, MPI_INT, R->L.rowptr + 1, nown, MPI_INT, 0, R->comm);
-  MPI_Scatterv (ci, cnt + 2 * size, cnt + 3 * size, MPI_INT, R->L.col, nnz, MPI_INT, 0,
-                R->comm);
-  MPI_Scatterv (va, cnt + 2 * size, cnt + 3 * size, MPI_DOUBLE,
-                R->val_borrowed ? MPI_IN_PLACE : (void *) R->L.val, nnz, MPI_DOUBLE, 0, R->comm);
-  R->L.rowptr[0] = 0;
-  for (int i = 1; i <= nown; i++) R->L.rowptr[i] -= mine[1];
-  R->L.nnz = R->L.nzmax = nnz;
-done:
-  free (cnt);
-  return rc;
-}
-
 /* The ghosts of R->L (columns outside this rank's rows lo .. hi - 1) into ghost (room for
    all of them), sorted and without repeats, which groups them by owner; L's columns made
    local (own c - lo, ghost nloc + its place in ghost). Returns the count of ghosts. */
@@ -254,22 +207,20 @@ done:
   return rc;
 }
 
-/* Collective. A new spm_rows for a matrix of order n (bad_n: this rank's reason why there
-   is none, else NULL) in the layout of every rank's (row0, nloc, N), checked, and *lay the
+/* Collective. A new spm_rows for a matrix of order n in the layout of every rank's (row0, nloc, N), checked, and *lay the
    layout (caller frees). Returns R with its rows not yet filled, or NULL with err set, the
    same on every rank. */
-static spm_rows *rows_new (MPI_Comm comm, int n, const char *bad_n, int N, int row0, int nloc,
+static spm_rows *rows_new (MPI_Comm comm, int n, int N, int row0, int nloc,
                            int **lay, mb_err *err)
 {
   int rank, size, rc = 0;
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &size);
   *lay = NULL;
-  if (bad_n) rc = mb_fail (err, MB_EUSAGE, "row distribution: %s", bad_n);
   int me[3] = { row0, nloc, N };
   int *l = mb_calloc (3 * (size_t) size, sizeof *l);
   spm_rows *R = mb_calloc (1, sizeof *R);
-  if (rc == 0 && (!l || !R))
+  if (!l || !R)
     rc = mb_fail (err, MB_ENOMEM, "out of memory for the row layout (%d ranks)", size);
   if ((rc = mb_agree (comm, rc, err)) < 0) goto fail;
   MPI_Allgather (me, 3, MPI_INT, l, 3, MPI_INT, comm);
@@ -293,35 +244,13 @@ fail:
   return NULL;
 }
 
-/* Collective. Checks A and the layout, then scatter_rows and build_halo; every failure is
-   agreed before the next collective step. */
-spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
-                            mb_err *err)
-{
-  int rank, n = 0, *lay;
-  const char *bad = NULL;
-  MPI_Comm_rank (comm, &rank);
-  if (rank == 0) {
-    if (!A || !A->compressed || A->nrows != A->ncols)
-      bad = "rank 0 needs a compressed square matrix";
-    else n = A->nrows;
-  }
-  MPI_Bcast (&n, 1, MPI_INT, 0, comm);
-  spm_rows *R = rows_new (comm, n, bad, N, row0, nloc, &lay, err);
-  if (!R) return NULL;
-  if (scatter_rows (R, A, lay, err) < 0 || build_halo (R, lay, err) < 0)
-    R = spm_rows_free (R);
-  free (lay);
-  return R;
-}
-
 /* Collective. The layout checked, P's rows checked against it (agreed), the columns copied
    and the values borrowed, then build_halo. */
 spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, int row0,
                               int nloc, mb_err *err)
 {
   int *lay, rc = 0;
-  spm_rows *R = rows_new (comm, n, NULL, N, row0, nloc, &lay, err);
+  spm_rows *R = rows_new (comm, n, N, row0, nloc, &lay, err);
   if (!R) return NULL;
   int nown = R->L.nrows;
   int fits = P->L.nrows == nown && (nown == 0 || P->first == row0);

@@ -72,22 +72,16 @@ void spm_part_clear (spm_part *P);
    need, and only to the ranks that need them). */
 typedef struct spm_rows spm_rows;
 
-/* Collective on comm. A (compressed, square, n <= N) on rank 0 only, NULL elsewhere; each
-   rank gets its rows by MPI_Scatterv from rank 0 (no rank but 0 ever holds the whole
-   matrix) and the halo plan is built. Rank 0 keeps its rows' values in A itself (no
-   copy), so A must outlive the result on rank 0 and its values must not change. Every rank passes its own (row0, nloc); together
-   they must tile 0 .. N-1 in rank order. Returns a new spm_rows (free with spm_rows_free)
-   or NULL with err set, identically on every rank (mb_agree): MB_EUSAGE for an A that is
-   not compressed or not square, n > N or a layout that does not tile; MB_ENOMEM (fault
-   site "rowdist"). Memory per rank: O(local nnz + halo + size). */
-spm_rows *spm_rows_scatter (MPI_Comm comm, const spm *A, int N, int row0, int nloc,
-                            mb_err *err);
-
-/* Collective. As spm_rows_scatter for the matrix whose rows this rank holds in P: P's rows
-   must be this rank's rows of A (first = row0 and L.nrows = the rows of A among row0 ..
-   row0 + nloc - 1; an empty P when none); n is A's order (the same on every rank). The
-   values are borrowed from P (P must outlive the result and keep its values), the columns
-   copied. */
+/* Collective on comm. The rows of a matrix A of order n (n <= N, the same on every rank)
+   that this rank holds in P, in the layout of every rank's (row0, nloc): P's rows must be
+   this rank's rows of A (first = row0 and L.nrows = the rows of A among row0 .. row0 +
+   nloc - 1; an empty P when none), and together the layouts must tile 0 .. N-1 in rank
+   order. The columns are copied and the halo plan is built; the values are borrowed from
+   P (P must outlive the result and keep its values). No rank ever holds the whole matrix.
+   Returns a new spm_rows (free with spm_rows_free) or NULL with err set, identically on
+   every rank (mb_agree): MB_EUSAGE for n > N, a layout that does not tile or a P that is
+   not the layout's rows; MB_ENOMEM (fault site "rowdist"). Memory per rank: O(local nnz
+   + halo + size). */
 spm_rows *spm_rows_from_part (MPI_Comm comm, const spm_part *P, int n, int N, int row0,
                               int nloc, mb_err *err);
 

@@ -162,6 +162,19 @@ static spm *to_spm (int nr, int nc, const double *A)
   return S;
 }
 
+/* Collective. sys (compressed matrices on rank 0) handed out by rows as the stages do
+   (gep_parts_scatter; R's rows with with_r), for the operator's set-up; aborts on an error
+   (the test's own set-up). P borrows rank 0's arrays: clear it before freeing sys's. */
+static void parts_of (const gep_system *sys, int with_r, gep_parts *P)
+{
+  mb_err err;
+  mb_err_init (&err);
+  if (gep_parts_scatter (MPI_COMM_WORLD, sys, with_r, P, &err) < 0) {
+    fprintf (stderr, "test_gep: gep_parts_scatter failed: %s\n", err.msg);
+    abort ();
+  }
+}
+
 /* ---- dense references (rank 0) ------------------------------------------------------ */
 
 /* Dense GEP (18): A = [K Cq^T; Cq 0], B = [M 0; 0 0], order n + m; caller frees both. */
@@ -1612,9 +1625,10 @@ static void test_faults (void)
    LAPACKE_zgecon), asserted with a factor 10: 10 DBL_EPSILON / rcond (2e-11 at the first
    two shifts, 1e-7 at the far one). Shifts: 0 (v = x_u / w), a complex one near the
    spectrum, and one far out. */
-static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
-                                 double s, int lower, const double complex *X,
-                                 const double complex *Y, int nb, double tol, const char *name);
+static void damped_real_applies (const gep_system *sys, const gep_parts *P,
+                                 double complex sigma, double w, double s, int lower,
+                                 const double complex *X, const double complex *Y, int nb,
+                                 double tol, const char *name);
 
 static void test_reduced_solve (void)
 {
@@ -1638,6 +1652,8 @@ static void test_reduced_solve (void)
     Cq = to_spm (m, n, p.Cq);
   }
   gep_system sys = { .n = n, .m = m, .K = K, .M = M, .R = R, .Cq = Cq };
+  gep_parts P;
+  parts_of (&sys, 1, &P);
   double sc[2] = { 1.0, 1.0 };  /* w and s as the damped stage chooses them (rank 0) */
   if (rank == 0) {
     sc[0] = pencil_omega_scale (&sys);
@@ -1712,7 +1728,7 @@ static void test_reduced_solve (void)
       ztrip_clear (&t);
       CHECK0 (f != NULL, "%s: factor_create failed: %.300s", name, err.msg);
       shift_invert si;
-      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, &err) == 0) {
+      if (f && shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, &P, N, &err) == 0) {
         shift_invert_set_damped (&si, sigma, w);
         int nl = si.dist.nloc, r0 = si.dist.row0;
         double complex *xl = xcalloc ((size_t) nl * nb + 1, sizeof *xl);
@@ -1746,11 +1762,12 @@ static void test_reduced_solve (void)
         shift_invert_clear (&si);
       }
       factor_free (f);
-      if (cimag (sigma) == 0.0) damped_real_applies (&sys, sigma, w, s, lower, X, Y, nb, tol,
+      if (cimag (sigma) == 0.0) damped_real_applies (&sys, &P, sigma, w, s, lower, X, Y, nb, tol,
                                                      name);
       free (Y);
     }
   free (X);
+  gep_parts_clear (&P);
   spm_free (K); spm_free (M); spm_free (R); spm_free (Cq);
   problem_free (&p);
 }
@@ -1760,9 +1777,10 @@ static void test_reduced_solve (void)
    with Y from zgesv on the full dense pencil (31); single applies and a block apply, by
    rows on every rank count (x_u, x_v moved to the reduced layout, B x formed there, solved
    by rows, moved back; one rank is one block), within the same bound tol. */
-static void damped_real_applies (const gep_system *sys, double complex sigma, double w,
-                                 double s, int lower, const double complex *X,
-                                 const double complex *Y, int nb, double tol, const char *name)
+static void damped_real_applies (const gep_system *sys, const gep_parts *P,
+                                 double complex sigma, double w, double s, int lower,
+                                 const double complex *X, const double complex *Y, int nb,
+                                 double tol, const char *name)
 {
   int n = sys->n, m = sys->m, N = 2 * n + m;
   spm *A = rank == 0 ? pencil_damped_reduced_real (sys, creal (sigma), s * w, lower) : NULL;
@@ -1777,7 +1795,7 @@ static void damped_real_applies (const gep_system *sys, double complex sigma, do
   /* by rows on every rank count (one rank: one block) */
   for (int pass = 0; f && pass < 1; pass++) {
     shift_invert si;
-    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, NULL, N, &err);
+    int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, sys, P, N, &err);
     CHECK0 (rc == 0, "%s, real: shift_invert_init returned %d", name, rc);
     if (rc < 0) continue;
     shift_invert_set_damped (&si, sigma, w);
@@ -1843,6 +1861,8 @@ static void test_undamped_by_rows (void)
     Cq = to_spm (m, n, p.Cq);
   }
   gep_system sys = { .n = n, .m = m, .K = K, .M = M, .Cq = Cq };
+  gep_parts P;
+  parts_of (&sys, 0, &P);
   double *X = xcalloc ((size_t) N * nb, sizeof *X);  /* the same on every rank */
   rng_seed (171);
   for (int k = 0; k < N * nb; k++) X[k] = urange (-1.0, 1.0);
@@ -1896,7 +1916,7 @@ static void test_undamped_by_rows (void)
     /* by rows on every rank count (one rank: one block) */
     for (int pass = 0; f && pass < 1; pass++) {
       shift_invert si;
-      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, NULL, N, &err);
+      int rc = shift_invert_init (&si, MPI_COMM_WORLD, f, &sys, &P, N, &err);
       CHECK0 (rc == 0, "%s: shift_invert_init returned %d", name, rc);
       if (rc < 0) continue;
       int nl = si.dist.nloc, r0 = si.dist.row0, ld = nl + 3;  /* ld > nloc on purpose */
@@ -1939,6 +1959,7 @@ static void test_undamped_by_rows (void)
     free (Y);
   }
   free (X);
+  gep_parts_clear (&P);
   spm_free (K); spm_free (M); spm_free (Cq);
   problem_free (&p);
 }
