@@ -607,7 +607,7 @@ static int modal_check (stage *st, mb_err *err)
   stage_factor_opts (st, 6, &anew);   /* the stage's LDL^T choice: QAMD */
   return missed_check_run (st->comm, st->sys, stage_pencil_by_rows (st) ? st->parts : NULL,
                            &st->mc, st->symmetric ? st->f : NULL,
-                           &anew, st->nnz_factored, st->log, st->out, err);
+                           &anew, st->nnz_factored, st->log, st->detail, st->out, err);
 }
 
 /* Rank 0. A tenth of the lowest elastic eigenvalue below zero, when that is further from

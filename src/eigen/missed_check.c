@@ -137,9 +137,9 @@ static int shifted_inertia (MPI_Comm comm, const gep_parts *parts, int N, shifte
 
 /* Rank 0. The count's verdict into out->sturm_* (sturm_count = below hi - below lo) and
    to log (or NULL): modes missing, candidates that are no eigenvalues (inconsistent), or
-   all found; then the factorizations' count and time. */
+   all found; then the factorizations' count and time to detail (or NULL: -v). */
 static void report_count (const missed_check *mc, double hi, const long below[2], int do_lo,
-                          int reuse, FILE *log, eigen_result *out)
+                          int reuse, FILE *log, FILE *detail, eigen_result *out)
 {
   out->sturm_done = 1;
   out->sturm_lambda = hi;
@@ -157,8 +157,8 @@ static void report_count (const missed_check *mc, double hi, const long below[2]
   else if (log)
     fprintf (log, "modal: missed-mode check: %ld eigenvalues below %.6g rad^2/s^2, "
              "all found\n", out->sturm_count, hi);
-  if (log)
-    fprintf (log, "modal: missed-mode check: %d factorization%s (%s) in %.2f s\n",
+  if (detail)
+    fprintf (detail, "modal: missed-mode check: %d factorization%s (%s) in %.2f s\n",
              1 + do_lo, do_lo ? "s" : "", reuse ? "the stage's analysis reused" : "new analysis",
              out->time_check);
   if (log) fflush (log);
@@ -173,7 +173,7 @@ static void report_count (const missed_check *mc, double hi, const long below[2]
    second count, the stage's own factorization's; rank 0's verdict (report_count). */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
                       const missed_check *mc, factor *f, const factor_opts *anew, long nnz,
-                      FILE *log, eigen_result *out, mb_err *err)
+                      FILE *log, FILE *detail, eigen_result *out, mb_err *err)
 {
   int rank, m = sys->m, N = sys->n + sys->m;
   MPI_Comm_rank (comm, &rank);
@@ -195,6 +195,6 @@ int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *par
     below[pass] = fst.negative_pivots - m;
   }
   out->time_check = MPI_Wtime () - t0;
-  if (rank == 0) report_count (mc, at[1], below, do_lo, reuse, log, out);
+  if (rank == 0) report_count (mc, at[1], below, do_lo, reuse, log, detail, out);
   return 0;
 }

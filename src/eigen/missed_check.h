@@ -32,7 +32,8 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    (their values are lost: f is for nothing but this afterwards), or NULL: factor anew
    with the options anew (the stage's, stage_factor_opts).
    Fills out->time_check and out->sturm_* on rank 0
-   and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL).
+   and writes a line (a WARNING when modes are missing) to log (rank 0, may be NULL), the
+   factorizations' count and time to detail (rank 0, may be NULL: -v).
    With parts (the system by rows, NULL: none) every rank builds its rows of the pencil at
    s (pencil_undamped_part) and f, when given, holds distributed input of this rank's nnz
    entries; the factorization from scratch then takes distributed input too.
@@ -40,6 +41,6 @@ void missed_check_plan (const gep_system *sys, const eigen_result *out, const ca
    same on every rank. */
 int missed_check_run (MPI_Comm comm, const gep_system *sys, const gep_parts *parts,
                       const missed_check *mc, factor *f, const factor_opts *anew, long nnz,
-                      FILE *log, eigen_result *out, mb_err *err);
+                      FILE *log, FILE *detail, eigen_result *out, mb_err *err);
 
 #endif

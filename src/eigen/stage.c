@@ -843,9 +843,9 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   if (sys->parts) {  /* given by rows (every stage takes it so, an unsymmetric undamped
                         pencil's too) */
     st.parts = sys->parts;
-    stage_log (&st, "%s: the system by rows on %d ranks as read: each builds its rows of "
-               "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
-               st.nranks);
+    stage_detail (&st, "%s: the system by rows on %d rank%s as read: each builds its rows "
+                  "of A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
+                  st.nranks, st.nranks == 1 ? "" : "s");
     return stage_policy (ops, &st, NULL, 0, err);
   }
   /* a whole system is handed out by rows, one rank being one block: each rank builds its
@@ -859,9 +859,13 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
   }
   st.parts = &parts;
   st.centralized = st.nranks == 1;  /* one rank: MUMPS reads the pencil whole */
-  stage_log (&st, "%s: the system by rows on %d rank%s (%.2f s): each builds its rows of "
-             "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
-             st.nranks, st.nranks == 1 ? "" : "s", now () - t0);
+  if (st.nranks == 1)
+    stage_detail (&st, "%s: the system by rows on 1 rank, one block (%.2f s): A - sigma B "
+                  "goes to MUMPS whole (centralized input)\n", ops->label, now () - t0);
+  else
+    stage_detail (&st, "%s: the system by rows on %d ranks (%.2f s): each builds its rows of "
+                  "A - sigma B and gives them to MUMPS (distributed input)\n", ops->label,
+                  st.nranks, now () - t0);
   return stage_policy (ops, &st, &parts, 1, err);
 }
 

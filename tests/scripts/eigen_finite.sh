@@ -70,7 +70,7 @@ print(("ok" if ok else "FAIL") + " %s: %d modes, bound %s, asked %s, exactly %s"
 sys.exit(0 if ok else 1)
 PY
   done
-  (cd "$dir" && timeout 120 mpirun --oversubscribe -np $np "$bin" -o out$np big.yaml > big.np$np.log 2>&1) \
+  (cd "$dir" && timeout 120 mpirun --oversubscribe -np $np "$bin" -v -o out$np big.yaml > big.np$np.log 2>&1) \
     || fail "big (np $np): exit $?"
   has "$dir/big.np$np.log" "1000000 modes asked, but the pencil has at most 600 finite eigenvalues"
   has "$dir/big.np$np.log" "the stage's analysis reused"
