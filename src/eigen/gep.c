@@ -475,9 +475,8 @@ static void modal_krylov_opts (const stage *st, ks_opts *o)
                o->nev, want);
     return;
   }
-  /* real Ritz vectors, by rows (stage.c's vectors_by_rows): modes_candidates takes ks->xr
+  /* the Ritz vectors come as real columns by rows (ks->xr): modes_candidates takes them
      (a symmetric pencil), modes_unsymmetric_rows a conjugate pair from its two columns */
-  o->real_vectors = 1;
   if (st->opts->min_nev > o->nev) {
     o->nev = st->opts->min_nev;
     stage_detail (st, "modal: Krylov-Schur for %d eigenvalues (all that the inertia counts "
@@ -884,17 +883,15 @@ static void complex_pencil_clear (stage *st)
   ztrip_clear (&st->t);
 }
 
-/* Both members of a conjugate pair are eigenvalues of the complex operator. By rows (a
-   system by rows, or real arithmetic, on several ranks), the Ritz vectors stay by rows: as
-   real columns in real arithmetic, complex ones in complex arithmetic (stage.c's
-   vectors_by_rows). */
+/* Both members of a conjugate pair are eigenvalues of the complex operator. The Ritz
+   vectors stay by rows: as real columns in real arithmetic (ks->xr), complex ones in
+   complex arithmetic (ks->x). */
 static void complex_krylov_opts (const stage *st, ks_opts *o)
 {
   o->nev = 2 * st->opts->modes;
   o->seed = 2;
   o->whole = st->opts->whole;
   if (o->whole) o->nev = st->opts->finite;  /* the dense path: the finite ones */
-  o->real_vectors = cimag (st->sigma) == 0.0;
   stage_detail (st, "complex: Krylov-Schur for %d eigenvalues (%d modes, conjugates included)\n",
              o->nev, st->opts->modes);
 }

@@ -108,9 +108,9 @@ void ks_result_clear (ks_result *res)
    the int count of an MPI message. Larger would also take more than 17 GB per copy. */
 #define KS_MAX_ORDER_r 46340
 #define KS_MAX_ORDER_c 32767
-/* MPI type of one entry of each arithmetic. */
-#define KS_MPI_TYPE_r MPI_DOUBLE
-#define KS_MPI_TYPE_c MPI_C_DOUBLE_COMPLEX
+/* The member of ks_result that holds the kept Ritz vectors by rows in each arithmetic. */
+#define KS_KEPT_r xr
+#define KS_KEPT_c x
 
 /* The block size of a solve, the same on every rank: opts->block, or when 0 the
    default: KS_DEFAULT_BLOCK for real (real = 1)

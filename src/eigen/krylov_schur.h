@@ -47,13 +47,6 @@ typedef struct ks_opts {
                           (default): lagged by one block (KS_SUFFIX (lag_step)) */
   FILE *stats;         /* rank 0: one line of counts and times after the solve
                           ("krylov-schur: ..."), or NULL */
-  int real_vectors;    /* ks_solve_real only: 1 = gather the Ritz vectors as real columns
-                          into ks_result.xr (half the memory of complex ones; the undamped
-                          stage), 0 = as complex vectors into ks_result.x */
-  int vectors_by_rows; /* 1 = leave the Ritz vectors where they are, each rank's rows in
-                          its own ks_result.xr (ks_solve_real, with real_vectors) or
-                          ks_result.x (ks_solve_complex) (ks_result.rows = 1), nothing
-                          gathered; 0 = gathered on rank 0. The same on every rank */
   int whole;           /* 1: the dense path (the whole space, OP formed column by column and
                           solved by LAPACK) whatever nev and ncv: the caller wants about as
                           many eigenvalues as OP has nonzero ones, where the Krylov subspace
@@ -104,22 +97,19 @@ typedef struct ks_result {
   double time_basis;     /*   basis rotations at restarts and the Ritz vectors' gathering */
   double complex *mu;    /* Ritz values, size nconv */
   double *resid;         /* relative Ritz residual estimates, size nconv */
-  double complex *x;     /* Ritz vectors, n x nconv column-major, unit 2-norm; gathered on
-                            rank 0, NULL on the other ranks (and NULL when xr is set). From
-                            ks_solve_complex with opts->vectors_by_rows (rows = 1): this
-                            rank's rows of them on every rank, nloc x nconv, leading
-                            dimension max (nloc, 1) */
-  double *xr;            /* with opts->real_vectors (real Krylov-Schur path): the same
-                            vectors as real columns, n x nconv, rank 0 only: a conjugate
-                            pair (j, j+1) is held as the real and imaginary parts of x_j in
-                            columns j and j+1 (x_j = xr_j + i xr_{j+1}, x_{j+1} its
-                            conjugate). NULL otherwise, and on the dense path (n <= ncv),
-                            which fills x. With opts->vectors_by_rows (rows = 1): this
-                            rank's rows of the same columns on every rank, nloc x nconv,
-                            leading dimension max (nloc, 1) of the ks_dist. */
-  int rows;              /* 1: xr (or, complex, x) holds this rank's rows
-                            (opts->vectors_by_rows, and not the dense path); the same on
-                            every rank */
+  double complex *x;     /* Ritz vectors of unit 2-norm, column-major: from ks_solve_complex,
+                            this rank's rows of them on every rank (nloc x nconv, leading
+                            dimension max (nloc, 1) of the ks_dist; rows = 1); from the
+                            dense path (either arithmetic), the whole vectors on rank 0
+                            (n x nconv; NULL elsewhere; rows = 0). NULL otherwise */
+  double *xr;            /* from ks_solve_real (not the dense path): the same vectors as real
+                            columns, this rank's rows on every rank (nloc x nconv, leading
+                            dimension max (nloc, 1); rows = 1): a conjugate pair (j, j+1)
+                            is held as the real and imaginary parts of x_j in columns j
+                            and j+1 (x_j = xr_j + i xr_{j+1}, x_{j+1} its conjugate). NULL
+                            otherwise */
+  int rows;              /* 1: xr (real) or x (complex) holds this rank's rows; 0: the dense
+                            path's whole vectors on rank 0; the same on every rank */
 } ks_result;
 
 /* Collective on d->comm. Runs Krylov-Schur on a real operator (real Schur form, 2x2 blocks

@@ -8,7 +8,7 @@
    KS_ENTRY -> solve_single (Algorithm 1: start_vector and KS_EXPAND = Algorithm 2 with its
    dcgs2_step, in ks_single_impl.h; restart = the Schur step, the convergence test and
    locking, then truncate) or solve_block (the same with start_block, expand_block and its
-   lag_step, and the probes, in ks_block_impl.h); take_result and gather_vectors return the
+   lag_step, and the probes, in ks_block_impl.h); take_result and keep_vectors return the
    Ritz pairs; KS_DENSE (ks_dense_impl.h) is the whole-space path. OP (Algorithm 3 for
    shift-invert) is the caller's KS_APPLY. The names of ks_common_impl.h are undefined at
    the end, for the next instantiation. */
@@ -101,110 +101,32 @@ static void KS_SUFFIX (ritz_in_basis) (const ks_dist *d, int p, int l, int m, in
   KS_SUFFIX (purify_normalize) (d, p, l, nb, V, v, Y, b, H, ldh, sq, res);
 }
 
-/* Collective. The p Ritz vectors of the basis *Vp (p + nb columns) gathered on rank 0:
-   real columns as they stand into res->xr (real_out, real arithmetic only), else complex
-   vectors into res->x (a real pair's x_j from its two columns, x_{j+1} its conjugate; col:
-   rank 0's n-vector workspace). With real_out, rank 0 (rows 0 .. nl-1) turns its own basis
-   into res->xr: grown to n x p, then column i's nl rows moved from i ld to i n, the last
-   column first (i n >= i ld, so no column is overwritten before it moves; the residual
-   vectors behind them are no longer needed), and the other ranks' rows received in
-   place: the gathered vectors never sit beside a copy of rank 0's basis (on 1 rank
-   res->xr is the basis itself; *Vp = NULL, res owns it). When growing fails, a new array
-   as before. counts, displs: workspace of one int per rank. Returns 0 or MB_ENOMEM (the
-   same on every rank). */
-static int KS_SUFFIX (gather_root) (const ks_dist *d, int p, int nb, KS_SCALAR **Vp,
-                                    const KS_SCALAR *H, int ldh, int real_out, int *counts,
-                                    int *displs, KS_SCALAR *col, ks_result *res)
+/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis
+   (ritz_in_basis: each x purified and of unit norm), which then shrinks to p columns and
+   becomes res->xr (real arithmetic: the columns as they stand, a conjugate pair (j, j+1)
+   as the real and imaginary parts of x_j in columns j and j+1) or res->x (complex) on
+   every rank, its own rows (res->rows = 1): nothing is gathered. The nb residual vectors
+   V(:, m:m+nb-1) have the coefficients b (nb rows, ld nb: 1 for the single-vector path).
+   *Vp is taken (NULL on return: res owns the basis). Returns 0 or MB_ENOMEM. */
+static int KS_SUFFIX (keep_vectors) (const ks_dist *d, int p, int l, int m, int nb,
+                                     KS_SCALAR **Vp, const double complex *Y,
+                                     const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
+                                     KS_SCALAR *tmp, ks_result *res)
 {
-  int nl = d->nloc, ld = nl > 0 ? nl : 1, rank, in_place = 0, ok, all;
-  MPI_Comm_rank (d->comm, &rank);
-  KS_SCALAR *V = *Vp;
-  if (real_out && rank == 0 && d->row0 == 0) {
-    size_t need = (size_t) d->n * p, have = (size_t) ld * (p + nb);
-    KS_SCALAR *grown = need > have ? realloc (V, need * sizeof *V) : V;
-    if (grown) {
-      *Vp = V = grown;
-      for (int i = p - 1; i >= 0; i--)
-        memmove (V + (size_t) i * d->n, V + (size_t) i * ld, (size_t) nl * sizeof *V);
-      res->xr = (double *) V;
-      *Vp = NULL;  /* res owns it now */
-      in_place = 1;
-    }
-  }
-  if (real_out && !in_place)
-    res->xr = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->xr) : NULL;
-  else if (!real_out) res->x = rank == 0 ? mb_calloc ((size_t) d->n * p, sizeof *res->x) : NULL;
-  ok = rank != 0 || res->x || res->xr;
-  MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all) return MB_ENOMEM;
-  MPI_Gather (&nl, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm);
-  MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, d->comm);
-  for (int i = 0; i < p && real_out; i++)
-    MPI_Gatherv (in_place ? MPI_IN_PLACE : (const void *) (V + (size_t) i * ld), nl, MPI_DOUBLE,
-                 rank == 0 ? res->xr + (size_t) i * d->n : NULL, counts, displs, MPI_DOUBLE, 0,
-                 d->comm);
-  for (int i = 0; i < p && !real_out; i++) {
-    MPI_Gatherv (V + (size_t) i * ld, nl, KS_MPI_TYPE, col, counts, displs, KS_MPI_TYPE, 0,
-                 d->comm);
-    if (rank != 0) continue;
-    double complex *x = res->x + (size_t) i * d->n;
-    if (i > 0 && KS_BLOCK (p, H, ldh, i - 1) == 2) {  /* imaginary part of the pair's x */
-      double complex *xp = res->x + (size_t) (i - 1) * d->n;
-      for (int r = 0; r < d->n; r++) {
-        xp[r] += I * col[r];
-        x[r] = conj (xp[r]);
-      }
-    } else {
-      for (int r = 0; r < d->n; r++) x[r] = col[r];
-    }
-  }
-  return 0;
-}
-
-/* Collective. The converged Ritz vectors X = V(:, 0:p-1) Y, computed in place in the basis,
-   which then shrinks to p + nb columns (the nb residual vectors V(:, m:m+nb-1), whose
-   coefficients are the nb rows of b, ld nb: 1 for the single-vector path). With by_rows
-   (and real_out in real arithmetic) the basis, shrunk to p columns, becomes res->xr (complex:
-   res->x) on every rank (its own rows; res->rows = 1) and nothing is gathered. Otherwise rank 0
-   allocates res->x (n x p complex) or, with real_out in real arithmetic, res->xr (n x p
-   real, the columns as they stand: half the memory), so that the basis and the gathered
-   vectors are never held whole together. Each x is purified and of unit norm. In real
-   arithmetic a conjugate pair (j, j+1) is held as the real and imaginary parts of x_j in
-   columns j and j+1 (so in res->xr; res->x gets x_j and its conjugate). *Vp may move
-   (realloc). Returns 0 or MB_ENOMEM. */
-static int KS_SUFFIX (gather_vectors) (const ks_dist *d, int p, int l, int m, int nb,
-                                       KS_SCALAR **Vp, const double complex *Y,
-                                       const KS_SCALAR *b, const KS_SCALAR *H, int ldh,
-                                       KS_SCALAR *tmp, int real_out, int by_rows,
-                                       ks_result *res)
-{
-  int ld = d->nloc > 0 ? d->nloc : 1, size, rank, rc = 0;
-  MPI_Comm_size (d->comm, &size);
-  MPI_Comm_rank (d->comm, &rank);
-  real_out = real_out && KS_DOUBLES == 1;
+  int ld = d->nloc > 0 ? d->nloc : 1, ok, all;
   KS_SCALAR *Yk = mb_calloc ((size_t) p * p, sizeof *Yk);
   double *sq = mb_calloc ((size_t) p, sizeof *sq);
-  int *counts = mb_calloc ((size_t) size, sizeof *counts), *displs = mb_calloc ((size_t) size, sizeof *displs);
-  KS_SCALAR *col = rank == 0 && !real_out ? mb_calloc ((size_t) d->n, sizeof *col) : NULL;
-  int ok = Yk && sq && counts && displs && (rank != 0 || real_out || col), all;
+  ok = Yk && sq;
   MPI_Allreduce (&ok, &all, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all) {
-    rc = MB_ENOMEM;
-    goto done;
-  }
-  KS_SUFFIX (ritz_in_basis) (d, p, l, m, nb, Vp, Y, b, H, ldh, tmp, Yk, sq, res);
-  if (by_rows && (real_out || KS_DOUBLES == 2)) {  /* the basis becomes res->xr (res->x) */
+  if (all) {
+    KS_SUFFIX (ritz_in_basis) (d, p, l, m, nb, Vp, Y, b, H, ldh, tmp, Yk, sq, res);
     KS_SCALAR *V = *Vp, *kept = realloc (V, (size_t) ld * (p > 0 ? p : 1) * sizeof *V);
-    if (real_out) res->xr = (double *) (kept ? kept : V);
-    else res->x = (double complex *) (void *) (kept ? kept : V);
+    res->KS_KEPT = kept ? kept : V;
     *Vp = NULL;  /* res owns it now */
     res->rows = 1;
-    goto done;
   }
-  rc = KS_SUFFIX (gather_root) (d, p, nb, Vp, H, ldh, real_out, counts, displs, col, res);
-done:
-  free (Yk); free (sq); free (counts); free (displs); free (col);
-  return rc;
+  free (Yk); free (sq);
+  return all ? 0 : MB_ENOMEM;
 }
 
 /* Collective. The Schur step of restart: with l locked leading columns and mm = m - l,
@@ -247,9 +169,9 @@ static int KS_SUFFIX (schur_step) (const ks_dist *d, int m, int l, int p, KS_SCA
    columns, Schur vectors Z of the active part): pr = min (nconv, nev) pairs, one more to
    keep a 2x2 block whole; V(:, l:pr-1) rotated by Z; res gets converged, nconv = pr, mu,
    resid (locked_rel) and the Ritz vectors (Y, the eigenvectors of T, then
-   gather_vectors, which may move *Vp). Returns 1 (the result is in res), or negative MB_E*
+   keep_vectors, which takes *Vp). Returns 1 (the result is in res), or negative MB_E*
    (the same on every rank). */
-static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int nev, int m,
+static int KS_SUFFIX (take_result) (const ks_dist *d, int nev, int m,
                                     int p, int l, int nconv, KS_SCALAR **Vp, KS_SCALAR *H,
                                     int ldh, KS_SCALAR *Z, KS_SCALAR *Bm, KS_SCALAR *tmp,
                                     double complex *Y, const double *locked_rel,
@@ -280,9 +202,7 @@ static int KS_SUFFIX (take_result) (const ks_dist *d, const ks_opts *opts, int n
       res->mu[i] = KS_MU (m, H, ldh, i);
       res->resid[i] = locked_rel[i];
     }
-    if (KS_SUFFIX (gather_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp,
-                                     opts->real_vectors, opts->vectors_by_rows,
-                                     res) < 0) {
+    if (KS_SUFFIX (keep_vectors) (d, pr, l, m, p, Vp, Y, Bm, H, ldh, tmp, res) < 0) {
       return mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for %d eigenvectors", pr);
     }
   }
@@ -325,8 +245,8 @@ static int KS_SUFFIX (truncate) (const ks_dist *d, int nev, int m, int p, int l,
    H (the locked rows follow: H(0:l-1, l:m-1) Z); Bm = E(:, l:m-1) Z (p x mm, ld p); the
    Ritz residuals |Bm y_i| relative to |mu_i|; the leading run of converged pairs (pairs
    whole) gets locked_rel (the Schur step: schur_step). Converged (nev) or out of restarts:
-   the result goes to res (take_result: mu, resid, the Ritz vectors gathered by
-   gather_vectors, which may move w->V) and it returns 1. Else the restart (truncate: k
+   the result goes to res (take_result: mu, resid, the Ritz vectors by rows from
+   keep_vectors, which takes w->V) and it returns 1. Else the restart (truncate: k
    Schur vectors and the p residual vectors kept, H = [T_k; Bm(:, 0:k-1)]), *kp = k,
    *lp = nconv, and it returns 0. Negative MB_E* (the same on every rank) on failure. The
    arrays are w's (KS_BASIS; locked_rel keeps the locked pairs' residuals across
@@ -384,7 +304,7 @@ static int KS_SUFFIX (restart) (const ks_dist *d, const ks_opts *opts, int nev, 
   res->time_schur += MPI_Wtime () - t_schur;
 
   if (nconv >= nev || restart >= opts->max_restarts)
-    return KS_SUFFIX (take_result) (d, opts, nev, m, p, l, nconv, Vp, H, ldh, Z, Bm, tmp, Y,
+    return KS_SUFFIX (take_result) (d, nev, m, p, l, nconv, Vp, H, ldh, Z, Bm, tmp, Y,
                                     locked_rel, res, err);
 
   *kp = KS_SUFFIX (truncate) (d, nev, m, p, l, nconv, w, res);
@@ -666,7 +586,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 #undef KS_CONJ
 #undef KS_ROTATE
 #undef KS_DOUBLES
-#undef KS_MPI_TYPE
+#undef KS_KEPT
 #undef KS_DENSE
 #undef KS_DENSE_EIG
 #undef KS_MAX_ORDER

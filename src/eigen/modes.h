@@ -38,10 +38,10 @@ double modes_rigid_threshold (const gep_system *sys, int damped);
 /* Rank 0. The finite Ritz pairs of ks of a symmetric undamped pencil (|mu| above a tiny
    fraction of the largest; the others are infinite eigenvalues, counted in
    out->n_infinite) as candidates with real lambda = sigma + 1/mu and real vectors of length
-   N in xr (a split repeated pair: its real and imaginary parts), taken from ks->xr when
-   Krylov-Schur kept real columns (ks_opts.real_vectors), else written as doubles in place
-   over each complex column of ks->x. Returns a new array in *cand (caller frees; vectors
-   stay in ks) and its length in *ncand, or MB_ENOMEM. */
+   N in xr (a split repeated pair: its real and imaginary parts), taken from ks->xr
+   (Krylov-Schur's real columns by rows), else (the dense path) written as doubles in
+   place over each complex column of ks->x. Returns a new array in *cand (caller frees;
+   vectors stay in ks) and its length in *ncand, or MB_ENOMEM. */
 int modes_candidates (ks_result *ks, int N, double sigma, candidate **cand, int *ncand,
                       eigen_result *out, mb_err *err);
 

@@ -516,9 +516,7 @@ static int krylov_at_shift (const stage_ops *ops, stage *st, factor **f, ks_resu
   int zarith = complex_at (ops, st);
   if (o.ncv > 0 && o.ncv < o.nev + 2) o.ncv = o.nev + 2;
   /* the operator by rows always; the Ritz vectors stay by rows on every rank count, one
-     rank being one block: real columns in real arithmetic (ops->krylov_opts sets
-     real_vectors), complex ones in complex arithmetic */
-  o.vectors_by_rows = 1;
+     rank being one block: real columns in real arithmetic, complex ones in complex */
   int rc = shift_invert_init (&si, st->comm, *f, st->sys, st->parts, st->N, err);
   shift_invert_set_damped (&si, st->sigma, st->w);
   int dense = rc == 0 && ops->dense ? ops->dense (st, *f, ks, err) : 0;  /* every one */
