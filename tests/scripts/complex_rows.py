@@ -72,6 +72,10 @@ for np_, block in ((1, 0), (2, 4), (3, 4)):  # single vectors on 1 rank, blocks 
                 "np %d: the log does not say the system is by rows as read" % np_)
         T.check("system read by rows gathered" not in log,
                 "np %d: the log says the system was gathered on rank 0" % np_)
+    else:  # one rank is one block, and MUMPS gets the pencil whole: the log says which
+        T.check("goes to MUMPS whole (centralized input)" in log
+                and "distributed input" not in log,
+                "np 1: the log does not say that MUMPS gets the pencil whole")
     with open(os.path.join(od, "chain_target.complex.yaml")) as f:
         rep = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     ev = np.array([complex(*md["eigenvalue"]) for md in rep["modes"]])
