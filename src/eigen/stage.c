@@ -836,8 +836,8 @@ int stage_solve (const stage_ops *ops, MPI_Comm comm, const gep_system *sys,
     memset (out, 0, sizeof *out);
     return rc;
   }
-  /* the system by rows when the stage can build its pencil by rows (compressed matrices
-     on rank 0) on more than one rank with the operator by rows */
+  /* the system by rows: as read (a matrix deck on more than one rank), or handed out by
+     rows below from rank 0's whole matrices */
   if (sys->parts) {  /* given by rows (every stage takes it so, an unsymmetric undamped
                         pencil's too) */
     st.parts = sys->parts;
