@@ -504,63 +504,28 @@ static void log_rows_modes (const stage *st)
              keep ? "each mode's vector then gathered on rank 0" : "no vector kept");
 }
 
-/* Collective. The candidates rank 0 took from Ritz vectors gathered whole (Krylov-Schur's
-   dense path, a small problem) handed out by rows, for a system that is by rows only: their
-   data broadcast (*cand, *ncand on every rank), each real vector's rows scattered into
-   *rows (nloc x ncand, leading dimension max (nloc, 1); caller frees) and each candidate's
-   xr pointed there. Returns 0 or MB_ENOMEM, the same on every rank. */
-static int candidates_to_rows (const stage *st, const ks_dist *d, candidate **cand,
-                               int *ncand, double **rows, mb_err *err)
-{
-  int ld = d->nloc > 0 ? d->nloc : 1;
-  MPI_Bcast (ncand, 1, MPI_INT, 0, st->comm);
-  int nc = *ncand, *counts = mb_calloc ((size_t) st->nranks, sizeof *counts);
-  int *displs = mb_calloc ((size_t) st->nranks, sizeof *displs);
-  if (st->rank != 0) *cand = mb_calloc ((size_t) nc + 1, sizeof **cand);
-  *rows = mb_calloc ((size_t) ld * (nc > 0 ? nc : 1), sizeof **rows);
-  int rc = counts && displs && *cand && *rows ? 0
-         : mb_fail (err, MB_ENOMEM, "out of memory for %d candidate vectors by rows", nc);
-  if ((rc = mb_agree (st->comm, rc, err)) < 0) { free (counts); free (displs); return rc; }
-  MPI_Gather (&d->nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, st->comm);
-  for (int r = 1; r < st->nranks; r++) displs[r] = displs[r - 1] + counts[r - 1];
-  MPI_Bcast (*cand, (int) ((size_t) nc * sizeof **cand), MPI_BYTE, 0, st->comm);
-  for (int i = 0; i < nc; i++) {
-    double *mine = *rows + (size_t) i * ld;
-    MPI_Scatterv (st->rank == 0 ? (*cand)[i].xr : NULL, counts, displs, MPI_DOUBLE, mine,
-                  d->nloc, MPI_DOUBLE, 0, st->comm);
-    (*cand)[i].xr = mine;
-  }
-  free (counts); free (displs);
-  return 0;
-}
-
 static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_err *err);
 
 /* Collective. Candidates -> modes on every rank's rows, and (rank 0) the interval of the
-   missed-mode check. The Ritz values are rank 0's on every rank, so that every rank takes
-   the same candidates. An unsymmetric pencil's modes (complex) come from its Ritz vectors
-   by rows (modes_unsymmetric_rows; the dense path's, whole on rank 0, handed out by rows
-   first: ritz_to_rows); a symmetric one's from real vectors by rows (modes_undamped_rows;
-   the dense path's candidates handed out by rows: candidates_to_rows). */
+   missed-mode check. The dense path's Ritz vectors, whole on rank 0, are handed out by rows
+   first (ritz_to_rows), so that both paths finish alike. The Ritz values are rank 0's on
+   every rank, so that every rank takes the same candidates. An unsymmetric pencil's modes
+   (complex) come from modes_unsymmetric_rows; a symmetric one's from its real candidates
+   (modes_candidates, then modes_undamped_rows). */
 static int modal_modes (stage *st, ks_result *ks, mb_err *err)
 {
   const gep_system *sys = st->sys;
   double sigma = creal (st->sigma);
   candidate *cand = NULL;
-  int ncand = 0, rc;
-  if (!st->symmetric) {  /* complex modes, by rows */
-    ks_dist d;
-    ks_dist_init (&d, st->comm, st->N);
-    rc = ks->rows ? 0 : ritz_to_rows (st, &d, ks, err);  /* the dense path's, by rows */
-    if (rc == 0) {
-      log_rows_modes (st);
-      rc = modes_unsymmetric_rows (&d, sys, st->parts, ks, sigma, st->s, st->opts->modes,
-                                   keep_rows (st), st->out, err);
-    }
-  } else if (ks->rows) {
-    ks_dist d;
-    ks_dist_init (&d, st->comm, st->N);
-    log_rows_modes (st);
+  int ncand = 0, rc = 0;
+  ks_dist d;
+  ks_dist_init (&d, st->comm, st->N);
+  if (!ks->rows) MB_TRY (ritz_to_rows (st, &d, ks, err));  /* the dense path's, by rows */
+  log_rows_modes (st);
+  if (!st->symmetric) {  /* complex modes */
+    rc = modes_unsymmetric_rows (&d, sys, st->parts, ks, sigma, st->s, st->opts->modes,
+                                 keep_rows (st), st->out, err);
+  } else {
     MPI_Bcast (ks->mu, 2 * ks->nconv, MPI_DOUBLE, 0, st->comm);
     rc = modes_candidates (ks, d.nloc > 0 ? d.nloc : 1, sigma, &cand, &ncand, st->out,
                            err);
@@ -568,18 +533,6 @@ static int modal_modes (stage *st, ks_result *ks, mb_err *err)
     if (rc == 0)
       rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
                                 cand, ncand, st->out, err);
-  } else {  /* the dense path: the vectors by rows */
-    ks_dist d;
-    ks_dist_init (&d, st->comm, st->N);
-    double *rows = NULL;
-    rc = st->rank == 0 ? modes_candidates (ks, st->N, sigma, &cand, &ncand, st->out,
-                                           err) : 0;
-    rc = mb_agree (st->comm, rc, err);
-    if (rc == 0) rc = candidates_to_rows (st, &d, &cand, &ncand, &rows, err);
-    if (rc == 0)
-      rc = modes_undamped_rows (&d, sys, st->parts, st->s, st->opts->modes, keep_rows (st),
-                                cand, ncand, st->out, err);
-    free (rows);
   }
   if (rc == 0 && st->rank == 0)
     missed_check_plan (sys, st->out, cand, ncand, sigma, st->symmetric, &st->mc);
@@ -896,33 +849,49 @@ static void complex_krylov_opts (const stage *st, ks_opts *o)
              o->nev, st->opts->modes);
 }
 
-/* Collective, for a system by rows on several ranks whose Ritz vectors came whole to rank
-   0 (Krylov-Schur's dense path of a small problem: ks->x, N x nconv complex, each column
-   its own eigenvector): each column's rows scattered to their ranks in d's layout, so that
-   ks->x becomes this rank's rows (nloc x nconv, leading dimension max (nloc, 1)) on every
-   rank and ks->rows = 1, as Krylov-Schur leaves them by rows. Returns 0 or MB_ENOMEM, the
-   same on every rank (ks unchanged then). */
+/* Collective. Ritz vectors that came whole to rank 0 (a dense path of a small problem:
+   Krylov-Schur's, ks->x, N x nconv complex, or the undamped stage's LAPACK one, ks->xr,
+   N x nconv real) handed out by rows: each column's rows scattered to their ranks in d's
+   layout, so that ks->x (ks->xr) becomes this rank's rows (nloc x nconv, leading
+   dimension max (nloc, 1)) on every rank and ks->rows = 1, as Krylov-Schur leaves them;
+   ks->nconv and ks->mu become rank 0's on every rank. Returns 0 or MB_ENOMEM, the same on
+   every rank (ks unchanged then). */
 static int ritz_to_rows (const stage *st, const ks_dist *d, ks_result *ks, mb_err *err)
 {
-  int ld = d->nloc > 0 ? d->nloc : 1, nc = ks->nconv;
-  MPI_Bcast (&nc, 1, MPI_INT, 0, st->comm);
-  double complex *rows = mb_calloc ((size_t) ld * (nc > 0 ? nc : 1), sizeof *rows);
+  int ld = d->nloc > 0 ? d->nloc : 1, head[2] = { ks->nconv, ks->xr != NULL };
+  MPI_Bcast (head, 2, MPI_INT, 0, st->comm);  /* rank 0's count and kind */
+  int nc = head[0], real = head[1];
+  size_t size = real ? sizeof (double) : sizeof (double complex);
+  MPI_Datatype type = real ? MPI_DOUBLE : MPI_C_DOUBLE_COMPLEX;
+  char *rows = mb_calloc ((size_t) ld * (nc > 0 ? nc : 1), size);
   int *counts = mb_calloc ((size_t) st->nranks, sizeof *counts);
   int *displs = mb_calloc ((size_t) st->nranks, sizeof *displs);
-  int rc = rows && counts && displs ? 0
+  double complex *mu = st->rank == 0 ? NULL : mb_calloc ((size_t) nc + 1, sizeof *mu);
+  int rc = rows && counts && displs && (st->rank == 0 || mu) ? 0
          : mb_fail (err, MB_ENOMEM, "out of memory for %d Ritz vectors by rows", nc);
   if ((rc = mb_agree (st->comm, rc, err)) < 0) {
-    free (rows); free (counts); free (displs);
+    free (rows); free (counts); free (displs); free (mu);
     return rc;
   }
+  if (st->rank != 0) {  /* the Ritz values too, rank 0's */
+    free (ks->mu);
+    ks->mu = mu;
+  }
+  ks->nconv = nc;
+  MPI_Bcast (ks->mu, 2 * nc, MPI_DOUBLE, 0, st->comm);
   MPI_Gather (&d->nloc, 1, MPI_INT, counts, 1, MPI_INT, 0, st->comm);
   MPI_Gather (&d->row0, 1, MPI_INT, displs, 1, MPI_INT, 0, st->comm);
+  const char *whole = st->rank != 0 ? NULL : real ? (const char *) ks->xr : (const char *) ks->x;
   for (int i = 0; i < nc; i++)
-    MPI_Scatterv (st->rank == 0 ? ks->x + (size_t) i * d->n : NULL, counts, displs,
-                  MPI_C_DOUBLE_COMPLEX, rows + (size_t) i * ld, d->nloc, MPI_C_DOUBLE_COMPLEX,
-                  0, st->comm);
-  free (ks->x);
-  ks->x = rows;
+    MPI_Scatterv (whole ? whole + (size_t) i * d->n * size : NULL, counts, displs, type,
+                  rows + (size_t) i * ld * size, d->nloc, type, 0, st->comm);
+  if (real) {
+    free (ks->xr);
+    ks->xr = (double *) (void *) rows;
+  } else {
+    free (ks->x);
+    ks->x = (double complex *) (void *) rows;
+  }
   ks->rows = 1;
   free (counts); free (displs);
   return 0;
