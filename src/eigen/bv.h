@@ -37,11 +37,6 @@ double bv_uniform (unsigned long long *state);
    bv_gs_pass (d, j, V, w, h, red) -> s: one classical Gram-Schmidt pass of w against
      V(:, 0:j-1) with one collective: h = V^H w and s = w^H w (w as given) summed over the
      ranks in one message, then w -= V h. red: 2 j + 1 doubles.
-   bv_gram2 (d, j, V, X, red): X ((j+1) x 2) = V(:, 0:j)^H V(:, j:j+1), summed over the ranks
-     in one collective, both columns in one read of V (row blocks that stay in the cache).
-     red: 4 (j + 1) doubles.
-   bv_update2 (nl, j, V, Y): V(:, j:j+1) -= V(:, 0:j-1) Y (Y j x 2) on the local rows, in one
-     read of V.
    bv_block_pass (d, q, nb, V, W, C, nrm, red): C (q x nb) = V(:, 0:q-1)^H W and, with nrm,
      the squared column norms of W, in one message (BLAS-3); no update. red: 2 q nb + nb.
    bv_block_fused (d, q, nb, V, W, C, red): W -= V C and then C = V^H W (summed over the
@@ -56,8 +51,6 @@ double bv_uniform (unsigned long long *state);
 #define BV_DECLARE(S, sx)                                                                    \
   void bv_random_##sx (const ks_dist *d, unsigned long long *state, S *v);                   \
   double bv_gs_pass_##sx (const ks_dist *d, int j, const S *V, S *w, S *h, double *red);     \
-  void bv_gram2_##sx (const ks_dist *d, int j, const S *V, S *X, double *red);               \
-  void bv_update2_##sx (int nl, int j, S *V, const S *Y);                                    \
   void bv_block_pass_##sx (const ks_dist *d, int q, int nb, const S *V, const S *W, S *C,    \
                           double *nrm, double *red);                                         \
   void bv_block_fused_##sx (const ks_dist *d, int q, int nb, const S *V, S *W, S *C,         \

@@ -35,36 +35,6 @@ double BV_NAME (bv_gs_pass) (const ks_dist *d, int j, const BV_SCALAR *V, BV_SCA
   return red[s_at];
 }
 
-/* X = V(:, 0:j)^H [u w], u = V(:, j), w = V(:, j+1): per row block of gs_rows rows both
-   products (the block stays in the cache), then one collective. */
-void BV_NAME (bv_gram2) (const ks_dist *d, int j, const BV_SCALAR *V, BV_SCALAR *X,
-                         double *red)
-{
-  int nl = d->nloc, ld = nl > 0 ? nl : 1, q = j + 1, rb = gs_rows (BV_DOUBLES * q);
-  const BV_SCALAR *u = V + (size_t) j * ld, *w = u + ld;
-  BV_SCALAR *xr = (BV_SCALAR *) red;
-  memset (red, 0, (size_t) BV_DOUBLES * 2 * q * sizeof *red);
-  for (int r0 = 0; r0 < nl; r0 += rb) {
-    int rows = nl - r0 < rb ? nl - r0 : rb;
-    BV_GEMV (BV_CT, rows, q, BV_ONE, V + r0, ld, u + r0, BV_ONE, xr);
-    BV_GEMV (BV_CT, rows, q, BV_ONE, V + r0, ld, w + r0, BV_ONE, xr + q);
-  }
-  allsum_one (d, red, BV_DOUBLES * 2 * q);
-  memcpy (X, red, (size_t) 2 * q * sizeof *X);
-}
-
-/* [u w] -= V(:, 0:j-1) [Y(:, 0) Y(:, 1)] per row block (one read of V). */
-void BV_NAME (bv_update2) (int nl, int j, BV_SCALAR *V, const BV_SCALAR *Y)
-{
-  int ld = nl > 0 ? nl : 1, rb = gs_rows (BV_DOUBLES * j);
-  BV_SCALAR *u = V + (size_t) j * ld, *w = u + ld;
-  for (int r0 = 0; r0 < nl && j > 0; r0 += rb) {
-    int rows = nl - r0 < rb ? nl - r0 : rb;
-    BV_GEMV (CblasNoTrans, rows, j, BV_MONE, V + r0, ld, Y, BV_ONE, u + r0);
-    BV_GEMV (CblasNoTrans, rows, j, BV_MONE, V + r0, ld, Y + j, BV_ONE, w + r0);
-  }
-}
-
 /* [C; nrm] = [V^H W; |W(:, i)|^2] in one collective (red: q nb entries, then the nb norms
    at BV_DOUBLES q nb). */
 void BV_NAME (bv_block_pass) (const ks_dist *d, int q, int nb, const BV_SCALAR *V,

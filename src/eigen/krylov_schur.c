@@ -1,35 +1,34 @@
 /* krylov_schur.c: Krylov-Schur eigensolver, real and complex, written for mbmodal.
 
    The algorithm (seed 001, Algorithm 1; Stewart 2002) keeps a Krylov-Schur decomposition
-       OP V_k = V_k S_k + v_{k+1} b^T,
-   expands it by Arnoldi steps with classical Gram-Schmidt done twice (Algorithm 2; the
-   second pass lagged one step and fused with the first pass of the next vector, DCGS2) to
-       OP V_m = V_m H_m + beta v_{m+1} e_m^T,
-   brings the active part of H_m to Schur form T = Z^H H Z sorted by decreasing |mu|
-   (LAPACK gees + trexc), tests the Ritz residuals |b^T y_i| against tol |mu_i|, locks the
-   converged leading Ritz pairs (their b entries are set to zero: deflation), and truncates
-   to the k leading Schur vectors. Real arithmetic keeps the 2x2 blocks of complex
-   conjugate pairs whole when it truncates, locks or returns.
-
-   The block path (ks_opts.block = p > 1; the default for large real operators, see block_size)
-   keeps OP V_m = V_m H_m + V(:, m:m+p-1) E with H of p subdiagonals: band Arnoldi applies
-   OP to p vectors at once (one multi-RHS solve), orthogonalizes the block by block
-   classical Gram-Schmidt twice (BLAS-3 against the basis, one reduction per pass), the
-   second pass lagged and fused with the next block's first pass (block DCGS2: the basis
-   read twice per block; else BCGS2 with the first pass's update fused with the second
-   pass's product, three reads), deflates a rank-deficient block by a random
-   direction, and restarts with the p-row residual block E Z; Ritz residuals are |E Z y|.
-   Between restarts it probes convergence at block boundaries (the decomposition is exact
-   there with the columns so far) and ends as soon as the nev wanted pairs have converged.
+       OP V_k = V_k S_k + V(:, k:k+p-1) B,
+   expands it by band Arnoldi on blocks of p columns (Algorithm 2 for p = 1; p > 1, the
+   default for large real operators, see block_size, applies OP to p vectors at once, one
+   multi-RHS solve) to
+       OP V_m = V_m H_m + V(:, m:m+p-1) E,   H of p subdiagonals,
+   orthogonalizing each block by block classical Gram-Schmidt twice (BLAS-3 against the
+   basis, one reduction per pass), the second pass lagged and fused with the next block's
+   first pass (block DCGS2: the basis read twice per block; else BCGS2 with the first
+   pass's update fused with the second pass's product, three reads); a rank-deficient block
+   is deflated by a random direction in OP's range, and a single vector that finds none
+   ends the solve with the exact decomposition. It brings the active part of H_m to Schur
+   form T = Z^H H Z sorted by decreasing |mu| (LAPACK gees + trexc), tests the Ritz
+   residuals |E Z y_i| against tol |mu_i|, locks the converged leading Ritz pairs (their
+   columns of E Z are set to zero: deflation), and truncates to the k leading Schur vectors
+   and the p residual vectors. Real arithmetic keeps the 2x2 blocks of complex conjugate
+   pairs whole when it truncates, locks or returns. Between restarts it probes convergence
+   at block boundaries (the decomposition is exact there with the columns so far) and ends
+   as soon as the nev wanted pairs have converged.
 
    As in SLEPc, the solver is split: bv.c holds the basis vectors' kernels (Gram-Schmidt,
    norms, rotations), ds.c the projected problem (sorted Schur form, its eigenvectors, Ritz
    residuals, the dense eigenproblem), and this file the solver. Each is written once
    (bv_impl.h, ds_impl.h, and here one template header per path) and instantiated for double
    and for double complex; this file includes, per arithmetic:
-     ks_common_impl.h     the names and what both expansions share (KS_DIRS, KS_RANDOM_UNIT),
-     ks_single_impl.h     the single-vector expansion (DCGS2) and its breakdown rule,
-     ks_block_impl.h      the block expansion (lagged block Gram-Schmidt) and the probes,
+     ks_common_impl.h     the names and where new directions come from (KS_DIRS,
+                          KS_RANDOM_UNIT),
+     ks_block_impl.h      the expansion by blocks (lagged block Gram-Schmidt), its
+                          breakdown rule and the probes,
      ks_dense_impl.h      the dense path (OP formed column by column, LAPACK),
      krylov_schur_impl.h  the restart loop: Schur step, convergence and locking,
                           truncation, the Ritz vectors, the solves and the entry. */
@@ -140,7 +139,6 @@ static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 #define KS_APPLY ks_apply_real
 #define KS_ENTRY ks_solve_real
 #include "ks_common_impl.h"
-#include "ks_single_impl.h"
 #include "ks_block_impl.h"
 #include "ks_dense_impl.h"
 #include "krylov_schur_impl.h"
@@ -154,7 +152,6 @@ static int block_size (const ks_opts *opts, int n, int m, int nev, int real)
 #define KS_APPLY ks_apply_complex
 #define KS_ENTRY ks_solve_complex
 #include "ks_common_impl.h"
-#include "ks_single_impl.h"
 #include "ks_block_impl.h"
 #include "ks_dense_impl.h"
 #include "krylov_schur_impl.h"

@@ -1,20 +1,20 @@
 /* krylov_schur_impl.h: the Krylov-Schur restart loop, included by krylov_schur.c once per
-   arithmetic, the last of the template headers (after ks_common_impl.h, ks_single_impl.h,
-   ks_block_impl.h and ks_dense_impl.h), with KS_SCALAR (double or double complex),
+   arithmetic, the last of the template headers (after ks_common_impl.h, ks_block_impl.h
+   and ks_dense_impl.h), with KS_SCALAR (double or double complex),
    KS_SUFFIX (helper names: _r, _c, which also picks bv's and ds's kernels), KS_APPLY
    (operator type) and KS_ENTRY (the public function) defined.
    Vectors are distributed by rows (ks_dist, bv.h); H, its Schur form (ds.h) and every
    decision are computed on rank 0 and broadcast. Reading order, seed 001's Algorithms:
-   KS_ENTRY -> solve_single (Algorithm 1: start_vector and KS_EXPAND = Algorithm 2 with its
-   dcgs2_step, in ks_single_impl.h; restart = the Schur step, the convergence test and
-   locking, then truncate) or solve_block (the same with start_block, expand_block and its
-   lag_step, and the probes, in ks_block_impl.h); take_result and keep_vectors return the
+   KS_ENTRY -> solve_block (Algorithm 1 by blocks of p >= 1 columns, a single vector being
+   a block of 1: start_block, expand_block = Algorithm 2 with its lagged second pass
+   lag_step, and the probes, in ks_block_impl.h; restart = the Schur step, the
+   convergence test and locking, then truncate); take_result and keep_vectors return the
    Ritz pairs; KS_DENSE (ks_dense_impl.h) is the whole-space path. OP (Algorithm 3 for
    shift-invert) is the caller's KS_APPLY. The names of ks_common_impl.h are undefined at
    the end, for the next instantiation. */
 
 /* The arrays of one solve, for a basis of m + p columns of ldv = max (nloc, 1) rows
-   (p = 1: the single-vector path), all zeroed and owned by the solve (alloc_basis,
+   (p = 1: single vectors), all zeroed and owned by the solve (alloc_basis,
    free_basis): the basis V (ldv x ldh, ldh = m + p), a row vector rvec, H, its Schur form
    S and vectors Z (ldh x ldh), h2 (ldh), tmp (BV_ROW_BLOCK x m), the residual rows
    Bm = E Z (p x ldh; b^T = beta e_m^T Z for p = 1), the projected eigenvectors Y (ldh x
@@ -379,16 +379,18 @@ static void KS_SUFFIX (free_basis) (KS_BASIS *w)
   free (w->tmp); free (w->Bm); free (w->Y); free (w->rel); free (w->locked_rel);
 }
 
-/* Collective. Block Krylov-Schur with block size p (2 <= p, m + p <= n): the decomposition
+/* Collective. Block Krylov-Schur with block size p (1 <= p, m + p <= n): the decomposition
        OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
-   is expanded by band Arnoldi (KS_SUFFIX (expand_block)); then KS_SUFFIX (restart), the
-   step shared with the single-vector path (p = 1 there), brings the active part of H to
+   is expanded by band Arnoldi (KS_SUFFIX (expand_block); Arnoldi for p = 1); then
+   KS_SUFFIX (restart) brings the active part of H to
    sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
    (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
    vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
    test is probed at block boundaries j < m (the decomposition holds there with m = j), so
-   that the solve ends as soon as nev pairs have converged (res->early). Same
-   arguments and result as KS_ENTRY, with nev and m already checked. */
+   that the solve ends as soon as nev pairs have converged (res->early; blocks of p > 1). With single
+   vectors, when the basis spans OP's range after j columns the decomposition is exact and
+   its pairs are the result (res->converged; see KS_DIRS). Same arguments and result as
+   KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
@@ -400,13 +402,15 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   KS_BASIS w;
   int basis_ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, p);
   KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, w.rvec,
-                   0.0, 0, 0, res };
+                   0.0, 0, 0, res, KS_PURGE_OR_PLAIN };
   KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
   KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
   double *gg = mb_calloc ((size_t) p, sizeof *gg), *nrm = mb_calloc ((size_t) p, sizeof *nrm);
   double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
-  /* H's copy for the probes (all ranks take the same branch: opts are the same on all) */
-  int probing = !opts->no_early_exit;
+  /* H's copy for the probes (all ranks take the same branch: opts are the same on all);
+     single vectors expand to m without probes: they serve small operators, whose Ritz
+     pairs then converge beyond tol in the last expansion, and complex reruns */
+  int probing = !opts->no_early_exit && p > 1;
   KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
   int ok = basis_ok && C && L && gg && nrm && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
@@ -417,6 +421,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   }
   rc = KS_SUFFIX (start_block) (d, op, ctx, p, w.V, w.Z, ldh, C, nrm, w.h2, red, &dirs, res);
   if (rc < 0) goto done;
+  dirs.how = p > 1 ? KS_PURGE_OR_PLAIN : KS_PURGE_OR_STOP;
 
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
      j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
@@ -439,6 +444,16 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
       rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, ctx, w.V, w.H, ldh, C, nrm, w.h2, red, L,
                                      gg, &lag, &dirs, res);
       if (rc < 0) goto done;
+      if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
+        j = dirs.exhausted;   /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
+        if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, w.V, res);
+        rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, p, restart, &k, &l, &w, NULL,
+                                  NULL, res, err);
+        if (rc < 0) goto done;
+        res->converged = 1;
+        rc = 1;
+        break;
+      }
       j = jj;
       int probe = Hs && j < m && j >= next, c = l;
       if (opts->check_orthogonality && (j == m || probe))
@@ -453,7 +468,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
         c0 = c;
       }
     }
-    if (rc == 1) break;  /* converged at a probe: the result is in res */
+    if (rc == 1) break;  /* converged at a probe, or OP's range spanned: the result is in res */
     rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &w, NULL, NULL, res, err);
     if (rc < 0) goto done;
     if (rc == 1) break;  /* the result is in res */
@@ -463,63 +478,6 @@ done:
   KS_SUFFIX (end_solve) (d, opts, p, rc, t_start, res);
   KS_SUFFIX (free_basis) (&w);
   free (C); free (nrm); free (red); free (Hs); free (L); free (gg);
-  return rc < 0 ? rc : 0;
-}
-
-/* Collective. Krylov-Schur with single vectors (Algorithm 1): the start vector, then
-   expansions to m columns by KS_EXPAND (Algorithm 2) and KS_SUFFIX (restart) (the Schur
-   form, the convergence test, locking, the truncation to k columns) until nev
-   pairs have converged or the restarts run out; when the basis spans OP's range after j
-   columns the decomposition is exact and its pairs are the result. Same arguments and
-   result as KS_ENTRY, with nev and m already checked. */
-static int KS_SUFFIX (solve_single) (const ks_dist *d, KS_APPLY op, void *ctx,
-                                     const ks_opts *opts, int nev, int m, ks_result *res,
-                                     mb_err *err)
-{
-  int ldv = d->nloc > 0 ? d->nloc : 1, ldh = m + 1, rc = 0;
-  res->ncv = m;
-  res->block = 1;
-  double t_start = MPI_Wtime ();
-  KS_BASIS w;
-  int basis_ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, 1);
-  KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, w.rvec,
-                   0.0, 0, 0, res };
-  double *red = mb_calloc ((size_t) KS_DOUBLES * 2 * ldh + 2, sizeof *red);
-  KS_SCALAR *xwork = mb_calloc ((size_t) 5 * ldh, sizeof *xwork);  /* X, Hc, Y of KS_EXPAND */
-  int ok = basis_ok && red && xwork, all_ok;
-  MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
-  if (!all_ok) {
-    rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
-                  "on this rank)", d->n, m + 1, (double) ldv * (m + 1) * sizeof *w.V / 1e6);
-    goto done;
-  }
-  rc = KS_SUFFIX (start_vector) (d, op, ctx, w.V, w.h2, red, &dirs, res);
-  if (rc < 0) goto done;
-  int k = 0, l = 0;  /* kept columns, locked columns */
-  for (int restart = 0;; restart++) {
-    rc = KS_EXPAND (d, k, m, op, ctx, w.V, w.H, ldh, w.h2, xwork, xwork + 2 * ldh,
-                    xwork + 3 * ldh, red, &dirs, res);
-    if (rc < 0) goto done;
-    if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
-      int j = dirs.exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
-      if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, w.V, res);
-      rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, 1, restart, &k, &l, &w, NULL,
-                                NULL, res, err);
-      if (rc < 0) goto done;
-      res->converged = 1;
-      break;
-    }
-    if (opts->check_orthogonality)  /* the last column is zero when the basis is the space */
-      KS_SUFFIX (measure_orth) (d, w.H[m + (size_t) (m - 1) * ldh] != 0.0 ? m + 1 : m, w.V, res);
-    rc = KS_SUFFIX (restart) (d, opts, nev, m, 1, restart, &k, &l, &w, NULL, NULL, res, err);
-    if (rc < 0) goto done;
-    if (rc == 1) break;  /* the result is in res */
-  }
-
-done:
-  KS_SUFFIX (end_solve) (d, opts, 0, rc, t_start, res);
-  KS_SUFFIX (free_basis) (&w);
-  free (red); free (xwork);
   return rc < 0 ? rc : 0;
 }
 
@@ -568,8 +526,7 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
                     "projected matrices alone take %.3g GB); ask for fewer eigenvalues or set a "
                     "smaller subspace", m, 4.0 * (m + 1.0) * (m + 1.0) * sizeof (KS_SCALAR) / 1e9);
   int pblk = block_size (opts, n, m, nev, KS_DOUBLES == 1);
-  if (pblk > 1) return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
-  return KS_SUFFIX (solve_single) (d, op, ctx, opts, nev, m, res, err);
+  return KS_SUFFIX (solve_block) (d, op, ctx, opts, nev, m, pblk, res, err);
 }
 
 #undef KS_BLOCK
@@ -579,8 +536,6 @@ int KS_ENTRY (const ks_dist *d, KS_APPLY op, void *ctx, const ks_opts *opts, ks_
 #undef KS_GS_PASS
 #undef KS_NRM2
 #undef KS_RANDOM_UNIT
-#undef KS_EXPAND
-#undef KS_FINISH
 #undef KS_DIRS
 #undef KS_BASIS
 #undef KS_CONJ

@@ -14,7 +14,10 @@
    the column, the coefficients added to h (the column of H, rows q .. q+i), h[q+i] its norm.
    When the norm is below 1e-12 of w0 (the norm of the column before any projection) the
    block is rank deficient there: h[q+i] = 0 and the column becomes a random unit direction
-   orthogonal to the basis (deflation), counted in res->deflated. h2, red workspace. */
+   orthogonal to the basis (deflation, as dirs->how says), counted in res->deflated; with
+   single vectors (p = 1, KS_PURGE_OR_STOP) a basis that spans OP's range ends there:
+   the column is zero and dirs->exhausted = q + i, the decomposition with q + i columns
+   being exact (OP has been applied to all of them). h2, red workspace. */
 static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR *V,
                                       KS_SCALAR *h, double w0, KS_SCALAR *h2, double *red,
                                       KS_DIRS *dirs, ks_result *res)
@@ -38,8 +41,9 @@ static void KS_SUFFIX (block_finish) (const ks_dist *d, int q, int i, KS_SCALAR 
   if (!(nw > 1e-12 * w0) || nw == 0.0) {
     h[q + i] = 0.0;
     res->deflated++;
-    if (KS_RANDOM_UNIT (d, q + i, V, h2, red, dirs, KS_PURGE_OR_PLAIN) < 0)  /* the space */
-      memset (w, 0, (size_t) d->nloc * sizeof *w);
+    int rc = KS_RANDOM_UNIT (d, q + i, V, h2, red, dirs, dirs->how);
+    if (rc < 0) memset (w, 0, (size_t) d->nloc * sizeof *w);  /* the space, or OP's range */
+    if (rc == -2) dirs->exhausted = q + i;
   } else {
     h[q + i] = nw;
     for (int r = 0; r < d->nloc; r++) w[r] /= nw;
@@ -97,13 +101,14 @@ static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, 
 #define KS_LAG_KAPPA 32.0
 
 /* Rank-local. The lagged step's factor from X2 (q x 2p, q = j + p): G = U^H U - C2^H C2
-   (into Gm), refused (0) when a column's second pass removed more than half of it (DGKS);
-   the Cholesky factor G = R^H R (R upper triangular), refused when G is not positive
-   definite; M = R^-1 (upper triangular, by columns) and the bound
+   (into Gm), refused (0) when a column's second pass removed more than half of it (DGKS)
+   or left less than 1e-24 of its squared norm before any projection, gg[c] + |U(:, c)|^2
+   (a breakdown near: block_finish decides it); the Cholesky factor G = R^H R (R upper
+   triangular), refused when G is not positive definite; M = R^-1 (upper triangular, by columns) and the bound
    kappa_2 (R) <= sqrt (|R|_1 |R|_inf |R^-1|_1 |R^-1|_inf) (|A|_2^2 <= |A|_1 |A|_inf),
    refused above KS_LAG_KAPPA. Returns 1 when the step is trusted. */
-static int KS_SUFFIX (lag_factor) (int j, int p, const KS_SCALAR *X2, KS_SCALAR *Gm,
-                                   KS_SCALAR *R, KS_SCALAR *M)
+static int KS_SUFFIX (lag_factor) (int j, int p, const KS_SCALAR *X2, const double *gg,
+                                   KS_SCALAR *Gm, KS_SCALAR *R, KS_SCALAR *M)
 {
   int q = j + p;
 #define X2E(r, c) X2[(r) + (size_t) (c) * q]
@@ -113,8 +118,10 @@ static int KS_SUFFIX (lag_factor) (int j, int p, const KS_SCALAR *X2, KS_SCALAR 
       for (int t = 0; t < j; t++) s -= KS_CONJ (X2E (t, a)) * X2E (t, b);
       Gm[a + b * p] = s;
     }
-  for (int c = 0; c < p; c++)
-    if (!(creal (Gm[c + c * p]) >= 0.5 * creal (X2E (j + c, c)))) return 0;
+  for (int c = 0; c < p; c++) {
+    double uu = creal (X2E (j + c, c)), r2 = creal (Gm[c + c * p]);
+    if (!(r2 >= 0.5 * uu && r2 > 1e-24 * (gg[c] + uu))) return 0;
+  }
 #undef X2E
   memset (R, 0, (size_t) p * p * sizeof *R);
   for (int c = 0; c < p; c++) {
@@ -244,9 +251,10 @@ static void KS_SUFFIX (lag_update) (const ks_dist *d, int j, int p, KS_SCALAR *V
    basis is read twice per block instead of three times. Returns 1, or 0 (nothing changed)
    when the step is not trusted: the second pass removed more than half a column (DGKS),
    G is not positive definite (a rank-deficient block) or R's condition number exceeds
-   KS_LAG_KAPPA; then the caller finishes U explicitly and applies OP again. L is workspace
-   of 6 ldh p + 3 p^2 entries, red of KS_DOUBLES 2 ldh p doubles; gg gets the squared norms
-   of the new first-pass coefficients. */
+   KS_LAG_KAPPA, or a column is near a breakdown; then the caller finishes U explicitly and
+   applies OP again. L is workspace of 6 ldh p + 3 p^2 entries, red of KS_DOUBLES 2 ldh p
+   doubles; gg holds the squared norms of U's first-pass coefficients and gets those of
+   the next block's. */
 static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, KS_SCALAR *H,
                                  int ldh, KS_SCALAR *L, double *red, double *gg)
 {
@@ -255,7 +263,7 @@ static int KS_SUFFIX (lag_step) (const ks_dist *d, int j, int p, KS_SCALAR *V, K
   KS_SCALAR *Cm = G1 + (size_t) ldh * p, *R = Cm + (size_t) 2 * ldh * p, *Gm = R + p * p;
   KS_SCALAR *M = Gm + p * p;
   KS_SUFFIX (bv_block_pass) (d, j + p, 2 * p, V, V + (size_t) j * ld, X2, NULL, red);
-  if (!KS_SUFFIX (lag_factor) (j, p, X2, Gm, R, M)) return 0;
+  if (!KS_SUFFIX (lag_factor) (j, p, X2, gg, Gm, R, M)) return 0;
   KS_SUFFIX (lag_coefficients) (j, p, X2, R, M, H, ldh, Hc, G1, gg);
   KS_SUFFIX (lag_update) (d, j, p, V, X2, R, M, G1, Gm, Cm);
   return 1;
@@ -320,13 +328,16 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
    with the next block's first pass (two reads); the last pending block is finished
    explicitly (KS_SUFFIX (finish_pending), two reads), and a step lag_step does not trust
    too (then OP is applied again to the finished block, and *lagp = 0: no more lagging in
-   this solve: blocks with kappa(R) in the thousands would retry most of their applies).
-   Without lag (*lagp = 0), or for a block with
+   this solve: blocks with kappa(R) in the thousands would retry most of their applies;
+   single vectors, p = 1, whose R is a number and which are refused only near a breakdown
+   or by DGKS, go on lagging). Without lag (*lagp = 0), or for a block with
    no full block after it: two block classical Gram-Schmidt passes (BCGS2; C1 = V^H W,
    then W -= V C1 fused with C2 = V^H W in one sweep over row blocks of V, then W -= V C2:
    three reads of V; H gets C1 + C2). C is workspace of ldh p, nrm of p, L of
    6 ldh p + 3 p^2, gg of p, red of KS_DOUBLES (ldh + 1) 2 p doubles. Ends with
-   V(:, 0:m+p-1). */
+   V(:, 0:m+p-1) and returns 0, or returns 1 when single vectors span OP's range
+   (dirs->exhausted = j: OP V(:, 0:j-1) = V(:, 0:j-1) H(0:j-1, 0:j-1) exactly), or OP's
+   negative status. */
 static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_APPLY op,
                                      void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
@@ -350,12 +361,13 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
       /* X is the pending block (nb == p): its second pass with W's first */
       pending = 0;
       int done = KS_SUFFIX (lag_step) (d, j, p, V, H, ldh, L, red, gg);
-      if (!done) {  /* not trusted: finish X explicitly, apply OP again, and lag no more in
-                       this solve (the blocks of this operator are ill-conditioned) */
+      if (!done) {  /* not trusted: finish X explicitly, apply OP again, and (blocks) lag
+                       no more in this solve: the blocks of this operator are ill-conditioned */
         res->lag_retries++;
-        *lagp = lag = lag_next = 0;
+        if (p > 1) *lagp = lag = lag_next = 0;
         KS_SUFFIX (finish_pending) (d, j, p, p, V, H, ldh, C, nrm, gg, h2, red, dirs, res);
         res->time_orth += MPI_Wtime () - t1;
+        if (dirs->rc < 0 || dirs->exhausted) return dirs->rc < 0 ? dirs->rc : 1;
         continue;
       }
       res->reorths += p;
@@ -369,12 +381,13 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
       res->time_orth += MPI_Wtime () - t1;
       break;
     }
+    if (dirs->rc < 0 || dirs->exhausted) return dirs->rc < 0 ? dirs->rc : 1;
     if (lagged) continue;  /* W pending for the next block, or finished */
     double t1 = MPI_Wtime ();
     pending = KS_SUFFIX (orth_block) (d, j, nb, p, V, H, ldh, C, nrm, h2, red, gg, lag_next,
                                       dirs, res);
     res->time_orth += MPI_Wtime () - t1;
-    if (!pending && dirs->rc < 0) return dirs->rc;
+    if (!pending && (dirs->rc < 0 || dirs->exhausted)) return dirs->rc < 0 ? dirs->rc : 1;
   }
   return dirs->rc;
 }

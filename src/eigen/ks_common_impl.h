@@ -2,7 +2,7 @@
    arithmetics: the instantiation's names (KS_SUFFIX applied to bv's and ds's kernels and to
    the solver's own steps), where new basis directions come from (KS_DIRS) and how one is
    made (KS_RANDOM_UNIT). Included by krylov_schur.c once per arithmetic, the first of the
-   Krylov-Schur template headers (then ks_single_impl.h, ks_block_impl.h, ks_dense_impl.h,
+   Krylov-Schur template headers (then ks_block_impl.h, ks_dense_impl.h,
    krylov_schur_impl.h), with KS_SCALAR (double or double complex), KS_SUFFIX (helper
    names: _r, _c, which also picks bv's and ds's kernels), KS_APPLY (operator type) and
    KS_ENTRY (the public function) defined. The names defined here are undefined at the end
@@ -15,8 +15,6 @@
 #define KS_GS_PASS KS_SUFFIX (bv_gs_pass)
 #define KS_NRM2 KS_SUFFIX (bv_nrm2)
 #define KS_RANDOM_UNIT KS_SUFFIX (random_unit)
-#define KS_EXPAND KS_SUFFIX (expand)
-#define KS_FINISH KS_SUFFIX (finish)
 #define KS_DIRS KS_SUFFIX (dirs)
 #define KS_BASIS KS_SUFFIX (basis)
 #define KS_CONJ KS_SUFFIX (KS_CONJ)
@@ -38,7 +36,8 @@
    (negative), for the caller to return; applies and the time counted into res. exhausted:
    the column at which no new direction in OP's range was left (KS_PURGE_OR_STOP), 0 while
    there is none. scale: the largest |OP v| of a unit v seen, OP's size for telling a new
-   direction from rounding. */
+   direction from rounding. how: what a breakdown gets (KS_PURGE_OR_STOP for single
+   vectors, KS_PURGE_OR_PLAIN for blocks of p > 1, below). */
 typedef struct KS_DIRS {
   unsigned long long state;
   KS_APPLY op;
@@ -47,14 +46,15 @@ typedef struct KS_DIRS {
   double scale;
   int rc, exhausted;
   ks_result *res;
+  int how;
 } KS_DIRS;
 
 /* How KS_RANDOM_UNIT makes a direction: plain random (the start vectors, to which the
    caller applies OP itself); OP r, or a plain random one when the basis already spans
-   OP's range (the block path: its Ritz values there are those of a defective zero, of size
-   sqrt(eps), and the blocks are only taken for large orders, where the range is never
-   spanned); OP r, or none when the basis spans OP's range (the single-vector path: the
-   decomposition is then exact and holds every eigenvalue of OP that is not zero). */
+   OP's range (blocks of p > 1: their Ritz values there are those of a defective zero, of
+   size sqrt(eps), and such blocks are only taken for large orders, where the range is
+   never spanned); OP r, or none when the basis spans OP's range (single vectors, p = 1:
+   the decomposition is then exact and holds every eigenvalue of OP that is not zero). */
 #ifndef KS_PURGE_OR_STOP  /* once for both arithmetics */
 #define KS_PLAIN 0
 #define KS_PURGE_OR_PLAIN 1
