@@ -426,7 +426,10 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
      j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
      probed there (Hs): when the nev wanted pairs have converged the solve ends from V_j,
-     without the rest of the expansion. A probe costs a Schur form of order j - l (a
+     without the rest of the expansion. The lagged Gram-Schmidt goes on through a probe:
+     the block at j stays pending (one pass), the probe tests the j - p columns whose
+     decomposition is exact, and finishing the block early (two more reads of the basis)
+     is saved. A probe costs a Schur form of order j - l (a
      fraction of a block solve, not nothing), so probes are spaced:
      with c pairs converged at the last probe or restart, the next probe waits until
      (nev - c) / 2 more columns are in (one more converged pair per two new vectors, a
@@ -438,11 +441,12 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   for (int restart = 0;; restart++) {
     int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;
     int j0 = k, c0 = l;  /* the last probe (or the restart) of this expansion */
+    int pending = 0;     /* V(:, j:j+p-1) has had its first pass only */
     rc = 0;
     while (rc == 0 && j < m) {
       int jj = KS_SUFFIX (probe_column) (Hs != NULL, next, j, m, p);
-      rc = KS_SUFFIX (expand_block) (d, j, jj, p, op, ctx, w.V, w.H, ldh, C, nrm, w.h2, red, L,
-                                     gg, &lag, &dirs, res);
+      rc = KS_SUFFIX (expand_block) (d, j, jj, m, p, op, ctx, w.V, w.H, ldh, C, nrm, w.h2, red,
+                                     L, gg, &lag, &pending, &dirs, res);
       if (rc < 0) goto done;
       if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
         j = dirs.exhausted;   /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
@@ -455,11 +459,13 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
         break;
       }
       j = jj;
-      int probe = Hs && j < m && j >= next, c = l;
+      /* with a block pending at j the decomposition holds exactly with mp = j - p columns
+         (OP has not been applied to V(:, j-p:j-1) finished), and the probe tests those */
+      int mp = pending ? j - p : j, probe = Hs && j < m && j >= next && mp > nev, c = l;
       if (opts->check_orthogonality && (j == m || probe))
-        KS_SUFFIX (measure_orth) (d, j + p, w.V, res);
+        KS_SUFFIX (measure_orth) (d, mp + p, w.V, res);
       if (!probe) continue;
-      rc = KS_SUFFIX (restart) (d, opts, nev, j, p, restart, &k, &l, &w, Hs, &c, res, err);
+      rc = KS_SUFFIX (restart) (d, opts, nev, mp, p, restart, &k, &l, &w, Hs, &c, res, err);
       if (rc < 0) goto done;
       if (rc == 2) {
         rc = 0;

@@ -316,7 +316,7 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
 }
 
 /* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
-   columns j = k .. m-1 with block size p: with V(:, 0:j+p-1) orthonormal and
+   columns j = k .. m-1 (a stretch of the expansion to mfull) with block size p: with V(:, 0:j+p-1) orthonormal and
    OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
    V(:, j:j+nb-1) get OP applied at once (op on nb columns, one multi-RHS solve)
    into W = V(:, q:q+nb-1), q = j + p, which is orthogonalized against V(:, 0:q-1) and then
@@ -325,8 +325,11 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
    With lag (and a next block of p columns to come) the second pass is lagged: W gets one
    block classical Gram-Schmidt pass (C1 = V^H W, W -= V C1: two reads of V) and stays
    pending; OP is applied to it as it stands and KS_SUFFIX (lag_step) finishes it together
-   with the next block's first pass (two reads); the last pending block is finished
-   explicitly (KS_SUFFIX (finish_pending), two reads), and a step lag_step does not trust
+   with the next block's first pass (two reads); a block pending at the stretch's end m
+   < mfull stays pending for the next stretch (*pendingp = 1 in and out: V(:, m:m+p-1) has
+   its first pass only, and the decomposition holds exactly with m - p columns), the last
+   one of the expansion is finished explicitly (KS_SUFFIX (finish_pending), two reads), and
+   a step lag_step does not trust
    too (then OP is applied again to the finished block, and *lagp = 0: no more lagging in
    this solve: blocks with kappa(R) in the thousands would retry most of their applies;
    single vectors, p = 1, whose R is a number and which are refused only near a breakdown
@@ -338,19 +341,21 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
    V(:, 0:m+p-1) and returns 0, or returns 1 when single vectors span OP's range
    (dirs->exhausted = j: OP V(:, 0:j-1) = V(:, 0:j-1) H(0:j-1, 0:j-1) exactly), or OP's
    negative status. */
-static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_APPLY op,
-                                     void *ctx, KS_SCALAR *V, KS_SCALAR *H,
+static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int mfull, int p,
+                                     KS_APPLY op, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
                                      double *red, KS_SCALAR *L, double *gg, int *lagp,
-                                     KS_DIRS *dirs, ks_result *res)
+                                     int *pendingp, KS_DIRS *dirs, ks_result *res)
 {
-  int ld = d->nloc > 0 ? d->nloc : 1, pending = 0, lag = *lagp;
+  int ld = d->nloc > 0 ? d->nloc : 1, pending = *pendingp, lag = *lagp;
+  *pendingp = 0;
   for (int j = k; j < m; j += p) {
     int nb = m - j < p ? m - j : p, q = j + p, rc = 0;
-    /* W may stay pending when a full block follows, and from the fifth block on: the
-       first blocks of a start are ill-conditioned (OP^i R lines up with the dominant
-       eigenvectors; lag_step would refuse and cost an apply) and their basis is short */
-    int lag_next = lag && j + 2 * p <= m && j >= 4 * p;
+    /* W may stay pending when a full block follows it in the expansion to mfull, and
+       from the fifth block on: the first blocks of a start are ill-conditioned (OP^i R
+       lines up with the dominant eigenvectors; lag_step would refuse and cost an apply)
+       and their basis is short */
+    int lag_next = lag && j + 2 * p <= mfull && j >= 4 * p;
     KS_SCALAR *X = V + (size_t) j * ld, *W = V + (size_t) q * ld;
     int lagged = 0;
     for (;;) {
@@ -389,6 +394,7 @@ static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int p, KS_A
     res->time_orth += MPI_Wtime () - t1;
     if (!pending && (dirs->rc < 0 || dirs->exhausted)) return dirs->rc < 0 ? dirs->rc : 1;
   }
+  *pendingp = pending;
   return dirs->rc;
 }
 
