@@ -18,12 +18,17 @@
    free_basis): the basis V (ldv x ldh, ldh = m + p), a row vector rvec, H, its Schur form
    S and vectors Z (ldh x ldh), h2 (ldh), tmp (BV_ROW_BLOCK x m), the residual rows
    Bm = E Z (p x ldh; b^T = beta e_m^T Z for p = 1), the projected eigenvectors Y (ldh x
-   ldh, complex), the Ritz residuals rel and the locked pairs' locked_rel (ldh). */
+   ldh, complex), the Ritz residuals rel and the locked pairs' locked_rel (ldh); the
+   expansion's workspace (expand_block): C (ldh p), L (6 ldh p + 3 p^2, lag_step), gg and
+   nrm (p), red (KS_DOUBLES (ldh + 1) 2 p + 2 ldh + 2 doubles), and H's copy Hs for the
+   probes (ldh x ldh; NULL when the solve does not probe). */
 typedef struct KS_BASIS {
   int ldv, ldh;
   KS_SCALAR *V, *rvec, *H, *S, *Z, *h2, *tmp, *Bm;
   double complex *Y;
   double *rel, *locked_rel;
+  KS_SCALAR *C, *L, *Hs;
+  double *gg, *nrm, *red;
 } KS_BASIS;
 
 /* Collective. The p Ritz vectors x_i = V(:, i) (rows local, ld = nloc or 1) purified and
@@ -349,10 +354,10 @@ static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p,
   fprintf (opts->stats, "\n");
 }
 
-/* w's arrays for a basis of m + p columns of ldv rows (KS_BASIS), zeroed; fault site
-   "krylov" (V then NULL). Returns 1 when all were allocated; free_basis frees them in
-   both cases. */
-static int KS_SUFFIX (alloc_basis) (KS_BASIS *w, int ldv, int m, int p)
+/* w's arrays for a basis of m + p columns of ldv rows (KS_BASIS), zeroed, Hs when probing;
+   fault site "krylov" (V then NULL). Returns 1 when all were allocated; free_basis frees
+   them in both cases. */
+static int KS_SUFFIX (alloc_basis) (KS_BASIS *w, int ldv, int m, int p, int probing)
 {
   size_t ldh = (size_t) m + p;
   w->ldv = ldv;
@@ -368,122 +373,125 @@ static int KS_SUFFIX (alloc_basis) (KS_BASIS *w, int ldv, int m, int p)
   w->Y = mb_calloc (ldh * ldh, sizeof *w->Y);
   w->rel = mb_calloc (ldh, sizeof *w->rel);
   w->locked_rel = mb_calloc (ldh, sizeof *w->locked_rel);
+  w->C = mb_calloc (ldh * p, sizeof *w->C);
+  w->L = mb_calloc (6 * ldh * p + 3 * (size_t) p * p, sizeof *w->L);
+  w->gg = mb_calloc ((size_t) p, sizeof *w->gg);
+  w->nrm = mb_calloc ((size_t) p, sizeof *w->nrm);
+  w->red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *w->red);
+  w->Hs = probing ? mb_calloc (ldh * ldh, sizeof *w->Hs) : NULL;
   if (mb_fault ("krylov")) { free (w->V); w->V = NULL; }
   return w->V && w->rvec && w->H && w->S && w->Z && w->h2 && w->tmp && w->Bm && w->Y && w->rel
-         && w->locked_rel;
+         && w->locked_rel && w->C && w->L && w->gg && w->nrm && w->red && (w->Hs || !probing);
 }
 
 static void KS_SUFFIX (free_basis) (KS_BASIS *w)
 {
   free (w->V); free (w->rvec); free (w->H); free (w->S); free (w->Z); free (w->h2);
   free (w->tmp); free (w->Bm); free (w->Y); free (w->rel); free (w->locked_rel);
+  free (w->C); free (w->L); free (w->gg); free (w->nrm); free (w->red); free (w->Hs);
+}
+
+/* Collective. One expansion of solve_block from the *kp kept columns (*lp locked) to m, in
+   stretches that end at the probes' columns (probe_column): at a block boundary j
+   (nev < j < m) the decomposition holds with j columns, OP V_j = V_j H_j + V(:, j:j+p-1)
+   E_j, and the restart's convergence test is probed there (w->Hs): when the nev wanted
+   pairs have converged the solve ends from V_j, without the rest of the expansion. The
+   lagged Gram-Schmidt goes on through a probe: the block at j stays pending (one pass),
+   the probe tests the j - p columns whose decomposition is exact, and finishing the block
+   early (two more reads of the basis) is saved. A probe costs a Schur form of order j - l
+   (a fraction of a block solve, not nothing), so probes are spaced: with c pairs
+   converged at the last probe or restart, the next probe waits until (nev - c) / 2 more
+   columns are in (one more converged pair per two new vectors, a guess that errs to the
+   side of probing), or half of the (nev - c) / rate columns that the rate of convergence
+   since the last probe of this expansion asks for, if more (fewer probes for the same
+   applies: scripts/bench/README.md, "Behind the comments"). Returns 0 when expanded to m
+   (the restart follows), 1 when the result is in res (nev pairs converged at a probe, or
+   single vectors spanned OP's range: that decomposition is exact, and its pairs are the
+   result, res->converged), or a negative MB_E* (the same on every rank). */
+static int KS_SUFFIX (expansion) (const ks_dist *d, const ks_opts *opts, KS_APPLY op,
+                                  void *ctx, int nev, int m, int p, int restart, int *kp,
+                                  int *lp, int *lagp, KS_BASIS *w, KS_DIRS *dirs,
+                                  ks_result *res, mb_err *err)
+{
+  int k = *kp, l = *lp, rc;
+  int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;
+  int j0 = k, c0 = l;  /* the last probe (or the restart) of this expansion */
+  int pending = 0;     /* V(:, j:j+p-1) has had its first pass only */
+  while (j < m) {
+    int jj = KS_SUFFIX (probe_column) (w->Hs != NULL, next, j, m, p);
+    rc = KS_SUFFIX (expand_block) (d, j, jj, m, p, op, ctx, w->V, w->H, w->ldh, w->C, w->nrm,
+                                   w->h2, w->red, w->L, w->gg, lagp, &pending, dirs, res);
+    if (rc < 0) return rc;
+    if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
+      j = dirs->exhausted;  /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
+      if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, w->V, res);
+      rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, p, restart, kp, lp, w, NULL,
+                                NULL, res, err);
+      res->converged = rc >= 0;
+      return rc < 0 ? rc : 1;
+    }
+    j = jj;
+    /* with a block pending at j the decomposition holds exactly with mp = j - p columns
+       (OP has not been applied to V(:, j-p:j-1) finished), and the probe tests those */
+    int mp = pending ? j - p : j, probe = w->Hs && j < m && j >= next && mp > nev, c = l;
+    if (opts->check_orthogonality && (j == m || probe))
+      KS_SUFFIX (measure_orth) (d, mp + p, w->V, res);
+    if (!probe) continue;
+    rc = KS_SUFFIX (restart) (d, opts, nev, mp, p, restart, kp, lp, w, w->Hs, &c, res, err);
+    if (rc != 2) return rc;  /* converged at the probe (1), or failed */
+    next = KS_SUFFIX (next_probe) (nev, m, j, j0, c, c0);
+    j0 = j;
+    c0 = c;
+  }
+  return 0;
 }
 
 /* Collective. Block Krylov-Schur with block size p (1 <= p, m + p <= n): the decomposition
        OP V_m = V_m H_m + V(:, m:m+p-1) E,   E = H(m:m+p-1, 0:m-1),
-   is expanded by band Arnoldi (KS_SUFFIX (expand_block); Arnoldi for p = 1); then
-   KS_SUFFIX (restart) brings the active part of H to
-   sorted Schur form, takes the Ritz residuals |E Z y_i|, locks the converged leading pairs
-   (their columns of E Z set to zero), and keeps k Schur vectors and the p residual
-   vectors: H = [T_k; (E Z)(:, 0:k-1)]. The expansion goes one block at a time and the same
-   test is probed at block boundaries j < m (the decomposition holds there with m = j), so
-   that the solve ends as soon as nev pairs have converged (res->early; blocks of p > 1). With single
-   vectors, when the basis spans OP's range after j columns the decomposition is exact and
-   its pairs are the result (res->converged; see KS_DIRS). Same arguments and result as
-   KS_ENTRY, with nev and m already checked. */
+   is expanded by band Arnoldi (KS_SUFFIX (expansion); Arnoldi for p = 1); then
+   KS_SUFFIX (restart) brings the active part of H to sorted Schur form, takes the Ritz
+   residuals |E Z y_i|, locks the converged leading pairs (their columns of E Z set to
+   zero), and keeps k Schur vectors and the p residual vectors: H = [T_k; (E Z)(:, 0:k-1)],
+   until nev pairs have converged or the restarts run out. Blocks of p > 1 probe the test
+   inside an expansion and end as soon as nev pairs have converged (res->early); single
+   vectors expand to m without probes: they serve small operators, whose Ritz pairs then
+   converge beyond tol in the last expansion, and complex reruns. Same arguments and
+   result as KS_ENTRY, with nev and m already checked. */
 static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
                                     const ks_opts *opts, int nev, int m, int p,
                                     ks_result *res, mb_err *err)
 {
-  int ldv = d->nloc > 0 ? d->nloc : 1, ldh = m + p, rc = 0, lag = !opts->no_lag;
+  int ldv = d->nloc > 0 ? d->nloc : 1, rc = 0, lag = !opts->no_lag;
   res->ncv = m;
   res->block = p;
   double t_start = MPI_Wtime ();
   KS_BASIS w;
-  int basis_ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, p);
+  /* (all ranks take the same branch: opts are the same on all) */
+  int ok = KS_SUFFIX (alloc_basis) (&w, ldv, m, p, !opts->no_early_exit && p > 1), all_ok;
   KS_DIRS dirs = { 0x9E3779B97F4A7C15ULL ^ (unsigned long long) opts->seed, op, ctx, w.rvec,
                    0.0, 0, 0, res, KS_PURGE_OR_PLAIN };
-  KS_SCALAR *C = mb_calloc ((size_t) ldh * p, sizeof *C);
-  KS_SCALAR *L = mb_calloc ((size_t) 6 * ldh * p + 3 * p * p, sizeof *L);  /* lag_step */
-  double *gg = mb_calloc ((size_t) p, sizeof *gg), *nrm = mb_calloc ((size_t) p, sizeof *nrm);
-  double *red = mb_calloc ((size_t) KS_DOUBLES * (ldh + 1) * 2 * p + 2 * ldh + 2, sizeof *red);
-  /* H's copy for the probes (all ranks take the same branch: opts are the same on all);
-     single vectors expand to m without probes: they serve small operators, whose Ritz
-     pairs then converge beyond tol in the last expansion, and complex reruns */
-  int probing = !opts->no_early_exit && p > 1;
-  KS_SCALAR *Hs = probing ? mb_calloc ((size_t) ldh * ldh, sizeof *Hs) : NULL;
-  int ok = basis_ok && C && L && gg && nrm && red && (Hs || !probing), all_ok;
   MPI_Allreduce (&ok, &all_ok, 1, MPI_INT, MPI_MIN, d->comm);
   if (!all_ok) {
     rc = mb_fail (err, MB_ENOMEM, "Krylov-Schur: out of memory for a %d x %d basis (%.3g MB "
                   "on this rank)", d->n, m + p, (double) ldv * (m + p) * sizeof *w.V / 1e6);
     goto done;
   }
-  rc = KS_SUFFIX (start_block) (d, op, ctx, p, w.V, w.Z, ldh, C, nrm, w.h2, red, &dirs, res);
+  rc = KS_SUFFIX (start_block) (d, op, ctx, p, w.V, w.Z, w.ldh, w.C, w.nrm, w.h2, w.red, &dirs,
+                                res);
   if (rc < 0) goto done;
   dirs.how = p > 1 ? KS_PURGE_OR_PLAIN : KS_PURGE_OR_STOP;
-
-  /* One block at a time; at a block boundary j (nev < j < m) the decomposition holds with
-     j columns, OP V_j = V_j H_j + V(:, j:j+p-1) E_j, and the restart's convergence test is
-     probed there (Hs): when the nev wanted pairs have converged the solve ends from V_j,
-     without the rest of the expansion. The lagged Gram-Schmidt goes on through a probe:
-     the block at j stays pending (one pass), the probe tests the j - p columns whose
-     decomposition is exact, and finishing the block early (two more reads of the basis)
-     is saved. A probe costs a Schur form of order j - l (a
-     fraction of a block solve, not nothing), so probes are spaced:
-     with c pairs converged at the last probe or restart, the next probe waits until
-     (nev - c) / 2 more columns are in (one more converged pair per two new vectors, a
-     guess that errs to the side of probing), or half of the (nev - c) / rate columns that
-     the rate of convergence since the last probe of this expansion asks for, if more
-     (fewer probes for the same applies: scripts/bench/README.md,
-     "Behind the comments"). */
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {
-    int j = k, next = nev + 1 > k + (nev - l) / 2 ? nev + 1 : k + (nev - l) / 2;
-    int j0 = k, c0 = l;  /* the last probe (or the restart) of this expansion */
-    int pending = 0;     /* V(:, j:j+p-1) has had its first pass only */
-    rc = 0;
-    while (rc == 0 && j < m) {
-      int jj = KS_SUFFIX (probe_column) (Hs != NULL, next, j, m, p);
-      rc = KS_SUFFIX (expand_block) (d, j, jj, m, p, op, ctx, w.V, w.H, ldh, C, nrm, w.h2, red,
-                                     L, gg, &lag, &pending, &dirs, res);
-      if (rc < 0) goto done;
-      if (rc == 1) {  /* OP's range spanned by j columns: its every nonzero eigenvalue is in */
-        j = dirs.exhausted;   /* H(0:j-1, 0:j-1), exact: the result, whatever nev asked */
-        if (opts->check_orthogonality) KS_SUFFIX (measure_orth) (d, j, w.V, res);
-        rc = KS_SUFFIX (restart) (d, opts, nev < j ? nev : j, j, p, restart, &k, &l, &w, NULL,
-                                  NULL, res, err);
-        if (rc < 0) goto done;
-        res->converged = 1;
-        rc = 1;
-        break;
-      }
-      j = jj;
-      /* with a block pending at j the decomposition holds exactly with mp = j - p columns
-         (OP has not been applied to V(:, j-p:j-1) finished), and the probe tests those */
-      int mp = pending ? j - p : j, probe = Hs && j < m && j >= next && mp > nev, c = l;
-      if (opts->check_orthogonality && (j == m || probe))
-        KS_SUFFIX (measure_orth) (d, mp + p, w.V, res);
-      if (!probe) continue;
-      rc = KS_SUFFIX (restart) (d, opts, nev, mp, p, restart, &k, &l, &w, Hs, &c, res, err);
-      if (rc < 0) goto done;
-      if (rc == 2) {
-        rc = 0;
-        next = KS_SUFFIX (next_probe) (nev, m, j, j0, c, c0);
-        j0 = j;
-        c0 = c;
-      }
-    }
-    if (rc == 1) break;  /* converged at a probe, or OP's range spanned: the result is in res */
+    rc = KS_SUFFIX (expansion) (d, opts, op, ctx, nev, m, p, restart, &k, &l, &lag, &w, &dirs,
+                                res, err);
+    if (rc != 0) break;  /* the result is in res, or failed */
     rc = KS_SUFFIX (restart) (d, opts, nev, m, p, restart, &k, &l, &w, NULL, NULL, res, err);
-    if (rc < 0) goto done;
-    if (rc == 1) break;  /* the result is in res */
+    if (rc != 0) break;  /* the result is in res, or failed */
   }
 
 done:
   KS_SUFFIX (end_solve) (d, opts, p, rc, t_start, res);
   KS_SUFFIX (free_basis) (&w);
-  free (C); free (nrm); free (red); free (Hs); free (L); free (gg);
   return rc < 0 ? rc : 0;
 }
 
