@@ -171,7 +171,7 @@ typedef struct eigen_profile {
   long single_solves;        /* solves of one right-hand side */
   long block_solves;         /* multi-RHS solves (MUMPS NRHS > 1 or a block of one) */
   long block_rhs;            /* right-hand sides in those */
-  int block;                 /* Krylov-Schur's block size (1: single-vector path) */
+  int block;                 /* Krylov-Schur's block size (1: single vectors) */
   /* the floor (docs/method.md "The floor of a stage") */
   double gemm_rate;          /* [flop/s] measured dgemm rate, the slowest rank's; 0 unknown */
   long floor_solves;         /* min (nconv, nev) + block: the solves a run needs at least */

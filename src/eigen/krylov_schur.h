@@ -15,9 +15,9 @@
    and broadcast, so every rank takes the same decisions. */
 
 /* Collective. The operator: Y = OP X for nb >= 1 columns at once (this rank's rows of each;
-   column j of X at X + j ldx, of Y at Y + j ldy; ldx, ldy >= max (nloc, 1)). The
-   single-vector path applies it to one column (nb = 1), the block path to a block, so that
-   one multi-RHS solve serves the block. Returns 0 or a negative MB_E* code, the same on
+   column j of X at X + j ldx, of Y at Y + j ldy; ldx, ldy >= max (nloc, 1)). The solver
+   applies it to a block of p columns (nb = p; one column for single vectors, p = 1), so
+   that one multi-RHS solve serves the block. Returns 0 or a negative MB_E* code, the same on
    every rank, which stops the iteration. */
 typedef int (*ks_apply_real) (void *ctx, int nb, const double *X, int ldx, double *Y, int ldy);
 typedef int (*ks_apply_complex) (void *ctx, int nb, const double complex *X, int ldx,
@@ -58,7 +58,7 @@ typedef struct ks_opts {
 #define KS_MAX_BLOCK 16
 /* The default block path: block size 8 for real operators from order 1000 on, where p
    solves at once cost much less than p single solves and the Gram-Schmidt work a block
-   adds does not outweigh that; complex operators keep the single-vector path by default
+   adds does not outweigh that; complex operators keep single vectors (p = 1) by default
    (their extra Gram-Schmidt on a basis of order 2n + m outweighs the cheaper block
    solves); the damped stage at a real shift is real and takes p = 8 (the timings behind
    8: scripts/bench/README.md,
@@ -77,7 +77,7 @@ typedef struct ks_result {
   int ncv;               /* subspace size used */
   double worst;          /* largest relative residual among the first min(nconv, nev) */
   int reorths;           /* second Gram-Schmidt passes (DGKS criterion) */
-  int block;             /* block size used (1: the single-vector path) */
+  int block;             /* block size used (1: single vectors) */
   int block_applies;     /* calls of the block operator (multi-vector applies) */
   int deflated;          /* block path: vectors of rank-deficient blocks replaced by random
                             directions (OP V nearly in the span of the basis) */

@@ -111,7 +111,7 @@ static void KS_SUFFIX (ritz_in_basis) (const ks_dist *d, int p, int l, int m, in
    becomes res->xr (real arithmetic: the columns as they stand, a conjugate pair (j, j+1)
    as the real and imaginary parts of x_j in columns j and j+1) or res->x (complex) on
    every rank, its own rows (res->rows = 1): nothing is gathered. The nb residual vectors
-   V(:, m:m+nb-1) have the coefficients b (nb rows, ld nb: 1 for the single-vector path).
+   V(:, m:m+nb-1) have the coefficients b (nb rows, ld nb: 1 for single vectors).
    *Vp is taken (NULL on return: res owns the basis). Returns 0 or MB_ENOMEM. */
 static int KS_SUFFIX (keep_vectors) (const ks_dist *d, int p, int l, int m, int nb,
                                      KS_SCALAR **Vp, const double complex *Y,
@@ -332,8 +332,7 @@ static void KS_SUFFIX (measure_orth) (const ks_dist *d, int q, const KS_SCALAR *
 
 /* Every rank, at a solve's end (status rc, started at t_start): a failed solve's result
    cleared; else its total time, and on the root the one stats line into opts->stats (when
-   set), p the block size of the block path, 0 for the single-vector path (whose line stops
-   at ncv). */
+   set), p the block size (0: the line stops at ncv). */
 static void KS_SUFFIX (end_solve) (const ks_dist *d, const ks_opts *opts, int p, int rc,
                                    double t_start, ks_result *res)
 {

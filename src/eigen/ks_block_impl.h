@@ -236,8 +236,8 @@ static void KS_SUFFIX (lag_update) (const ks_dist *d, int j, int p, KS_SCALAR *V
   KS_SUFFIX (bv_block_trsm) (d->nloc, p, R, W);              /* next pending block */
 }
 
-/* Collective. The lagged block Gram-Schmidt step (block DCGS2, the single-vector path's
-   lagged scheme written for blocks): the block U = V(:, j:j+p-1) is pending (one pass,
+/* Collective. The lagged block Gram-Schmidt step (block DCGS2: the lagged scheme of DCGS2,
+   Swirydowicz et al. 2020, written for blocks; DCGS2 itself for p = 1): the block U = V(:, j:j+p-1) is pending (one pass,
    U = OP X - V(:, 0:j-1) C1 with C1 in H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been
    applied to U itself: W = OP U in V(:, q:q+p-1), q = j + p. One reduction
        X2 = V(:, 0:q-1)^H [U W]   (q x 2p: C2 = V_j^H U, U^H U, A = V_j^H W, U^H W)

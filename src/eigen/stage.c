@@ -471,7 +471,7 @@ static int ks_once (int zarith, shift_invert *si, const ks_opts *o, ks_result *k
 
 /* Collective. The policy's first rule (stage_policy), inside the Krylov phase because it
    reuses the factors: the block path did not converge (the same on every rank), so once
-   more with the single-vector path on the same factors, which converges where a block
+   more with single vectors (blocks of 1) on the same factors, which converges where a block
    stalls (a defective zero of the free damped chain, test_gep). The first solve's times
    go to first[4] (apply, orthogonalization, Schur, basis) so that the profile adds both;
    o->block becomes 1. Returns the second solve's status, or rc when the rule does not
@@ -481,7 +481,7 @@ static int block_to_single (const stage_ops *ops, stage *st, int zarith, shift_i
 {
   if (rc != 0 || ks->converged || ks->block <= 1) return rc;
   stage_log (st, "%s: the block path (block %d) did not converge after %d restarts (%d of "
-             "%d; worst residual %.2e): again with the single-vector path\n", ops->label,
+             "%d; worst residual %.2e): again with single vectors\n", ops->label,
              ks->block, ks->restarts, ks->nconv, o->nev, ks->worst);
   st->attempts.block_to_single++;
   first[0] = ks->time_apply;
@@ -640,8 +640,8 @@ static int run_at_shift (const stage_ops *ops, stage *st, mb_err *err)
 
    One stage is a sequence of attempts (stage_policy), each rule tried in this order after
    a run at a shift; each rule that fires logs one line and counts in st->attempts:
-   1. block to single vector: the block path did not converge: the single-vector path on
-      the same factors (block_to_single, inside the Krylov phase because it keeps them);
+   1. block to single vector: the block path did not converge: single vectors (blocks of
+      1) on the same factors (block_to_single, inside the Krylov phase because it keeps them);
    2. second shift: true residuals above the tolerance at the stage's own shift: the
       stage at ops->retry_shift (rule_second_shift);
    3. tighter tolerance: true residuals still above the tolerance: the same shift with

@@ -35,7 +35,7 @@ static void dense_free (dense *op)
 
 /* Y (local rows, nb columns, leading dimensions ldx, ldy) = A(rows, :) X: each column x
    gathered whole from every rank's rows, then y = A(rows, :) x (the block operator of the
-   dense test matrix; nb = 1 for the single-vector path) */
+   dense test matrix; nb = 1 for single vectors) */
 static int apply_real (void *ctx, int nb, const double *X, int ldx, double *Y, int ldy)
 {
   dense *d = ctx;
@@ -519,7 +519,7 @@ static int same_values (const ks_result *a, const ks_result *b, int count, doubl
   return ok;
 }
 
-/* The block path (ks_opts.block > 1) against the single-vector path and dense LAPACK:
+/* Blocks (ks_opts.block > 1) against single vectors (block 1) and dense LAPACK:
    real nonsymmetric, complex, repeated eigenvalues (a block finds every copy), a
    rank-deficient block (deflation), nev close to n. */
 static void test_block (void)
@@ -545,11 +545,11 @@ static void test_block (void)
                            "orth %.2e\n", r4.applies, r4.block_applies, r1.applies, r4.orth_loss);
     CHECK ("block real: converged, block size 4 used", rc1 == 0 && rc4 == 0
            && r4.converged && r4.block == 4 && r1.block == 1 && r4.block_applies > 0);
-    CHECK ("one operator: the single-vector path applies it to 1 column at a time, the block "
-           "path to blocks of 4 (every column counted in applies)", single_ok
+    CHECK ("one operator: single vectors apply it to 1 column at a time, blocks of 4 to 4 "
+           "(every column counted in applies)", single_ok
            && c.columns == r4.applies && c.widest == 4 && c.calls < r4.applies);
     CHECK ("block real: eigenvalues match dgeev", matches (nev, ref, n, &r4, 1e-10));
-    CHECK ("block real: same eigenvalues as the single-vector path (1e-10)",
+    CHECK ("block real: same eigenvalues as single vectors (1e-10)",
            same_values (&r1, &r4, nev, 1e-10));
     double res4 = true_residual_real (&d, &r4);  /* collective */
     CHECK ("block real: true residuals small, basis orthonormal", r4.orth_loss < 1e-12
@@ -568,7 +568,7 @@ static void test_block (void)
     int rc3 = ks_solve_complex (&d.d, apply_complex, &d, &o, &r3, &err);
     CHECK ("block complex: converged", rc1 == 0 && rc3 == 0 && r3.converged && r3.block == 3);
     CHECK ("block complex: eigenvalues match zgeev", matches (nev, w, n, &r3, 1e-10));
-    CHECK ("block complex: same eigenvalues as the single-vector path (1e-10)",
+    CHECK ("block complex: same eigenvalues as single vectors (1e-10)",
            same_values (&r1, &r3, nev, 1e-10));
     ks_result_clear (&r1); ks_result_clear (&r3);
     dense_free (&d); free (w);
