@@ -379,6 +379,56 @@ static int parse_entry (reader *r, const tokens *t, const mmio_header *h, spm *S
   return 0;
 }
 
+/* A 1-based index of 1 to 9 digits (no sign) at *p, followed by a blank, within 1..n:
+   *out = index - 1, *p past the digits, 1. Else 0 (*p moved). parse_index's common case. */
+static int fast_index (char **p, const char *end, int n, int *out)
+{
+  const char *q = *p;
+  long v = 0;
+  while (*p < end && is_digit (**p) && *p - q < 10) v = 10 * v + (*(*p)++ - '0');
+  if (*p - q < 1 || *p - q > 9 || *p == end || !is_blank (**p) || v < 1 || v > n) return 0;
+  *out = (int) (v - 1);
+  return 1;
+}
+
+/* The common entry line at r->pos read in one pass: blanks, a row and a column index
+   (fast_index), a real value token (what parse_value accepts through fast_value, or
+   through strtod when fast_value says 2), blanks, then '\n' or the end of the text; in a
+   symmetric file row >= column. For such a line the general path (read_line, split,
+   parse_entry) finds the same three tokens, converts them by the same code and reports no
+   error, so the entry is stored here with parse_entry's spm_add calls (room for two
+   entries is checked first: they cannot fail) and r moves past the line: 1. Any other line
+   (comment, blank, other form, an error, an integer field) leaves r as it was: 0, and the
+   general path reads it. */
+static int fast_entry (reader *r, const mmio_header *h, spm *S)
+{
+  char *p = r->pos, *end = r->end;
+  int i, j;
+  double v;
+  if (h->integer_field || S->nzmax - S->nnz < 2) return 0;
+  while (p < end && is_blank (*p)) p++;
+  if (!fast_index (&p, end, S->nrows, &i)) return 0;
+  while (p < end && is_blank (*p)) p++;
+  if (!fast_index (&p, end, S->ncols, &j)) return 0;
+  while (p < end && is_blank (*p)) p++;
+  const char *b = p;
+  while (p < end && !is_blank (*p) && *p != '\n') p++;
+  if (p == b) return 0;
+  int f = fast_value (b, p, &v);
+  if (f == 2) {  /* parse_value's strtod step */
+    char *stop;
+    v = strtod (b, &stop);
+    if (stop != p || isinf (v)) return 0;
+  } else if (f != 1) return 0;
+  while (p < end && is_blank (*p)) p++;
+  if ((p < end && *p != '\n') || (h->symmetric && j > i)) return 0;
+  spm_add (S, i, j, v);
+  if (h->symmetric && i != j) spm_add (S, j, i, v);  /* A(j,i) = A(i,j) */
+  r->pos = p < end ? p + 1 : end;
+  r->line++;
+  return 1;
+}
+
 /* The "more entries" error at the current line of r. */
 static int fail_extra (reader *r, const mmio_header *h)
 {
@@ -403,6 +453,7 @@ static int parse_buffer (char *text, size_t len, const char *name, spm **A, mb_e
   if (!S) return mb_fail (err, MB_ENOMEM, "out of memory reading %s", r.name);
 
   for (long k = 0; k < h.nnz; k++) {
+    if (fast_entry (&r, &h, S)) continue;
     if (!next_data_line (&r, &t)) {
       rc = fail (&r, r.line, "file ends after %ld of %ld entries", k, h.nnz);
       goto done;
@@ -591,8 +642,11 @@ int mmio_share_parse (const char *path, const mmio_share *sh, size_t first_line,
   reader r = { path, sh->text, sh->text + sh->len, first_line - 1, err };
   tokens t;
   int rc = 0;
-  for (long k = 0; rc == 0 && next_data_line (&r, &t); k++)
+  for (long k = 0; rc == 0; k++) {
+    if (first + k < h->nnz && fast_entry (&r, h, S)) continue;
+    if (!next_data_line (&r, &t)) break;
     rc = first + k >= h->nnz ? fail_extra (&r, h) : parse_entry (&r, &t, h, S);
+  }
   *line = r.line;
   return rc;
 }
