@@ -3,6 +3,7 @@
 #include "mmio_parts.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -184,14 +185,33 @@ static const double pow10_exact[23] = {
   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
+#if LDBL_MANT_DIG >= 64
+/* Exact powers of ten 10^0 .. 10^27 as long doubles (10^k = 5^k 2^k and 5^27 < 2^63: each
+   has at most 63 significant bits, so no rounding with a significand of 64 bits or more). */
+static const long double pow10_long[28] = {
+  1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+  1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
+  1e26L, 1e27L
+};
+#endif
+
 /* The common value token, [+-]digits[.digits][(e|E)[+-]digits] with a digit before the
    exponent, converted without strtod when that is exact: its significant digits d (trailing
-   zeros dropped) and decimal exponent q with d < 2^53 and |q| <= 22, so that d and 10^|q|
-   are doubles and v = d * 10^q or d / 10^-q is one correctly rounded operation: the double
-   nearest the decimal number, which is strtod's result (Clinger's fast path; zero gives a
-   signed zero). Returns 1 and *out then; 2 when the token has that form but needs strtod
-   (more digits, a larger exponent); 0 when it has another form (parse_value's checks and
-   messages decide). */
+   zeros dropped, at most 19: d < 2^64) and decimal exponent q.
+   - d <= 2^53 and |q| <= 22: d and 10^|q| are doubles and v = d * 10^q or d / 10^-q is one
+     correctly rounded operation: the double nearest the decimal number, which is strtod's
+     result (Clinger's fast path; zero gives a signed zero).
+   - Otherwise, with a long double of p >= 64 significant bits and |q| <= 27: d and 10^|q|
+     are long doubles, so x = d * 10^q or d / 10^-q is the exact value t rounded once to p
+     bits. Every midpoint between two adjacent doubles has at most 54 significant bits, so
+     it is a long double, and rounding to p bits never carries t across one: x lies on the
+     same side of each midpoint as t, or on it. When x is not a midpoint, (double) x is the
+     double nearest t (strtod's result); when it is one (t itself, or t rounded onto it),
+     the tie is strtod's to break. The midpoint test: x differs from v = (double) x and
+     equals (v + w) / 2, w the next double from v toward x (exact in a long double).
+   Results lie in [1e-27, 2^64 1e27]: normal doubles. Returns 1 and *out then; 2 when the
+   token has that form but needs strtod (more digits, a larger exponent, a midpoint); 0 when
+   it has another form (parse_value's checks and messages decide). */
 static int fast_value (const char *b, const char *e, double *out)
 {
   const char *p = b;
@@ -229,10 +249,24 @@ static int fast_value (const char *b, const char *e, double *out)
   }
   if (p != e) return 0;
   if (d == 0) { *out = neg ? -0.0 : 0.0; return 1; }
-  if (d > (1ULL << 53) || q < -22 || q > 22) return 2;
-  double v = q < 0 ? (double) d / pow10_exact[-q] : (double) d * pow10_exact[q];
-  *out = neg ? -v : v;
-  return 1;
+  if (d <= (1ULL << 53) && q >= -22 && q <= 22) {
+    double v = q < 0 ? (double) d / pow10_exact[-q] : (double) d * pow10_exact[q];
+    *out = neg ? -v : v;
+    return 1;
+  }
+#if LDBL_MANT_DIG >= 64
+  if (q >= -27 && q <= 27) {
+    long double x = q < 0 ? (long double) d / pow10_long[-q] : (long double) d * pow10_long[q];
+    double v = (double) x;
+    if (x != v) {
+      double w = nextafter (v, x > v ? HUGE_VAL : -HUGE_VAL);
+      if (((long double) v + w) / 2 == x) return 2;  /* a midpoint: strtod breaks the tie */
+    }
+    *out = neg ? -v : v;
+    return 1;
+  }
+#endif
+  return 2;
 }
 
 /* Reads a finite value from [b, e); integer_field: the banner said "integer". A real
