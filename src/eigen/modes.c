@@ -233,6 +233,14 @@ static int cluster_end (const candidate *c, int nc, int i0, double rigid_tol)
   return i1;
 }
 
+/* fmax (a, b) for a running maximum a >= +0 (never NaN) and b = |...| (+0, positive or
+   NaN): b when b > a, else a (a NaN b leaves a, as in fmax), without fmax's library call
+   in the loops over rows. */
+static inline double max_up (double a, double b)
+{
+  return b > a ? b : a;
+}
+
 /* Collective. buf (count doubles) summed over the ranks, rank 0's sum on every rank
    (MPI_Reduce, then MPI_Bcast): the ranks take decisions on these sums (which eigenvalue,
    which candidate first), and an all-reduce need not give every rank the same rounding. */
@@ -307,14 +315,12 @@ static void rows_rayleigh (rows_ctx *r, candidate *const *c, int nb, int update)
     double lambda = creal (c[j]->lambda), rn = 0.0, xn = 0.0;
     const double *x = r->X + (size_t) j * r->ld, *mx = r->MX + (size_t) j * r->ld;
     const double *ax = r->AX + (size_t) j * r->ld;
-    for (int k = 0; k < nl; k++) {
-      if (row0 + k < r->n) {
-        rn = fmax (rn, fabs (ax[k] - lambda * mx[k]));
-        xn = fmax (xn, fabs (x[k]));
-      } else {
-        rn = fmax (rn, fabs (ax[k] / r->s));
-      }
+    int kd = r->n - row0 < 0 ? 0 : r->n - row0 < nl ? r->n - row0 : nl;  /* DOF rows */
+    for (int k = 0; k < kd; k++) {
+      rn = max_up (rn, fabs (ax[k] - lambda * mx[k]));
+      xn = max_up (xn, fabs (x[k]));
     }
+    for (int k = kd; k < nl; k++) rn = max_up (rn, fabs (ax[k] / r->s));
     ext[2 * j] = rn;
     ext[2 * j + 1] = xn;
   }
@@ -524,7 +530,7 @@ static int finish_rows (rows_ctx *r, candidate *c, int nsel, double rigid_tol,
   int *first = b.first;
   if (rc < 0) goto done;
   for (int i = 0; i < nsel; i++)
-    for (int k = 0; k < nl && row0 + k < n; k++) big[i] = fmax (big[i], fabs (c[i].xr[k]));
+    for (int k = 0; k < nl && row0 + k < n; k++) big[i] = max_up (big[i], fabs (c[i].xr[k]));
   MPI_Allreduce (MPI_IN_PLACE, big, nsel, MPI_DOUBLE, MPI_MAX, comm);
   for (int i = 0; i < nsel; i++) {  /* (global row, 1 when negative), MPI_2INT */
     first[2 * i] = N;
