@@ -625,10 +625,10 @@ int spm_rows_matmat (spm_rows *R, int nb, const double *X, int ldx, double *Y, i
   for (int j0 = 0; j0 < nb; j0 += SPM_MM_CHUNK) {
     int nc = nb - j0 < SPM_MM_CHUNK ? nb - j0 : SPM_MM_CHUNK;
     double *w = R->packed, *y[SPM_MM_CHUNK];
-    for (int j = 0; j < nc; j++) {
-      const double *x = X + (size_t) (j0 + j) * ldx;
-      for (int c = 0; c < nloc; c++) w[(size_t) c * nc + j] = x[c];
-    }
+    const double *x[SPM_MM_CHUNK];
+    for (int j = 0; j < nc; j++) x[j] = X + (size_t) (j0 + j) * ldx;
+    for (int c = 0; c < nloc; c++)  /* row by row: w written once, in order */
+      for (int j = 0; j < nc; j++) w[(size_t) c * nc + j] = x[j][c];
     if (j0 == 0) MPI_Waitall (nreq, R->req, MPI_STATUSES_IGNORE);
     for (int g = 0; g < R->nghost; g++) {
       const double *r = R->recvbuf + (size_t) g * nb + j0;
