@@ -185,6 +185,33 @@ static const double pow10_exact[23] = {
   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
+/* The digits of a value token at *p, [digits][.digits], when there are at most 19 of them
+   in all (leading zeros included): *d the integer they spell with its trailing zeros
+   dropped (d < 10^19 < 2^64), *q minus the fraction's length plus the zeros dropped, so
+   that the digits mean d 10^q; *digits 1 when there was a digit; *p moved past them; 1.
+   With more digits: 0 and nothing set (fast_value's general loop reads them). The same d
+   and q as that loop, in one pass without its zero bookkeeping. */
+static int short_mantissa (const char **p, const char *e, unsigned long long *d, long *q,
+                           int *digits)
+{
+  const char *s = *p;
+  unsigned long long v = 0;
+  long x = 0;
+  int n = 0;
+  for (; s < e && is_digit (*s); s++) {
+    if (++n > 19) return 0;
+    v = 10 * v + (unsigned long long) (*s - '0');
+  }
+  if (s < e && *s == '.')
+    for (s++; s < e && is_digit (*s); s++, x--) {
+      if (++n > 19) return 0;
+      v = 10 * v + (unsigned long long) (*s - '0');
+    }
+  while (v != 0 && v % 10 == 0) v /= 10, x++;
+  *d = v, *q = x, *digits = n > 0, *p = s;
+  return 1;
+}
+
 #if LDBL_MANT_DIG >= 64
 /* Exact powers of ten 10^0 .. 10^27 as long doubles (10^k = 5^k 2^k and 5^27 < 2^63: each
    has at most 63 significant bits, so no rounding with a significand of 64 bits or more). */
@@ -220,23 +247,25 @@ static int fast_value (const char *b, const char *e, double *out)
   unsigned long long d = 0;  /* the digits from the first nonzero one, at most 19 */
   int ndig = 0, digits = 0;
   long q = 0, pending = 0;   /* q: decimal exponent; pending: zeros not yet put into d */
-  for (int frac = 0; p < e; p++) {
-    if (*p == '.' && !frac) { frac = 1; continue; }
-    if (!is_digit (*p)) break;
-    digits = 1;
-    int c = *p - '0';
-    if (frac && --q < -100000) return 2;
-    if (c == 0) {  /* a leading zero changes nothing; a later one waits */
-      if (d) pending++;
-      continue;
+  if (!short_mantissa (&p, e, &d, &q, &digits)) {  /* more than 19 digits */
+    for (int frac = 0; p < e; p++) {
+      if (*p == '.' && !frac) { frac = 1; continue; }
+      if (!is_digit (*p)) break;
+      digits = 1;
+      int c = *p - '0';
+      if (frac && --q < -100000) return 2;
+      if (c == 0) {  /* a leading zero changes nothing; a later one waits */
+        if (d) pending++;
+        continue;
+      }
+      while (pending > 0 && ndig < 19) { d *= 10; ndig++; pending--; }
+      if (pending > 0 || ndig >= 19) return 2;
+      d = 10 * d + (unsigned long long) c;
+      ndig++;
     }
-    while (pending > 0 && ndig < 19) { d *= 10; ndig++; pending--; }
-    if (pending > 0 || ndig >= 19) return 2;
-    d = 10 * d + (unsigned long long) c;
-    ndig++;
+    q += pending;  /* trailing zeros of the digits: a power of ten */
   }
   if (!digits) return 0;
-  q += pending;  /* trailing zeros of the digits: a power of ten */
   if (p < e && (*p == 'e' || *p == 'E')) {
     p++;
     int eneg = 0;
