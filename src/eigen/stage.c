@@ -385,8 +385,14 @@ static factor *build_and_factor (const stage_ops *ops, stage *st, int *rc, mb_er
   if (!f) { *rc = err->code ? err->code : MB_ESOLVE; return NULL; }
   factor_get_stats (f, &out->factor);
   out->time_factor = now () - t0;
-  stage_detail (st, "%s: factored in %.2f s: %ld entries in factors, %.1f MB\n", ops->label,
-             out->time_factor, out->factor.nnz_factors, out->factor.memory_mb);
+  stage_detail (st, "%s: factored in %.2f s: %ld entries in factors, %.1f MB, ordering %s\n",
+                ops->label, out->time_factor, out->factor.nnz_factors, out->factor.memory_mb,
+                factor_ordering_name (out->factor.ordering));
+  /* an ordering the MUMPS build lacks falls back to MUMPS's own choice: said, not hidden */
+  if (fo.ordering != 7 && out->factor.ordering != fo.ordering)
+    stage_log (st, "%s: the deck's ordering %s is not in this MUMPS build; MUMPS used %s\n",
+               ops->label, factor_ordering_name (fo.ordering),
+               factor_ordering_name (out->factor.ordering));
   return f;
 }
 

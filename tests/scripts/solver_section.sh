@@ -7,7 +7,9 @@
 #   independent Python model of tests/models/mbref.py, scipy eigh; rtol 1e-8);
 # - the report's factorization says ordering amd, ICNTL(14) >= 50 and low_rank 1e-12;
 # - -v prints Krylov-Schur's line with block 3, no probes and no lagged passes; without -v
-#   the log has no profile line.
+#   the log has no profile line;
+# - an ordering the MUMPS build lacks (metis on Debian's) is said in the default log, with
+#   the one MUMPS used, which the report names.
 # usage: sh tests/scripts/solver_section.sh MBMODAL OUTDIR     (tests/run.sh calls it)
 bin=$1
 out=${2:-/tmp}/solver_section
@@ -45,5 +47,19 @@ check "default log: no profile or Krylov-Schur lines without -v" \
   sh -c "! grep -q 'krylov-schur:\|the stage.s .* s: pencil\|peak resident' '$out/plain.log'"
 check "default report: the default ordering (qamd) and no low_rank key" \
   sh -c "grep -q '^  ordering: qamd$' '$out/plain/cantilever-tip-mass.modal.yaml' && ! grep -q low_rank '$out/plain/cantilever-tip-mass.modal.yaml'"
+# an ordering this MUMPS build may lack (Debian's has no METIS): the report names the one
+# MUMPS used, and the default log says so when it is not the deck's
+{ cat decks/cantilever-tip-mass.yaml; printf '\nsolver:\n  ordering: metis\n'; } > "$out/metis.yaml"
+timeout 600 "$bin" "$out/metis.yaml" -o "$out/metis" > "$out/metis.log" 2>&1
+check "ordering metis: exit 0" test $? = 0
+used=$(sed -n 's/^  ordering: //p' "$out/metis/metis.modal.yaml" | head -n 1)
+if [ "$used" = metis ]; then
+  check "ordering metis: used, and the log does not say otherwise" \
+    sh -c "! grep -q 'not in this MUMPS build' '$out/metis.log'"
+else
+  check "ordering metis: the log names the ordering MUMPS used ($used)" \
+    grep -q "^modal: the deck's ordering metis is not in this MUMPS build; MUMPS used $used\$" \
+    "$out/metis.log"
+fi
 echo "$((checks - fails)) of $checks solver-section checks passed"
 [ $fails -eq 0 ]
