@@ -104,7 +104,8 @@ static void KS_SUFFIX (finish_pending) (const ks_dist *d, int q, int nb, int p, 
    (into Gm), refused (0) when a column's second pass removed more than half of it (DGKS)
    or left less than 1e-24 of its squared norm before any projection, gg[c] + |U(:, c)|^2
    (a breakdown near: block_finish decides it); the Cholesky factor G = R^H R (R upper
-   triangular), refused when G is not positive definite; M = R^-1 (upper triangular, by columns) and the bound
+   triangular), refused when G is not positive definite; M = R^-1 (upper triangular, by
+   columns) and the bound
    kappa_2 (R) <= sqrt (|R|_1 |R|_inf |R^-1|_1 |R^-1|_inf) (|A|_2^2 <= |A|_1 |A|_inf),
    refused above KS_LAG_KAPPA. Returns 1 when the step is trusted. */
 static int KS_SUFFIX (lag_factor) (int j, int p, const KS_SCALAR *X2, const double *gg,
@@ -237,9 +238,10 @@ static void KS_SUFFIX (lag_update) (const ks_dist *d, int j, int p, KS_SCALAR *V
 }
 
 /* Collective. The lagged block Gram-Schmidt step (block DCGS2: the lagged scheme of DCGS2,
-   Swirydowicz et al. 2020, written for blocks; DCGS2 itself for p = 1): the block U = V(:, j:j+p-1) is pending (one pass,
-   U = OP X - V(:, 0:j-1) C1 with C1 in H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been
-   applied to U itself: W = OP U in V(:, q:q+p-1), q = j + p. One reduction
+   Swirydowicz et al. 2020, written for blocks; DCGS2 itself for p = 1): the block
+   U = V(:, j:j+p-1) is pending (one pass, U = OP X - V(:, 0:j-1) C1 with C1 in
+   H(0:j-1, j-p:j-1), X = V(:, j-p:j-1)) and OP has been applied to U itself:
+   W = OP U in V(:, q:q+p-1), q = j + p. One reduction
        X2 = V(:, 0:q-1)^H [U W]   (q x 2p: C2 = V_j^H U, U^H U, A = V_j^H W, U^H W)
    gives the second pass of U and the first of the next block: with G = U^H U - C2^H C2 =
    R^H R (Cholesky), the finished block is Q = (U - V_j C2) R^-1, so OP X = V_j (C1 + C2) +
@@ -316,31 +318,31 @@ static int KS_SUFFIX (orth_block) (const ks_dist *d, int j, int nb, int p, KS_SC
 }
 
 /* Collective. Band Arnoldi (Ruhe 1979; block Arnoldi written column by column) for the
-   columns j = k .. m-1 (a stretch of the expansion to mfull) with block size p: with V(:, 0:j+p-1) orthonormal and
-   OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the nb = min (p, m - j) columns
-   V(:, j:j+nb-1) get OP applied at once (op on nb columns, one multi-RHS solve)
-   into W = V(:, q:q+nb-1), q = j + p, which is orthogonalized against V(:, 0:q-1) and then
-   column by column against itself (KS_SUFFIX (block_finish), which also deflates a
-   rank-deficient block). H(0:q+i, j+i) holds the coefficients: H has p subdiagonals.
+   columns j = k .. m-1 (a stretch of the expansion to mfull) with block size p: with
+   V(:, 0:j+p-1) orthonormal and OP V(:, 0:j-1) = V(:, 0:j+p-1) H(0:j+p-1, 0:j-1), the
+   nb = min (p, m - j) columns V(:, j:j+nb-1) get OP applied at once (op on nb columns, one
+   multi-RHS solve) into W = V(:, q:q+nb-1), q = j + p, which is orthogonalized against
+   V(:, 0:q-1) and then column by column against itself (KS_SUFFIX (block_finish), which
+   also deflates a rank-deficient block). H(0:q+i, j+i) holds the coefficients: H has p
+   subdiagonals.
    With lag (and a next block of p columns to come) the second pass is lagged: W gets one
    block classical Gram-Schmidt pass (C1 = V^H W, W -= V C1: two reads of V) and stays
    pending; OP is applied to it as it stands and KS_SUFFIX (lag_step) finishes it together
-   with the next block's first pass (two reads); a block pending at the stretch's end m
-   < mfull stays pending for the next stretch (*pendingp = 1 in and out: V(:, m:m+p-1) has
-   its first pass only, and the decomposition holds exactly with m - p columns), the last
-   one of the expansion is finished explicitly (KS_SUFFIX (finish_pending), two reads), and
-   a step lag_step does not trust
-   too (then OP is applied again to the finished block, and *lagp = 0: no more lagging in
-   this solve: blocks with kappa(R) in the thousands would retry most of their applies;
-   single vectors, p = 1, whose R is a number and which are refused only near a breakdown
-   or by DGKS, go on lagging). Without lag (*lagp = 0), or for a block with
-   no full block after it: two block classical Gram-Schmidt passes (BCGS2; C1 = V^H W,
-   then W -= V C1 fused with C2 = V^H W in one sweep over row blocks of V, then W -= V C2:
-   three reads of V; H gets C1 + C2). C is workspace of ldh p, nrm of p, L of
-   6 ldh p + 3 p^2, gg of p, red of KS_DOUBLES (ldh + 1) 2 p doubles. Ends with
-   V(:, 0:m+p-1) and returns 0, or returns 1 when single vectors span OP's range
-   (dirs->exhausted = j: OP V(:, 0:j-1) = V(:, 0:j-1) H(0:j-1, 0:j-1) exactly), or OP's
-   negative status. */
+   with the next block's first pass (two reads). A block pending at the stretch's end
+   m < mfull stays pending for the next stretch (*pendingp = 1 in and out: V(:, m:m+p-1)
+   has its first pass only, and the decomposition holds exactly with m - p columns); the
+   last one of the expansion is finished explicitly (KS_SUFFIX (finish_pending), two
+   reads), and so is a block whose lag_step is not trusted: OP is then applied again to the
+   finished block, and blocks lag no more in this solve (*lagp = 0: blocks with kappa(R) in
+   the thousands would retry most of their applies), while single vectors (p = 1, whose R
+   is a number and which are refused only near a breakdown or by DGKS) go on lagging.
+   Without lag (*lagp = 0), or for a block with no full block after it: two block
+   classical Gram-Schmidt passes (BCGS2; C1 = V^H W, then W -= V C1 fused with C2 = V^H W
+   in one sweep over row blocks of V, then W -= V C2: three reads of V; H gets C1 + C2).
+   C is workspace of ldh p, nrm of p, L of 6 ldh p + 3 p^2, gg of p, red of
+   KS_DOUBLES (ldh + 1) 2 p doubles. Ends with V(:, 0:m+p-1) and returns 0, or returns 1
+   when single vectors span OP's range (dirs->exhausted = j: OP V(:, 0:j-1) =
+   V(:, 0:j-1) H(0:j-1, 0:j-1) exactly), or OP's negative status. */
 static int KS_SUFFIX (expand_block) (const ks_dist *d, int k, int m, int mfull, int p,
                                      KS_APPLY op, void *ctx, KS_SCALAR *V, KS_SCALAR *H,
                                      int ldh, KS_SCALAR *C, double *nrm, KS_SCALAR *h2,
