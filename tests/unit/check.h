@@ -2,6 +2,7 @@
 #ifndef MB_CHECK_H
 #define MB_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,16 @@ static inline char *slurp (const char *path)
   fclose (f);
   if (s) s[len] = '\0';
   return s;
+}
+
+/* The next number of a xorshift64 sequence whose state (nonzero) the caller owns: the same
+   pseudo-random test data on every run. */
+static inline uint64_t xorshift64 (uint64_t *state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return *state;
 }
 
 #endif

@@ -253,13 +253,7 @@ static int temp_path (char *path, size_t size, const char *stem)
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
-static uint64_t xorshift (void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t xorshift (void) { return xorshift64 (&rng); }
 
 /* Write then read: same shape, order, indices and every value bit for bit. */
 static void test_round_trip (void)

@@ -37,13 +37,7 @@ static void put (text *t, const char *fmt, ...)
 
 /* xorshift64: the tokens are the same on every run. */
 static uint64_t rng = 88172645463325252ULL;
-static uint64_t next (void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
+static uint64_t next (void) { return xorshift64 (&rng); }
 
 /* A random finite double: log-uniform magnitude 1e-40 .. 1e40 (most), or random bits. */
 static double random_double (void)
@@ -109,31 +103,39 @@ static void make_tokens (void)
   }
 }
 
-/* The tokens as one column of a matrix, read by mmio_parse and compared with strtod. */
-static void check_tokens (void)
+/* The n tokens s[k] as one column of a matrix, read by mmio_parse: it parses (check
+   parsed), and every value is glibc's strtod of its token bit for bit (check same; the
+   first 5 that differ printed). */
+static void check_against_strtod (const char *const *s, int n, const char *parsed,
+                                  const char *same)
 {
   text t = { NULL, 0, 0 };
-  put (&t, "%s%d 1 %d\n", BAN, NTOK, NTOK);
-  for (int k = 0; k < NTOK; k++) put (&t, "%d 1 %s\n", k + 1, tok[k]);
+  put (&t, "%s%d 1 %d\n", BAN, n, n);
+  for (int k = 0; k < n; k++) put (&t, "%d 1 %s\n", k + 1, s[k]);
   mb_err err;
   mb_err_init (&err);
   spm *A = NULL;
   int rc = mmio_parse (t.s, t.len, "v.mtx", &A, &err);
   if (rc < 0) printf ("  %s\n", err.msg);
-  CHECK ("the value tokens parse", rc == 0 && A && A->nnz == NTOK);
-  if (rc == 0 && A && A->nnz == NTOK) {
-    int bad = 0;
-    for (int k = 0; k < NTOK; k++) {
-      double ref = strtod (tok[k], NULL);  /* reference: glibc's strtod */
-      if (memcmp (&ref, &A->val[k], sizeof ref) != 0) {
-        if (bad++ < 5)
-          printf ("  '%s': read %.17g, strtod %.17g\n", tok[k], A->val[k], ref);
-      }
-    }
-    CHECK ("every value is strtod's, bit for bit", bad == 0);
+  int ok = rc == 0 && A && A->nnz == n, bad = 0;
+  CHECK (parsed, ok);
+  for (int k = 0; ok && k < n; k++) {
+    double ref = strtod (s[k], NULL);  /* reference: glibc's strtod */
+    if (memcmp (&ref, &A->val[k], sizeof ref) != 0 && bad++ < 5)
+      printf ("  '%s': read %.17g, strtod %.17g\n", s[k], A->val[k], ref);
   }
+  if (ok) CHECK (same, bad == 0);
   spm_free (A);
   free (t.s);
+}
+
+/* The generated tokens. */
+static void check_tokens (void)
+{
+  static const char *s[NTOK];
+  for (int k = 0; k < NTOK; k++) s[k] = tok[k];
+  check_against_strtod (s, NTOK, "the value tokens parse",
+                        "every value is strtod's, bit for bit");
 }
 
 /* A few hand-picked tokens: halfway cases, the largest exact powers, signed zero. */
@@ -146,26 +148,8 @@ static void check_special (void)
     "0e30", "2.2250738585072011e-308", "4.9e-324", "1.7976931348623157e308",
     "0.1", "0.30000000000000004", "123456789012345678.9e-10", "-7.0000000000000001e-1"
   };
-  int n = (int) (sizeof s / sizeof s[0]), bad = 0;
-  text t = { NULL, 0, 0 };
-  put (&t, "%s%d 1 %d\n", BAN, n, n);
-  for (int k = 0; k < n; k++) put (&t, "%d 1 %s\n", k + 1, s[k]);
-  mb_err err;
-  mb_err_init (&err);
-  spm *A = NULL;
-  int rc = mmio_parse (t.s, t.len, "s.mtx", &A, &err);
-  if (rc < 0) printf ("  %s\n", err.msg);
-  CHECK ("the special tokens parse", rc == 0 && A && A->nnz == n);
-  for (int k = 0; rc == 0 && A && k < n; k++) {
-    double ref = strtod (s[k], NULL);  /* reference: glibc's strtod */
-    if (memcmp (&ref, &A->val[k], sizeof ref) != 0) {
-      printf ("  '%s': read %.17g, strtod %.17g\n", s[k], A->val[k], ref);
-      bad++;
-    }
-  }
-  CHECK ("every special value is strtod's, bit for bit", bad == 0);
-  spm_free (A);
-  free (t.s);
+  check_against_strtod (s, (int) (sizeof s / sizeof s[0]), "the special tokens parse",
+                        "every special value is strtod's, bit for bit");
 }
 
 /* The same symmetric matrix in plain lines and in odd layouts (tabs, CR, leading and
