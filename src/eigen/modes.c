@@ -142,6 +142,37 @@ static int ncand_rigid_prefix (const candidate *c, int nc, double rigid_tol)
   return k;
 }
 
+/* Every rank. The largest |mu| of ks's nconv Ritz values; a Ritz value at or below
+   INFINITE_MU_RTOL of it is an infinite eigenvalue (a constraint or massless direction). */
+static double ritz_mu_max (const ks_result *ks)
+{
+  double mu_max = 0.0;
+  for (int i = 0; i < ks->nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  return mu_max;
+}
+
+/* Every rank. Which part of a conjugate pair of real Ritz columns Ritz value i is, from
+   prev, i - 1's: 1 the first of a pair (j, j+1) (x_j = xr_j + i xr_{j+1}), 2 its second
+   (x_{j+1} = conj x_j), 0 a real value's column or a complex column (ks->x). */
+static int ritz_part (const ks_result *ks, int i, int prev)
+{
+  if (prev == 1) return 2;
+  return !ks->x && cimag (ks->mu[i]) != 0.0 && i + 1 < ks->nconv ? 1 : 0;
+}
+
+/* Every rank. Ritz vector i (its part, ritz_part) on this rank's nl rows, columns ld apart,
+   as its real and imaginary parts re and im (nl doubles each; im zero for a real column). */
+static void ritz_vector_parts (const ks_result *ks, int i, int part, int nl, size_t ld,
+                               double *re, double *im)
+{
+  const double complex *z = ks->x ? ks->x + (size_t) i * ld : NULL;
+  const double *xr = z ? NULL : ks->xr + (size_t) (part == 2 ? i - 1 : i) * ld;
+  for (int k = 0; k < nl; k++) {
+    re[k] = z ? creal (z[k]) : xr[k];
+    im[k] = z ? cimag (z[k]) : part == 1 ? xr[ld + k] : part == 2 ? 0.0 - xr[ld + k] : 0.0;
+  }
+}
+
 /* Rank 0. The real vector of Ritz pair i of a symmetric pencil (its eigenvalue is real):
    Re x_i, or Im x_i when mu_i has a negative imaginary part (x_i and x_{i+1} of a split
    pair, conjugates, give Re and Im between them). From ks->xr (a pair (j, j+1): x_j =
@@ -184,8 +215,7 @@ int modes_candidates (ks_result *ks, int N, double sigma, candidate **cand, int 
 {
   *cand = NULL;
   *ncand = 0;
-  double mu_max = 0.0;
-  for (int i = 0; i < ks->nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  double mu_max = ritz_mu_max (ks);
   candidate *c0 = mb_calloc ((size_t) ks->nconv + 1, sizeof *c0);
   if (!c0) return mb_fail (err, MB_ENOMEM, "out of memory for modes");
   int nc = 0;
@@ -1175,7 +1205,7 @@ static void fold_real_pair (const drows_ctx *c, dcand *cand, dcand *x, int *nc, 
 }
 
 /* Collective. Every finite Ritz pair of ks as candidates cand[0..*nc-1] (drows_candidate,
-   columns in store, split: a complex column's re and im), infinite ones (|mu| below
+   columns in store, split: the Ritz vector's re and im, ritz_vector_parts), infinite ones (|mu| below
    INFINITE_MU_RTOL of the largest) counted in out->n_infinite; real arithmetic folds each
    conjugate pair here (fold_real_pair), complex arithmetic after (fold_pairs_rows,
    fold_rigid_rows). Returns 0 or an error, the same on every rank. */
@@ -1183,27 +1213,20 @@ static int drows_all_candidates (drows_ctx *c, ks_result *ks, double complex sig
                                  double w, double s, dcand *cand, double *store,
                                  double *split, int *nc, eigen_result *out)
 {
-  int nconv = ks->nconv, ld = (int) c->ld, zvec = ks->x != NULL, rc = 0;
+  int nconv = ks->nconv, zvec = ks->x != NULL, rc = 0;
   MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, c->d->comm);  /* rank 0's, everywhere */
-  double mu_max = 0.0;
-  for (int i = 0; i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  double mu_max = ritz_mu_max (ks);
   *nc = 0;
   for (int j = 0; rc == 0 && j < nconv; j++) {
-    /* real arithmetic: (j, j+1) a pair, x_j = re + i im */
-    int pair = !zvec && cimag (ks->mu[j]) != 0.0 && j + 1 < nconv;
+    int pair = ritz_part (ks, j, 0) == 1;  /* real arithmetic: (j, j+1), one candidate */
     if (cabs (ks->mu[j]) <= INFINITE_MU_RTOL * mu_max) {
       out->n_infinite += 1 + pair;
       j += pair;
       continue;
     }
-    const double *re = zvec ? split : ks->xr + (size_t) j * ld, *im = pair ? re + ld : NULL;
-    if (zvec) {  /* complex column j: its real and imaginary parts */
-      const double complex *z = ks->x + (size_t) j * ld;
-      for (int k = 0; k < c->d->nloc; k++) split[k] = creal (z[k]), split[ld + k] = cimag (z[k]);
-      im = split + ld;
-    }
+    ritz_vector_parts (ks, j, pair, c->d->nloc, c->ld, split, split + c->ld);
     dcand *x = &cand[*nc];
-    rc = drows_candidate (c, re, im, sigma + 1.0 / ks->mu[j], w, s,
+    rc = drows_candidate (c, split, split + c->ld, sigma + 1.0 / ks->mu[j], w, s,
                           store + (size_t) 2 * c->ld * *nc, x);
     if (rc < 0) break;
     (*nc)++;
@@ -1233,7 +1256,7 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
     /* a pair whose eigenvalue is real to rounding gives two candidates */
     cand = mb_calloc ((size_t) nconv + 1, sizeof *cand);
     store = mb_calloc ((size_t) 2 * c.ld * (nconv + 1), sizeof *store);
-    split = mb_calloc ((size_t) 2 * c.ld, sizeof *split);  /* a complex column's re, im */
+    split = mb_calloc ((size_t) 2 * c.ld, sizeof *split);  /* a Ritz vector's re, im */
     if (!c.W || !cand || !store || !split)
       rc = mb_fail (err, MB_ENOMEM, "out of memory for modes");
   }
@@ -1274,27 +1297,19 @@ int modes_damped_rows (const ks_dist *d, const gep_parts *parts, ks_result *ks,
 static int unsym_candidates (const ks_dist *d, ks_result *ks, double sigma, size_t ld,
                              dcand *cand, double *store, eigen_result *out)
 {
-  int nconv = ks->nconv, nl = d->nloc, nc = 0;
+  int nconv = ks->nconv, nc = 0;
   MPI_Bcast (ks->mu, 2 * nconv, MPI_DOUBLE, 0, d->comm);  /* rank 0's, everywhere */
-  double mu_max = 0.0;
-  for (int i = 0; i < nconv; i++) mu_max = fmax (mu_max, cabs (ks->mu[i]));
+  double mu_max = ritz_mu_max (ks);
   for (int i = 0, part = 0; i < nconv; i++) {
-    /* real columns: part 1 for the first of a pair, 2 for its second, 0 for a real one */
-    part = part == 1 ? 2 : !ks->x && cimag (ks->mu[i]) != 0.0 && i + 1 < nconv ? 1 : 0;
+    part = ritz_part (ks, i, part);
     if (cabs (ks->mu[i]) <= INFINITE_MU_RTOL * mu_max) { out->n_infinite++; continue; }
-    dcand *c = &cand[nc];
-    c->re = store + 2 * ld * (size_t) nc;
+    dcand *c = &cand[nc++];
+    c->re = store + 2 * ld * (size_t) (nc - 1);
     c->im = c->re + ld;
     c->mult = 0;
     c->lambda = sigma + 1.0 / ks->mu[i];
     c->dist = cabs (c->lambda - sigma);
-    const double complex *z = ks->x ? ks->x + (size_t) i * ld : NULL;
-    const double *re = ks->xr + (size_t) (part == 2 ? i - 1 : i) * ld;
-    for (int k = 0; k < nl; k++) {
-      c->re[k] = z ? creal (z[k]) : re[k];
-      c->im[k] = z ? cimag (z[k]) : part == 1 ? re[ld + k] : part == 2 ? 0.0 - re[ld + k] : 0.0;
-    }
-    nc++;
+    ritz_vector_parts (ks, i, part, d->nloc, ld, c->re, c->im);
   }
   return nc;
 }

@@ -429,6 +429,16 @@ static int route_cq_transpose (MPI_Comm comm, gep_parts *P, int k0, int k1, mb_e
   return rc;
 }
 
+/* Collective. The end of gep_parts_scatter and gep_parts_route once Cq's rows are in (rc
+   their code): Cq^T's rows routed when there is a Cq, or P cleared after a failure. */
+static int parts_done (MPI_Comm comm, gep_parts *P, int rc, int has_cq, int k0, int k1,
+                       mb_err *err)
+{
+  if (rc == 0 && has_cq) rc = route_cq_transpose (comm, P, k0, k1, err);
+  if (rc < 0) gep_parts_clear (P);
+  return rc;
+}
+
 /* K's, M's and Cq's rows scattered from rank 0 (its own borrowed); Cq^T's by routing this
    rank's Cq entries (r, c) as (c, r) to the ranks that own DOF c. */
 int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, int with_r, gep_parts *P,
@@ -445,11 +455,9 @@ int gep_parts_scatter (MPI_Comm comm, const gep_system *sys, int with_r, gep_par
       || (has[1] && (rc = spm_part_scatter (comm, rank == 0 ? sys->R : NULL, k0, k1 - k0,
                                             &P->R, err)) < 0))
     goto fail;
-  if (has_cq
-      && ((rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err)) < 0
-          || (rc = route_cq_transpose (comm, P, k0, k1, err)) < 0))
-    goto fail;
-  return 0;
+  if (has_cq)
+    rc = spm_part_scatter (comm, rank == 0 ? sys->Cq : NULL, c0, c1 - c0, &P->Cq, err);
+  return parts_done (comm, P, rc, has_cq, k0, k1, err);
 fail:
   gep_parts_clear (P);
   return rc;
@@ -471,12 +479,10 @@ int gep_parts_route (MPI_Comm comm, int n, int m, const spm *K, const spm *M, co
                                          R ? R->col : NULL, R ? R->val : NULL, k0, k1 - k0,
                                          &P->R, err)) < 0))
     goto fail;
-  if (cq_all > 0
-      && ((rc = spm_part_route (comm, m, n, cq_nnz, Cq ? Cq->row : NULL, Cq ? Cq->col : NULL,
-                                Cq ? Cq->val : NULL, c0, c1 - c0, &P->Cq, err)) < 0
-          || (rc = route_cq_transpose (comm, P, k0, k1, err)) < 0))
-    goto fail;
-  return 0;
+  if (cq_all > 0)
+    rc = spm_part_route (comm, m, n, cq_nnz, Cq ? Cq->row : NULL, Cq ? Cq->col : NULL,
+                         Cq ? Cq->val : NULL, c0, c1 - c0, &P->Cq, err);
+  return parts_done (comm, P, rc, cq_all > 0, k0, k1, err);
 fail:
   gep_parts_clear (P);
   return rc;
