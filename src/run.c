@@ -843,10 +843,12 @@ static int run_eigen_stages (run *r, const gep_system *sys, int rc, int go, mb_e
 static int run_buckling (run *r, int unconverged, mb_err *err)
 {
   const deck *d = &r->d;
+  deck_statics defaults;
+  deck_statics_defaults (&defaults);
   buckling_input bi = { .d = d, .mdl = &r->mdl, .Kt = d->statics.present ? r->K : NULL,
                         .Cq = d->statics.present ? r->Cq : NULL, .outdir = r->outdir,
                         .log = r->log, .vectors = d->output.eigenvectors && !r->opts->no_vectors,
-                        .unconverged = unconverged };
+                        .unconverged = unconverged, .own = statics_opts_of (&defaults) };
   return buckling_run (r->comm, &bi, err);
 }
 

@@ -25,20 +25,6 @@
    a follower or body-fixed load's asymmetry is of the order of the entries themselves. */
 #define BUCKLING_SYM_RTOL 1e-6
 
-/* The statics defaults of deck_statics.h (FIM, seed 002): the stage's own equilibrium
-   without a statics section. */
-static void default_statics (statics_opts *p)
-{
-  memset (p, 0, sizeof *p);
-  p->method = STATICS_ALG_FIM;
-  p->max_imbalance = 1e-4;
-  p->max_error = 1e-4;
-  p->stability = 1e-10;
-  p->max_num_iter = 50;
-  p->max_ke_tol = 1e-5;
-  p->max_dq_tol = 1e-3;
-}
-
 /* The name of DOF i of a model (ctx), for the eigen stage's messages about a singular
    pencil: "node NAME dx". */
 static void dof_label (const void *ctx, int i, char *buf, size_t len)
@@ -292,8 +278,7 @@ static int own_equilibrium (MPI_Comm comm, const buckling_input *in, statics_mod
 {
   int rank, rc = 0;
   MPI_Comm_rank (comm, &rank);
-  statics_opts par;
-  default_statics (&par);
+  statics_opts par = in->own;
   if (rank == 0) {
     *sm = mb_calloc (1, sizeof **sm);
     rc = *sm ? statics_model_init (in->mdl, *sm, err)

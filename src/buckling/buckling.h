@@ -11,6 +11,7 @@
 #include "../error.h"
 #include "../linalg/sparse.h"
 #include "../model/model.h"
+#include "../statics/statics.h"
 
 /* What the stage takes from the pipeline. Borrowed. */
 typedef struct buckling_input {
@@ -24,6 +25,8 @@ typedef struct buckling_input {
   int vectors;           /* 1: the buckling shapes go into the YAML report */
   int unconverged;       /* 1: the statics section did not converge and allows it
                             (allow_unconverged): Kt is about its last state */
+  statics_opts own;      /* without a statics section: the options of the stage's own
+                            equilibrium, the section's defaults (deck_statics_defaults) */
 } buckling_input;
 
 /* Collective. The buckling stage. The state: the equilibrium of the statics section (in->Kt

@@ -31,6 +31,12 @@ static void statics_defaults (deck_statics *s)
   s->p_f = 0;
 }
 
+void deck_statics_defaults (deck_statics *s)
+{
+  statics_defaults (s);
+  s->max_num_iter = 50;
+}
+
 /* method: fim | mkeam (case-insensitive), with a "did you mean" */
 static int method_value (deck_ctx *c, const char *sec, deck_field *f)
 {
@@ -89,8 +95,7 @@ int deck_statics_finish (deck_ctx *c, const yaml_node_t *k, int model_deck)
     return deck_fail_at (c, k, "'statics' needs a model deck (bodies, beams, joints, "
                          "forces): a matrix deck has no configuration to solve for");
   if (!s->present) {  /* `statics:` with an empty value */
-    statics_defaults (s);
-    s->max_num_iter = 50;
+    deck_statics_defaults (s);
     s->present = 1;
   }
   s->line = (int) k->start_mark.line + 1;

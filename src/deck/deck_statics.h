@@ -29,6 +29,10 @@ typedef struct deck_statics {
   int line, col;          /* position of the `statics` key (1-based), for messages */
 } deck_statics;
 
+/* Every default of the section (seed 002), as an empty `statics:` gives them: method fim,
+   its 50 iterations; present = 0. */
+void deck_statics_defaults (deck_statics *s);
+
 /* The word for a method ("fim", "mkeam"). Static string. */
 const char *deck_statics_method_name (statics_method m);
 
