@@ -189,8 +189,7 @@ static const double pow10_exact[23] = {
    in all (leading zeros included): *d the integer they spell with its trailing zeros
    dropped (d < 10^19 < 2^64), *q minus the fraction's length plus the zeros dropped, so
    that the digits mean d 10^q; *digits 1 when there was a digit; *p moved past them; 1.
-   With more digits: 0 and nothing set (fast_value's general loop reads them). The same d
-   and q as that loop, in one pass without its zero bookkeeping. */
+   With more digits: 0 and nothing set (fast_value leaves such a token to strtod). */
 static int short_mantissa (const char **p, const char *e, unsigned long long *d, long *q,
                            int *digits)
 {
@@ -224,7 +223,7 @@ static const long double pow10_long[28] = {
 
 /* The common value token, [+-]digits[.digits][(e|E)[+-]digits] with a digit before the
    exponent, converted without strtod when that is exact: its significant digits d (trailing
-   zeros dropped, at most 19: d < 2^64) and decimal exponent q.
+   zeros dropped; a token of more than 19 digits goes to strtod) and decimal exponent q.
    - d <= 2^53 and |q| <= 22: d and 10^|q| are doubles and v = d * 10^q or d / 10^-q is one
      correctly rounded operation: the double nearest the decimal number, which is strtod's
      result (Clinger's fast path; zero gives a signed zero).
@@ -236,35 +235,18 @@ static const long double pow10_long[28] = {
      double nearest t (strtod's result); when it is one (t itself, or t rounded onto it),
      the tie is strtod's to break. The midpoint test: x differs from v = (double) x and
      equals (v + w) / 2, w the next double from v toward x (exact in a long double).
-   Results lie in [1e-27, 2^64 1e27]: normal doubles. Returns 1 and *out then; 2 when the
-   token has that form but needs strtod (more digits, a larger exponent, a midpoint); 0 when
-   it has another form (parse_value's checks and messages decide). */
+   Results lie in [1e-27, 2^64 1e27]: normal doubles. Returns 1 and *out then; 2 when strtod
+   must decide (more than 19 digits, whatever follows them; a larger exponent; a midpoint);
+   0 when the token has another form (parse_value's checks and messages decide). */
 static int fast_value (const char *b, const char *e, double *out)
 {
   const char *p = b;
   int neg = 0;
   if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
-  unsigned long long d = 0;  /* the digits from the first nonzero one, at most 19 */
-  int ndig = 0, digits = 0;
-  long q = 0, pending = 0;   /* q: decimal exponent; pending: zeros not yet put into d */
-  if (!short_mantissa (&p, e, &d, &q, &digits)) {  /* more than 19 digits */
-    for (int frac = 0; p < e; p++) {
-      if (*p == '.' && !frac) { frac = 1; continue; }
-      if (!is_digit (*p)) break;
-      digits = 1;
-      int c = *p - '0';
-      if (frac && --q < -100000) return 2;
-      if (c == 0) {  /* a leading zero changes nothing; a later one waits */
-        if (d) pending++;
-        continue;
-      }
-      while (pending > 0 && ndig < 19) { d *= 10; ndig++; pending--; }
-      if (pending > 0 || ndig >= 19) return 2;
-      d = 10 * d + (unsigned long long) c;
-      ndig++;
-    }
-    q += pending;  /* trailing zeros of the digits: a power of ten */
-  }
+  unsigned long long d;  /* the digits, trailing zeros dropped: d 10^q */
+  long q;
+  int digits;
+  if (!short_mantissa (&p, e, &d, &q, &digits)) return 2;  /* more than 19 digits */
   if (!digits) return 0;
   if (p < e && (*p == 'e' || *p == 'E')) {
     p++;

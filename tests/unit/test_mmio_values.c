@@ -138,7 +138,8 @@ static void check_tokens (void)
                         "every value is strtod's, bit for bit");
 }
 
-/* A few hand-picked tokens: halfway cases, the largest exact powers, signed zero. */
+/* A few hand-picked tokens: halfway cases, the largest exact powers, signed zero, tokens
+   of more than 19 digits. */
 static void check_special (void)
 {
   static const char *s[] = {
@@ -146,7 +147,10 @@ static void check_special (void)
     "45035996273704965e-1", "1.8446744073709551615e19", "9.999999999999999999e26",
     "1e27", "1e-27", "1.2345678901234567e-27", "1.2345678901234567e+27", "-0.0",
     "0e30", "2.2250738585072011e-308", "4.9e-324", "1.7976931348623157e308",
-    "0.1", "0.30000000000000004", "123456789012345678.9e-10", "-7.0000000000000001e-1"
+    "0.1", "0.30000000000000004", "123456789012345678.9e-10", "-7.0000000000000001e-1",
+    /* more than 19 digit characters (left to strtod) */
+    "0.0000000000000000000001234567", "1234567890123456789012345", "-100000000000000000000.0",
+    "12345678901234567890000000e-10", "9007199254740993.000000000000001"
   };
   check_against_strtod (s, (int) (sizeof s / sizeof s[0]), "the special tokens parse",
                         "every special value is strtod's, bit for bit");
