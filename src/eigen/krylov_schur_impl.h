@@ -478,6 +478,7 @@ static int KS_SUFFIX (solve_block) (const ks_dist *d, KS_APPLY op, void *ctx,
   rc = KS_SUFFIX (start_block) (d, op, ctx, p, w.V, w.Z, w.ldh, w.C, w.nrm, w.h2, w.red, &dirs,
                                 res);
   if (rc < 0) goto done;
+  /* the start block always gets its p directions; from here single vectors may stop */
   dirs.how = p > 1 ? KS_PURGE_OR_PLAIN : KS_PURGE_OR_STOP;
   int k = 0, l = 0;  /* kept columns, locked columns */
   for (int restart = 0;; restart++) {

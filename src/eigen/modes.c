@@ -1205,10 +1205,10 @@ static void fold_real_pair (const drows_ctx *c, dcand *cand, dcand *x, int *nc, 
 }
 
 /* Collective. Every finite Ritz pair of ks as candidates cand[0..*nc-1] (drows_candidate,
-   columns in store, split: the Ritz vector's re and im, ritz_vector_parts), infinite ones (|mu| below
-   INFINITE_MU_RTOL of the largest) counted in out->n_infinite; real arithmetic folds each
-   conjugate pair here (fold_real_pair), complex arithmetic after (fold_pairs_rows,
-   fold_rigid_rows). Returns 0 or an error, the same on every rank. */
+   columns in store; split: the Ritz vector's re and im, ritz_vector_parts), infinite ones
+   (|mu| below INFINITE_MU_RTOL of the largest) counted in out->n_infinite; real
+   arithmetic folds each conjugate pair here (fold_real_pair), complex arithmetic after
+   (fold_pairs_rows, fold_rigid_rows). Returns 0 or an error, the same on every rank. */
 static int drows_all_candidates (drows_ctx *c, ks_result *ks, double complex sigma,
                                  double w, double s, dcand *cand, double *store,
                                  double *split, int *nc, eigen_result *out)
@@ -1303,8 +1303,8 @@ static int unsym_candidates (const ks_dist *d, ks_result *ks, double sigma, size
   for (int i = 0, part = 0; i < nconv; i++) {
     part = ritz_part (ks, i, part);
     if (cabs (ks->mu[i]) <= INFINITE_MU_RTOL * mu_max) { out->n_infinite++; continue; }
-    dcand *c = &cand[nc++];
-    c->re = store + 2 * ld * (size_t) (nc - 1);
+    dcand *c = &cand[nc];
+    c->re = store + 2 * ld * (size_t) nc++;
     c->im = c->re + ld;
     c->mult = 0;
     c->lambda = sigma + 1.0 / ks->mu[i];
